@@ -1,0 +1,401 @@
+/* parser.y — the .tlop grammar. A pure parser with byte-offset locations; actions are
+ * one-line calls to the ast_* constructors of src/ast.c, and the checker (not the grammar)
+ * gives meaning. `error ';'` and `error '}'` recover so one run reports several mistakes.
+ * The first token (START_FILE or START_EXPR) picks a whole file or one expression. */
+%require "3.8"
+%define api.pure full
+%define api.prefix {tlop_yy}
+%define parse.error custom
+%define parse.lac full
+%locations
+%param {void *scanner}
+%parse-param {parse_state *ps}
+
+%code requires {
+#include "tlop_int.h"
+typedef struct tlop_yyltype { uint32_t lo, hi; } TLOP_YYLTYPE;
+#define TLOP_YYLTYPE_IS_DECLARED 1
+#define YYLLOC_DEFAULT(Cur, Rhs, N)                                             \
+  do {                                                                         \
+    if (N) {                                                                   \
+      (Cur).lo = YYRHSLOC(Rhs, 1).lo;                                          \
+      (Cur).hi = YYRHSLOC(Rhs, N).hi;                                          \
+    } else {                                                                   \
+      (Cur).lo = (Cur).hi = YYRHSLOC(Rhs, 0).hi;                               \
+    }                                                                          \
+  } while (0)
+}
+
+%code provides {
+int tlop_yylex(TLOP_YYSTYPE *lval, TLOP_YYLTYPE *lloc, void *scanner);
+}
+
+%code {
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#define SP(l) ((span){ps->src, (l).lo, (l).hi})
+/* Bison's own stack bound; past it the input is nested beyond any real model. */
+#define YYMAXDEPTH 10000
+static ast_arg *arg_new(parse_state *ps, sym name, kind k, TLOP_YYLTYPE l);
+static ast_decl *fn_decl(parse_state *ps, ast_dkind dk, sym name, TLOP_YYLTYPE nl,
+                         ast_arg *args, ast_expr *body, TLOP_YYLTYPE l);
+static kind kind_named(parse_state *ps, sym name, TLOP_YYLTYPE l);
+static ast_expr *label(parse_state *ps, ast_expr *e, const char *text);
+static void tlop_yyerror(TLOP_YYLTYPE *l, void *scanner, parse_state *ps, const char *msg);
+}
+
+%union {
+  double num;
+  struct { double scale; kind k; } unit;
+  sym name;
+  char *str;
+  ast_expr *expr;
+  ast_decl *decl;
+  ast_arg *arg;
+  kind k;
+}
+
+%token START_FILE START_EXPR
+%token <name> IDENT "identifier"
+%token <num> NUMBER "number"
+%token <unit> UNIT "unit"
+%token <str> STRING "string"
+%token IMPORT "'import'" PARAM "'param'" FN "'fn'" ALGORITHM "'algorithm'"
+%token PLATFORM "'platform'" CHANNEL "'channel'" TABLE "'table'"
+%token ASSUME "'assume'" CLAIM "'claim'"
+%token LET "'let'" IN "'in'" IF "'if'" THEN "'then'" ELSE "'else'"
+%token SUM "'sum'" STAGES "'stages'" REPEAT "'repeat'" GAMMA "'gamma'"
+%token AND "'and'" OR "'or'" NOT "'not'"
+%token PAR "'∥'" DOTDOT "'..'" LE "'<='" GE "'>='" EQEQ "'=='" NE "'!='"
+%token CEIL_OPEN "'⌈'" CEIL_CLOSE "'⌉'" FLOOR_OPEN "'⌊'" FLOOR_CLOSE "'⌋'"
+
+%type <expr> expr primary args opt_args stage_items stage_item facts fact
+%type <decl> decl decls members member chan_defs chan_def
+%type <arg> formals opt_formals formal
+%type <k> opt_kind
+
+%precedence ELSE IN ':'
+%left OR
+%left AND
+%precedence NOT
+%nonassoc '<' '>' LE GE EQEQ NE
+%right PAR
+%left '+' '-'
+%left '*' '/' '%'
+%precedence UMINUS
+%right '^'
+
+%%
+
+top:
+    START_FILE decls          { ps->decls = $2; }
+  | START_EXPR expr           { ps->expr = $2; }
+  ;
+
+/* Declarations are collected in reverse and put in order by ast_decls_array. */
+decls:
+    %empty                    { $$ = NULL; }
+  | decls decl                { $$ = $2 ? ($2->next = $1, $2) : $1; }
+  ;
+
+decl:
+    IMPORT STRING ';'         { $$ = ast_decl_new(ps, D_IMPORT, SP(@$)); $$->path = $2; $$->path_sp = SP(@2); }
+  | PARAM IDENT opt_kind ';'  { $$ = ast_decl_new(ps, D_PARAM, SP(@$)); $$->name = $2; $$->name_sp = SP(@2); $$->k = $3; }
+  | PARAM IDENT opt_kind '=' expr ';' {
+                                $$ = ast_decl_new(ps, D_PARAM, SP(@$)); $$->name = $2; $$->name_sp = SP(@2);
+                                $$->k = $3; $$->body = $5; }
+  | FN IDENT '(' opt_formals ')' opt_kind '=' expr ';' {
+                                $$ = fn_decl(ps, D_FN, $2, @2, $4, $8, @$); $$->k = $6; }
+  | ALGORITHM IDENT '(' opt_formals ')' '=' expr ';' {
+                                $$ = fn_decl(ps, D_ALGORITHM, $2, @2, $4, $7, @$); }
+  | PLATFORM IDENT '{' members '}' {
+                                $$ = ast_decl_new(ps, D_PLATFORM, SP(@$)); $$->name = $2; $$->name_sp = SP(@2);
+                                $$->members = ast_decls_array(ps, $4, &$$->nmembers); }
+  | ASSUME facts ';'          { $$ = ast_decl_new(ps, D_ASSUME, SP(@$)); $$->facts = ast_exprs_array(ps, $2, &$$->nfacts); }
+  | CLAIM fact ';'            { $$ = ast_decl_new(ps, D_CLAIM, SP(@$)); $$->body = $2; }
+  | error ';'                 { $$ = NULL; yyerrok; }
+  | error '}'                 { $$ = NULL; yyerrok; }
+  ;
+
+opt_kind:
+    %empty                    { $$ = KIND_ANY; }
+  | ':' IDENT                 { $$ = kind_named(ps, $2, @2); }
+  ;
+
+opt_formals:
+    %empty                    { $$ = NULL; }
+  | formals
+  ;
+
+formals:
+    formal
+  | formals ',' formal        { $$ = $3; $3->next = $1; }
+  ;
+
+formal:
+    IDENT opt_kind            { $$ = arg_new(ps, $1, $2, @1); }
+  ;
+
+members:
+    %empty                    { $$ = NULL; }
+  | members member            { $$ = $2 ? ($2->next = $1, $2) : $1; }
+  ;
+
+member:
+    CHANNEL IDENT '=' TABLE STRING ';' {
+                                $$ = ast_decl_new(ps, D_CHANNEL, SP(@$)); $$->name = $2; $$->name_sp = SP(@2);
+                                $$->path = $5; $$->path_sp = SP(@5); }
+  | CHANNEL IDENT '{' chan_defs '}' {
+                                $$ = ast_decl_new(ps, D_CHANNEL, SP(@$)); $$->name = $2; $$->name_sp = SP(@2);
+                                $$->members = ast_decls_array(ps, $4, &$$->nmembers); }
+  | GAMMA '=' TABLE STRING ';' {
+                                $$ = ast_decl_new(ps, D_GAMMA, SP(@$)); $$->path = $4; $$->path_sp = SP(@4); }
+  | GAMMA '(' opt_formals ')' '=' expr ';' {
+                                $$ = fn_decl(ps, D_GAMMA, NULL, @1, $3, $6, @$); }
+  | error ';'                 { $$ = NULL; yyerrok; }
+  ;
+
+chan_defs:
+    %empty                    { $$ = NULL; }
+  | chan_defs chan_def        { $$ = $2 ? ($2->next = $1, $2) : $1; }
+  ;
+
+chan_def:
+    IDENT '(' opt_formals ')' '=' expr ';' { $$ = fn_decl(ps, D_FN, $1, @1, $3, $6, @$); }
+  | error ';'                 { $$ = NULL; yyerrok; }
+  ;
+
+facts:
+    fact
+  | facts ',' fact            { $$ = $3; $3->next = $1; }
+  ;
+
+/* An assumption or claim: a comparison, where `=` also means equality. */
+fact:
+    expr
+  | expr '=' expr             { $$ = ast_binary(ps, OP_EQ, $1, $3, SP(@$)); }
+  ;
+
+expr:
+    primary
+  | IF expr THEN expr ELSE expr {
+                                $$ = ast_expr_new(ps, E_IF, SP(@$));
+                                $$->u.cond.c = $2; $$->u.cond.t = $4; $$->u.cond.f = $6; ast_finish(ps, $$); }
+  | LET IDENT '=' expr IN expr {
+                                $$ = ast_expr_new(ps, E_LET, SP(@$)); $$->u.let.name = $2;
+                                $$->u.let.name_sp = SP(@2); $$->u.let.value = $4; $$->u.let.body = $6; ast_finish(ps, $$); }
+  | SUM IDENT '=' expr DOTDOT expr ':' expr {
+                                $$ = ast_expr_new(ps, E_SUM, SP(@$)); $$->u.sum.index = $2;
+                                $$->u.sum.index_sp = SP(@2); $$->u.sum.lo = $4; $$->u.sum.hi = $6;
+                                $$->u.sum.body = $8; ast_finish(ps, $$); }
+  | expr OR expr              { $$ = ast_binary(ps, OP_OR, $1, $3, SP(@$)); }
+  | expr AND expr             { $$ = ast_binary(ps, OP_AND, $1, $3, SP(@$)); }
+  | NOT expr                  { $$ = ast_unary(ps, OP_NOT, $2, SP(@$)); }
+  | expr '<' expr             { $$ = ast_binary(ps, OP_LT, $1, $3, SP(@$)); }
+  | expr '>' expr             { $$ = ast_binary(ps, OP_GT, $1, $3, SP(@$)); }
+  | expr LE expr              { $$ = ast_binary(ps, OP_LE, $1, $3, SP(@$)); }
+  | expr GE expr              { $$ = ast_binary(ps, OP_GE, $1, $3, SP(@$)); }
+  | expr EQEQ expr            { $$ = ast_binary(ps, OP_EQ, $1, $3, SP(@$)); }
+  | expr NE expr              { $$ = ast_binary(ps, OP_NE, $1, $3, SP(@$)); }
+  | expr PAR expr             {
+                                $$ = ast_expr_new(ps, E_PAR, SP(@$)); $$->u.par.count = $1; $$->u.par.body = $3; ast_finish(ps, $$); }
+  | expr PAR '[' IDENT ']' expr %prec PAR {
+                                $$ = ast_expr_new(ps, E_PAR, SP(@$)); $$->u.par.count = $1; $$->u.par.body = $6;
+                                $$->u.par.channel = $4; ast_finish(ps, $$); }
+  | expr '+' expr             { $$ = ast_binary(ps, OP_ADD, $1, $3, SP(@$)); }
+  | expr '-' expr             { $$ = ast_binary(ps, OP_SUB, $1, $3, SP(@$)); }
+  | expr '*' expr             { $$ = ast_binary(ps, OP_MUL, $1, $3, SP(@$)); }
+  | expr '/' expr             { $$ = ast_binary(ps, OP_DIV, $1, $3, SP(@$)); }
+  | expr '%' expr             { $$ = ast_binary(ps, OP_MOD, $1, $3, SP(@$)); }
+  | '-' expr %prec UMINUS     { $$ = ast_unary(ps, OP_NEG, $2, SP(@$)); }
+  | expr '^' expr             { $$ = ast_binary(ps, OP_POW, $1, $3, SP(@$)); }
+  ;
+
+primary:
+    NUMBER                    { $$ = ast_num(ps, $1, KIND_NUM, SP(@$)); }
+  | NUMBER UNIT               { $$ = ast_num(ps, $1 * $2.scale, $2.k, SP(@$)); }
+  | IDENT                     { $$ = ast_name(ps, $1, SP(@$)); }
+  | IDENT '(' opt_args ')'    { $$ = ast_call(ps, $1, NULL, $3, SP(@1), SP(@$)); }
+  | IDENT '[' IDENT ']' '(' opt_args ')' { $$ = ast_call(ps, $1, $3, $6, SP(@1), SP(@$)); }
+  | GAMMA '(' IDENT ',' args ')' {
+                                $$ = ast_call(ps, sym_intern(ps->ctx->syms, "gamma", 5), NULL, $5, SP(@1), SP(@$));
+                                $$->u.call.op = $3; }
+  | GAMMA '(' SUM ',' args ')' {
+                                $$ = ast_call(ps, sym_intern(ps->ctx->syms, "gamma", 5), NULL, $5, SP(@1), SP(@$));
+                                $$->u.call.op = sym_intern(ps->ctx->syms, "sum", 3); }
+  | '(' expr ')'              { $$ = $2; }
+  | CEIL_OPEN expr CEIL_CLOSE { $$ = ast_call(ps, sym_intern(ps->ctx->syms, "ceil", 4), NULL, $2, SP(@1), SP(@$)); }
+  | FLOOR_OPEN expr FLOOR_CLOSE { $$ = ast_call(ps, sym_intern(ps->ctx->syms, "floor", 5), NULL, $2, SP(@1), SP(@$)); }
+  | STAGES '{' stage_items '}' { $$ = ast_stages(ps, $3, SP(@$)); }
+  | STAGES IDENT '=' expr DOTDOT expr '{' expr '}' {
+                                $$ = ast_expr_new(ps, E_SUM, SP(@$)); $$->u.sum.index = $2;
+                                $$->u.sum.index_sp = SP(@2); $$->u.sum.lo = $4; $$->u.sum.hi = $6;
+                                $$->u.sum.body = $8; $$->u.sum.is_stage = true; ast_finish(ps, $$); }
+  | REPEAT expr '{' expr '}'  {
+                                $$ = ast_expr_new(ps, E_REPEAT, SP(@$)); $$->u.repeat.count = $2;
+                                $$->u.repeat.body = $4; ast_finish(ps, $$); }
+  ;
+
+opt_args:
+    %empty                    { $$ = NULL; }
+  | args
+  ;
+
+args:
+    expr
+  | args ',' expr             { $$ = $3; $3->next = $1; }
+  ;
+
+stage_items:
+    stage_item
+  | stage_items stage_item    { $$ = $2 ? ($2->next = $1, $2) : $1; }
+  ;
+
+stage_item:
+    expr ';'                  { $$ = $1; }
+  | STRING ':' expr ';'       { $$ = label(ps, $3, $1); }
+  | error ';'                 { $$ = NULL; yyerrok; }
+  ;
+
+%%
+
+static ast_arg *arg_new(parse_state *ps, sym name, kind k, TLOP_YYLTYPE l) {
+  ast_arg *a = arena_alloc(ps->ar, sizeof *a);
+  a->name = name;
+  a->k = k;
+  a->sp = SP(l);
+  return a;
+}
+
+static ast_decl *fn_decl(parse_state *ps, ast_dkind dk, sym name, TLOP_YYLTYPE nl,
+                         ast_arg *args, ast_expr *body, TLOP_YYLTYPE l) {
+  ast_decl *d = ast_decl_new(ps, dk, SP(l));
+  d->name = name;
+  d->name_sp = SP(nl);
+  d->args = ast_args_array(ps, args, &d->nargs);
+  d->body = body;
+  d->k = KIND_ANY;
+  return d;
+}
+
+static kind kind_named(parse_state *ps, sym name, TLOP_YYLTYPE l) {
+  static const struct { const char *name; kind_tag tag; int b, s; } kinds[] = {
+    {"size", K_DIM, 1, 0}, {"time", K_DIM, 0, 1}, {"count", K_DIM, 0, 0},
+    {"real", K_DIM, 0, 0}, {"number", K_NUM, 0, 0}, {"bandwidth", K_DIM, 1, -1},
+    {"rate", K_DIM, -1, 1}, {"bool", K_BOOL, 0, 0}};
+  for (size_t i = 0; i < sizeof kinds / sizeof *kinds; i++)
+    if (strcmp(name->name, kinds[i].name) == 0)
+      return (kind){kinds[i].tag, (int8_t)kinds[i].b, (int8_t)kinds[i].s};
+  diag_error(ps->ctx, SP(l), "unknown kind '%s': expected size, count, time, real, bandwidth "
+             "or rate (time per byte)", name->name);
+  ps->errors++;
+  return KIND_ANY;
+}
+
+/* A labelled stage: `"scatter": expr;` keeps its name for explain. */
+static ast_expr *label(parse_state *ps, ast_expr *e, const char *text) {
+  ast_expr *l = ast_expr_new(ps, E_STAGES, e->sp);
+  l->u.stages.items = arena_alloc(ps->ar, sizeof *l->u.stages.items);
+  l->u.stages.labels = arena_alloc(ps->ar, sizeof *l->u.stages.labels);
+  l->u.stages.items[0] = e;
+  l->u.stages.labels[0] = sym_intern(ps->ctx->syms, text, strlen(text));
+  l->u.stages.n = 1;
+  l->depth = e->depth + 1;
+  return l;
+}
+
+/* What the user sees of a token: 'sum', a number, end of input. */
+static const char *token_text(yysymbol_kind_t k, char *buf, size_t n) {
+  if (k == YYSYMBOL_YYEOF)
+    return "end of input";
+  const char *name = yysymbol_name(k);
+  size_t len = strlen(name);
+  if (len >= 2 && name[0] == '"' && name[len - 1] == '"') {
+    snprintf(buf, n, "%.*s", (int)(len - 2), name + 1);
+    return buf;
+  }
+  return name;
+}
+
+static int yyreport_syntax_error(const yypcontext_t *ctx, void *scanner, parse_state *ps) {
+  (void)scanner;
+  yysymbol_kind_t expected[24];
+  int n = yypcontext_expected_tokens(ctx, expected, 24);
+  TLOP_YYLTYPE *l = yypcontext_location(ctx);
+  char buf[64];
+  strbuf msg = {0};
+  yysymbol_kind_t got = yypcontext_token(ctx);
+  sb_printf(&msg, "unexpected %s", token_text(got, buf, sizeof buf));
+  if (n > 0 && n <= 24) {
+    sb_puts(&msg, "; expected ");
+    for (int i = 0; i < n; i++) {
+      if (i)
+        sb_puts(&msg, i == n - 1 ? " or " : ", ");
+      sb_puts(&msg, token_text(expected[i], buf, sizeof buf));
+    }
+  }
+  char *m = sb_take(&msg);
+  diag_error(ps->ctx, (span){ps->src, l->lo, l->hi}, "%s", m);
+  free(m);
+  ps->errors++;
+  return 0;
+}
+
+static void tlop_yyerror(TLOP_YYLTYPE *l, void *scanner, parse_state *ps, const char *msg) {
+  (void)scanner;
+  /* Bison says "memory exhausted" when its stack bound is reached. */
+  if (strstr(msg, "exhausted"))
+    diag_error(ps->ctx, (span){ps->src, l->lo, l->hi},
+               "input nested too deeply for the parser (more than %d levels)", YYMAXDEPTH / 4);
+  else
+    diag_error(ps->ctx, (span){ps->src, l->lo, l->hi}, "%s", msg);
+  ps->errors++;
+}
+
+/* ---- entry points: run the scanner and parser over one source ---- */
+
+typedef void *yyscan_t;
+int tlop_yylex_init_extra(parse_state *extra, yyscan_t *scanner);
+int tlop_yylex_destroy(yyscan_t scanner);
+struct yy_buffer_state *tlop_yy_scan_bytes(const char *bytes, int len, yyscan_t scanner);
+
+static int run(tlop_ctx *ctx, arena *ar, const source *src, int start, parse_state *ps) {
+  memset(ps, 0, sizeof *ps);
+  ps->ctx = ctx;
+  ps->ar = ar;
+  ps->src = src;
+  ps->start_token = start;
+  if (src->len > (size_t)INT32_MAX) {
+    diag_error(ctx, (span){src, 0, 0}, "input larger than 2 GiB");
+    return 1;
+  }
+  yyscan_t scanner;
+  if (tlop_yylex_init_extra(ps, &scanner) != 0)
+    return 1;
+  tlop_yy_scan_bytes(src->text, (int)src->len, scanner);
+  int rc = tlop_yyparse(scanner, ps);
+  tlop_yylex_destroy(scanner);
+  if (rc != 0 && ps->errors == 0)
+    ps->errors = 1;
+  return ps->errors;
+}
+
+int parse_file(tlop_ctx *ctx, arena *ar, const source *src, ast_decl **out) {
+  parse_state ps;
+  int errors = run(ctx, ar, src, START_FILE, &ps);
+  int n = 0;
+  ast_decl **all = ast_decls_array(&ps, ps.decls, &n);
+  /* Hand the declarations back as a list in source order. */
+  for (int i = 0; i < n; i++)
+    all[i]->next = i + 1 < n ? all[i + 1] : NULL;
+  *out = n ? all[0] : NULL;
+  return errors;
+}
+
+int parse_expr(tlop_ctx *ctx, arena *ar, const source *src, ast_expr **out) {
+  parse_state ps;
+  int errors = run(ctx, ar, src, START_EXPR, &ps);
+  *out = errors ? NULL : ps.expr;
+  return errors;
+}

@@ -1,0 +1,174 @@
+/* tlop.h — the public API of the τ-Lop cost-expression compiler.
+ *
+ * A tlop_ctx owns everything: loaded models, the hash-consed cost IR, platforms and
+ * diagnostics. Every fallible call returns a tlop_status; what went wrong is reported
+ * through the context's diagnostic handler (the library never prints). Strings the
+ * library returns with a `char *` are malloc'd and belong to the caller. */
+#ifndef TLOP_H
+#define TLOP_H
+
+#include <stddef.h>
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+#define TLOP_VERSION "0.1.0"
+
+/* The shared library exports these and nothing else. */
+#if defined(TLOP_BUILDING) && defined(__GNUC__)
+#define TLOP_API __attribute__((visibility("default")))
+#else
+#define TLOP_API
+#endif
+
+typedef struct tlop_ctx tlop_ctx;
+typedef struct tlop_model tlop_model;       /* a checked program: one file and its imports */
+typedef struct tlop_expr tlop_expr;         /* a lowered cost expression (an IR node) */
+typedef struct tlop_env tlop_env;           /* values given to parameters, by name */
+typedef struct tlop_platform tlop_platform; /* channels that price L, o, γ and p */
+
+typedef enum {
+  TLOP_OK = 0,
+  TLOP_ERR_SYNTAX,   /* the text does not parse */
+  TLOP_ERR_CHECK,    /* names, arity, kinds, imports */
+  TLOP_ERR_EVAL,     /* NaN, infinity, log of 0, a missing value, … during evaluation */
+  TLOP_ERR_TABLE,    /* a parameter table is malformed */
+  TLOP_ERR_IO,       /* a file cannot be read */
+  TLOP_ERR_LIMIT,    /* a resource limit (sum terms, size) was reached */
+  TLOP_ERR_ARG,      /* the caller passed a bad argument (unknown name, bad value text) */
+  TLOP_ERR_NOMEM,
+  TLOP_ERR_INTERNAL
+} tlop_status;
+
+typedef enum { TLOP_ERROR, TLOP_WARNING, TLOP_NOTE } tlop_severity;
+
+typedef struct tlop_diag {
+  tlop_severity severity;
+  const char *file; /* NULL when the diagnostic has no location */
+  int line, col;    /* 1-based; col counts UTF-8 characters; 0 when unknown */
+  const char *message; /* one line, without location */
+  const char *text;    /* full rendering: "file:line:col: error: …", source line, caret */
+} tlop_diag;
+
+typedef void (*tlop_diag_fn)(void *user, const tlop_diag *diag);
+
+/* The τ rule for tables beyond their last measured column T. */
+typedef enum {
+  TLOP_TAU_PROPORTIONAL, /* L(m,τ) = L(m,T)·τ/T (default) */
+  TLOP_TAU_CLAMP         /* L(m,τ) = L(m,T), as libtaulop */
+} tlop_tau_rule;
+
+/* Kinds of values: the checker's view of units. */
+typedef enum {
+  TLOP_KIND_NUMBER, /* a bare number: adopts the kind it meets */
+  TLOP_KIND_COUNT,
+  TLOP_KIND_SIZE,   /* bytes */
+  TLOP_KIND_TIME,   /* seconds */
+  TLOP_KIND_OTHER   /* bandwidth, time per byte, … */
+} tlop_kind;
+
+typedef enum { TLOP_FORMAT_UNICODE, TLOP_FORMAT_TLOP } tlop_format;
+
+TLOP_API const char *tlop_version(void);
+/* Human forms of numbers: "1 MiB", "1536 B" (binary units when exact); "12.35 µs". */
+TLOP_API void tlop_format_size(char *buf, size_t n, double bytes);
+TLOP_API void tlop_format_time(char *buf, size_t n, double seconds);
+TLOP_API const char *tlop_status_name(tlop_status st);
+
+/* ---- context ---- */
+TLOP_API tlop_ctx *tlop_ctx_new(void);
+TLOP_API void tlop_ctx_free(tlop_ctx *ctx);
+TLOP_API void tlop_ctx_set_diag(tlop_ctx *ctx, tlop_diag_fn fn, void *user);
+/* Import search path, after the importing file's directory: these dirs in order, then
+ * TLOP_PATH (colon separated), then the installed stdlib, then the stdlib built in. */
+TLOP_API tlop_status tlop_ctx_add_path(tlop_ctx *ctx, const char *dir);
+TLOP_API void tlop_ctx_set_tau_rule(tlop_ctx *ctx, tlop_tau_rule rule);
+/* Most terms one evaluation may add up over all its sums (default 1e8). */
+TLOP_API void tlop_ctx_set_max_terms(tlop_ctx *ctx, double max_terms);
+/* Number of errors reported so far. */
+TLOP_API int tlop_ctx_errors(const tlop_ctx *ctx);
+
+/* ---- models ---- */
+TLOP_API tlop_status tlop_load_file(tlop_ctx *ctx, const char *path, tlop_model **out);
+TLOP_API tlop_status tlop_load_source(tlop_ctx *ctx, const char *name, const char *text, size_t len,
+                             tlop_model **out);
+
+/* Algorithms the model's own file defines (not its imports), in source order. */
+TLOP_API size_t tlop_model_algorithms(const tlop_model *model, const char ***names);
+/* Platforms the model's own file declares, in source order. */
+TLOP_API size_t tlop_model_platforms(const tlop_model *model, const char ***names);
+/* The parameters of an algorithm, in order; NULL when there is no such algorithm. */
+TLOP_API const char *const *tlop_algorithm_params(const tlop_model *model, const char *name,
+                                         size_t *count);
+
+/* ---- values ---- */
+TLOP_API tlop_env *tlop_env_new(tlop_ctx *ctx);
+TLOP_API void tlop_env_free(tlop_env *env);
+/* Parses a constant expression such as "1MiB", "64", "3.5us" or "2*8 KiB" and binds it. */
+TLOP_API tlop_status tlop_env_set_text(tlop_env *env, const char *name, const char *value);
+TLOP_API tlop_status tlop_env_set(tlop_env *env, const char *name, double value, tlop_kind kind);
+/* Parses a constant expression to its value in bytes, seconds or plain number. */
+TLOP_API tlop_status tlop_value_parse(tlop_ctx *ctx, const char *text, double *value, tlop_kind *kind);
+
+/* ---- expressions ---- */
+/* Parses and checks EXPR in the scope of the model; names bound in env (may be NULL) are
+ * its free variables, with the kinds of their values. */
+TLOP_API tlop_status tlop_expr_parse(tlop_model *model, const char *text, const tlop_env *env,
+                            tlop_expr **out);
+/* Prints an expression in the papers' notation or as .tlop source. */
+TLOP_API char *tlop_expr_print(tlop_ctx *ctx, const tlop_expr *expr, tlop_format format);
+/* The kind of the expression's value (a cost is a TLOP_KIND_TIME). */
+TLOP_API tlop_kind tlop_expr_kind(const tlop_expr *expr);
+/* A debug listing of the DAG: one numbered line per distinct node. */
+TLOP_API char *tlop_expr_dump(tlop_ctx *ctx, const tlop_expr *expr);
+
+/* ---- platforms ---- */
+/* name NULL: the first platform the model's own file declares, else the stdlib's
+ * `generic`. Otherwise a platform of the model or `stdlib/platforms/<name>.tlop`. */
+TLOP_API tlop_status tlop_platform_open(tlop_model *model, const char *name, tlop_platform **out);
+/* Backs a channel (NULL: the default channel, the platform's first) with a table file. */
+TLOP_API tlop_status tlop_platform_bind_table(tlop_platform *pf, const char *channel, const char *path);
+TLOP_API const char *tlop_platform_name(const tlop_platform *pf);
+TLOP_API void tlop_platform_free(tlop_platform *pf);
+
+/* ---- evaluation ---- */
+TLOP_API tlop_status tlop_eval(const tlop_expr *expr, const tlop_platform *pf, const tlop_env *env,
+                      double *out);
+
+/* Evaluates EXPR at npoints points: variable names[j] takes points[i*nvars + j]. Names not
+ * in `names` come from env. Stops at the first failing point. */
+TLOP_API tlop_status tlop_eval_batch(const tlop_expr *expr, const tlop_platform *pf, const tlop_env *env,
+                            const char *const *names, size_t nvars, const double *points,
+                            size_t npoints, double *out);
+
+/* One row of `explain`: a stage of an algorithm with its numbers substituted. */
+typedef struct tlop_stage {
+  char *index;        /* "1", "2.3", "1..63" (a repeated stage) */
+  char *label;        /* the stage's name, or NULL */
+  char *expr;         /* the stage as τ-Lop expression with numbers substituted */
+  double times;       /* how many times the row repeats (1, or N of a repeat) */
+  double cost;        /* cost of one occurrence, seconds */
+  double cumulative;  /* cost of everything up to and including this row */
+} tlop_stage;
+
+TLOP_API tlop_status tlop_explain(const tlop_expr *expr, const tlop_platform *pf, const tlop_env *env,
+                         tlop_stage **rows, size_t *nrows);
+TLOP_API void tlop_stages_free(tlop_stage *rows, size_t nrows);
+
+/* ---- grids ---- */
+/* One axis: "NAME=a..b:*f" (geometric), "NAME=a..b:+d" (arithmetic), "NAME=v1,v2,…". */
+typedef struct tlop_axis {
+  char *name;
+  double *values;
+  size_t count;
+  tlop_kind kind;
+} tlop_axis;
+
+TLOP_API tlop_status tlop_axis_parse(tlop_ctx *ctx, const char *spec, tlop_axis *out);
+TLOP_API void tlop_axis_free(tlop_axis *axis);
+
+#ifdef __cplusplus
+}
+#endif
+#endif

@@ -1,0 +1,450 @@
+/* api.c — the public entry points of tlop.h: argument checks, the context, and the glue
+ * that runs the stages in order (parse → check → lower → evaluate). Internal failures
+ * arrive here as diagnostics already reported and leave as a tlop_status. */
+#include "tlop_int.h"
+
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+
+const char *tlop_version(void) { return TLOP_VERSION; }
+
+const char *tlop_status_name(tlop_status st) {
+  static const char *names[] = {"ok", "syntax error", "check error", "evaluation error",
+                                "table error", "cannot read", "limit reached", "bad argument",
+                                "out of memory", "internal error"};
+  return st <= TLOP_ERR_INTERNAL ? names[st] : "unknown status";
+}
+
+/* ---- context ---- */
+
+typedef struct model_list {
+  tlop_model *model;
+  struct model_list *next;
+} model_list;
+
+tlop_ctx *tlop_ctx_new(void) {
+  tlop_ctx *ctx = calloc(1, sizeof *ctx);
+  if (!ctx)
+    return NULL;
+  ctx->ar = arena_new();
+  ctx->syms = symtab_new();
+  ctx->ir = ir_table_new();
+  ctx->tau_rule = TLOP_TAU_PROPORTIONAL;
+  ctx->max_terms = 1e8;
+  return ctx;
+}
+
+void ctx_track_model(tlop_ctx *ctx, tlop_model *model) {
+  model_list *l = arena_alloc(ctx->ar, sizeof *l);
+  l->model = model;
+  l->next = ctx->models;
+  ctx->models = l;
+}
+
+void tlop_ctx_free(tlop_ctx *ctx) {
+  if (!ctx)
+    return;
+  for (model_list *l = ctx->models; l; l = l->next) {
+    tlop_model *m = l->model;
+    ptrmap_free(&m->values);
+    ptrmap_free(&m->funcs);
+    ptrmap_free(&m->platforms);
+    free(m->params);
+    free(m->algos);
+    free(m->mods);
+    chk_free(m->chk);
+  }
+  for (size_t i = 0; i < ctx->npaths; i++)
+    free(ctx->paths[i]);
+  free(ctx->paths);
+  ptrmap_free(&ctx->modules);
+  ir_table_free(ctx->ir);
+  symtab_free(ctx->syms);
+  arena_free(ctx->ar);
+  free(ctx);
+}
+
+void tlop_ctx_set_diag(tlop_ctx *ctx, tlop_diag_fn fn, void *user) {
+  ctx->diag_fn = fn;
+  ctx->diag_user = user;
+}
+
+tlop_status tlop_ctx_add_path(tlop_ctx *ctx, const char *dir) {
+  if (!dir || !*dir)
+    return TLOP_ERR_ARG;
+  char *copy = strdup(dir);
+  if (!copy)
+    return TLOP_ERR_NOMEM;
+  VEC_PUSH(ctx->paths, ctx->npaths, ctx->paths_cap, copy);
+  return TLOP_OK;
+}
+
+void tlop_ctx_set_tau_rule(tlop_ctx *ctx, tlop_tau_rule rule) { ctx->tau_rule = rule; }
+void tlop_ctx_set_max_terms(tlop_ctx *ctx, double max_terms) { ctx->max_terms = max_terms; }
+int tlop_ctx_errors(const tlop_ctx *ctx) { return ctx->errors; }
+
+sym ctx_sym(tlop_ctx *ctx, const char *s) { return sym_intern(ctx->syms, s, strlen(s)); }
+
+/* ---- models ---- */
+
+tlop_status tlop_load_file(tlop_ctx *ctx, const char *path, tlop_model **out) {
+  *out = NULL;
+  if (!path)
+    return TLOP_ERR_ARG;
+  module *m = load_module_path(ctx, path, (span){0});
+  return load_model(ctx, m, out);
+}
+
+tlop_status tlop_load_source(tlop_ctx *ctx, const char *name, const char *text, size_t len,
+                             tlop_model **out) {
+  *out = NULL;
+  if (!name || (!text && len))
+    return TLOP_ERR_ARG;
+  return load_model(ctx, load_module_text(ctx, name, text ? text : "", len), out);
+}
+
+size_t tlop_model_algorithms(const tlop_model *model, const char ***names) {
+  *names = model->algos;
+  return model->nalgos;
+}
+
+size_t tlop_model_platforms(const tlop_model *model, const char ***names) {
+  size_t n = 0;
+  for (ast_decl *d = model->root->decls; d; d = d->next)
+    n += d->kind == D_PLATFORM;
+  const char **arr = arena_alloc(model->ctx->ar, (n + 1) * sizeof *arr);
+  n = 0;
+  for (ast_decl *d = model->root->decls; d; d = d->next)
+    if (d->kind == D_PLATFORM)
+      arr[n++] = d->name->name;
+  *names = arr;
+  return n;
+}
+
+const char *const *tlop_algorithm_params(const tlop_model *model, const char *name,
+                                         size_t *count) {
+  ast_decl *fn = ptrmap_get(&model->funcs, ctx_sym(model->ctx, name));
+  if (!fn || fn->kind != D_ALGORITHM)
+    return NULL;
+  const char **names = arena_alloc(model->ctx->ar, (size_t)(fn->nargs + 1) * sizeof *names);
+  for (int i = 0; i < fn->nargs; i++)
+    names[i] = fn->args[i]->name->name;
+  *count = (size_t)fn->nargs;
+  return names;
+}
+
+/* ---- values ---- */
+
+tlop_env *tlop_env_new(tlop_ctx *ctx) {
+  tlop_env *env = calloc(1, sizeof *env);
+  if (env)
+    env->ctx = ctx;
+  return env;
+}
+
+void tlop_env_free(tlop_env *env) {
+  if (!env)
+    return;
+  free(env->names);
+  free(env->values);
+  free(env->kinds);
+  free(env);
+}
+
+static tlop_status env_put(tlop_env *env, sym name, double v, kind k) {
+  for (size_t i = 0; i < env->n; i++)
+    if (env->names[i] == name) {
+      env->values[i] = v;
+      env->kinds[i] = k;
+      return TLOP_OK;
+    }
+  size_t cap = env->cap, cap2 = env->cap;
+  env->names = grow_array(env->names, &cap, env->n + 1, sizeof *env->names);
+  env->values = grow_array(env->values, &cap2, env->n + 1, sizeof *env->values);
+  env->kinds = grow_array(env->kinds, &env->cap, env->n + 1, sizeof *env->kinds);
+  env->names[env->n] = name;
+  env->values[env->n] = v;
+  env->kinds[env->n] = k;
+  env->n++;
+  return TLOP_OK;
+}
+
+tlop_status tlop_env_set(tlop_env *env, const char *name, double value, tlop_kind k) {
+  if (!name || !*name || isnan(value))
+    return TLOP_ERR_ARG;
+  return env_put(env, ctx_sym(env->ctx, name), value, kind_from_public(k));
+}
+
+void env_kinds(const tlop_env *env, ptrmap *out) {
+  if (!env)
+    return;
+  for (size_t i = 0; i < env->n; i++)
+    ptrmap_put(out, env->names[i], &env->kinds[i]);
+}
+
+/* Parses and checks a lone expression in a model's scope. */
+static ir_node *parse_checked(tlop_model *model, const char *what, const char *text,
+                              const ptrmap *free_kinds, kind *k, tlop_status *st) {
+  tlop_ctx *ctx = model->ctx;
+  size_t len = strlen(text);
+  char *copy = arena_strndup(ctx->ar, text, len);
+  const source *src = source_new(ctx, what, copy, len);
+  ast_expr *e;
+  if (parse_expr(ctx, ctx->ar, src, &e) != 0) {
+    *st = TLOP_ERR_SYNTAX;
+    return NULL;
+  }
+  if (chk_expr(model, e, free_kinds, k) != 0) {
+    *st = TLOP_ERR_CHECK;
+    return NULL;
+  }
+  ir_node *n = lower_expr(model, e);
+  *st = n ? TLOP_OK : TLOP_ERR_CHECK;
+  return n;
+}
+
+static tlop_model *empty_model(tlop_ctx *ctx) {
+  if (!ctx->empty) {
+    tlop_model *m;
+    if (load_model(ctx, load_module_text(ctx, "<value>", "", 0), &m) == TLOP_OK)
+      ctx->empty = m;
+  }
+  return ctx->empty;
+}
+
+static tlop_status value_parse(tlop_ctx *ctx, const char *text, double *value, kind *k) {
+  tlop_model *m = empty_model(ctx);
+  if (!m || !text)
+    return TLOP_ERR_ARG;
+  tlop_status st;
+  ir_node *n = parse_checked(m, text, text, NULL, k, &st);
+  if (!n)
+    return st;
+  if (ir_has_cost(n) || k->tag == K_BOOL) {
+    diag_error(ctx, n->origin, "'%s' is not a value: give a number, a size or a time", text);
+    return TLOP_ERR_ARG;
+  }
+  eval_state *es = eval_new(ctx, NULL);
+  bool ok = eval_node(es, n, value);
+  eval_free(es);
+  return ok ? TLOP_OK : TLOP_ERR_EVAL;
+}
+
+tlop_status tlop_value_parse(tlop_ctx *ctx, const char *text, double *value, tlop_kind *kd) {
+  kind k;
+  tlop_status st = value_parse(ctx, text, value, &k);
+  if (st == TLOP_OK && kd)
+    *kd = kind_public(k);
+  return st;
+}
+
+tlop_status tlop_env_set_text(tlop_env *env, const char *name, const char *value) {
+  if (!name || !*name)
+    return TLOP_ERR_ARG;
+  double v;
+  kind k;
+  tlop_status st = value_parse(env->ctx, value, &v, &k);
+  if (st != TLOP_OK)
+    return st;
+  return env_put(env, ctx_sym(env->ctx, name), v, k);
+}
+
+/* ---- expressions ---- */
+
+tlop_status tlop_expr_parse(tlop_model *model, const char *text, const tlop_env *env,
+                            tlop_expr **out) {
+  *out = NULL;
+  if (!model || !text)
+    return TLOP_ERR_ARG;
+  ptrmap kinds = {0};
+  env_kinds(env, &kinds);
+  kind k;
+  tlop_status st;
+  ir_node *n = parse_checked(model, "<expr>", text, &kinds, &k, &st);
+  ptrmap_free(&kinds);
+  if (!n)
+    return st;
+  tlop_expr *e = arena_alloc(model->ctx->ar, sizeof *e);
+  e->node = n;
+  e->model = model;
+  e->k = k;
+  *out = e;
+  return TLOP_OK;
+}
+
+char *tlop_expr_print(tlop_ctx *ctx, const tlop_expr *expr, tlop_format format) {
+  return prt_expr(ctx, expr->node, format);
+}
+
+char *tlop_expr_dump(tlop_ctx *ctx, const tlop_expr *expr) { return prt_dump(ctx, expr->node); }
+
+tlop_kind tlop_expr_kind(const tlop_expr *expr) { return kind_public(expr->k); }
+
+/* ---- evaluation ---- */
+
+static const char *const extrapolation_words[] = {
+    "below the table's first message size (its first row was used)",
+    "beyond the table's last message size (v(m) = v(m_last) + v(m − m_last))",
+    "beyond the table's last τ column"};
+
+/* Reports each kind of extrapolation once, with the first transfer that needed it. */
+static void warn_extrapolations(tlop_ctx *ctx, eval_state *es) {
+  unsigned flags = eval_extrapolations(es);
+  for (int bit = 0; bit < 3; bit++) {
+    if (!(flags & (1u << bit)))
+      continue;
+    char what[160];
+    eval_extrapolation_example(es, bit, what, sizeof what);
+    const char *rule = bit == 2 ? (ctx->tau_rule == TLOP_TAU_CLAMP
+                                       ? " (--tau-beyond=clamp: L(m,T) was used)"
+                                       : " (--tau-beyond=proportional: L(m,T)·τ/T was used)")
+                                : "";
+    diag_warning(ctx, (span){0}, "%s is %s%s", what, extrapolation_words[bit], rule);
+  }
+}
+
+static eval_state *prepare(const tlop_expr *expr, const tlop_platform *pf, const tlop_env *env,
+                           tlop_status *st) {
+  tlop_ctx *ctx = expr->model->ctx;
+  if (ir_has_cost(expr->node) && !pf) {
+    diag_error(ctx, expr->node->origin, "this expression has transfers: it needs a platform");
+    *st = TLOP_ERR_ARG;
+    return NULL;
+  }
+  if (pf && !pf_check_expr(pf, expr->node)) {
+    *st = TLOP_ERR_EVAL;
+    return NULL;
+  }
+  eval_state *es = eval_new(ctx, pf);
+  eval_use_env(es, env, expr->model);
+  *st = TLOP_OK;
+  return es;
+}
+
+tlop_status tlop_eval(const tlop_expr *expr, const tlop_platform *pf, const tlop_env *env,
+                      double *out) {
+  tlop_status st;
+  eval_state *es = prepare(expr, pf, env, &st);
+  if (!es)
+    return st;
+  bool ok = eval_node(es, expr->node, out);
+  if (ok)
+    warn_extrapolations(expr->model->ctx, es);
+  eval_free(es);
+  return ok ? TLOP_OK : TLOP_ERR_EVAL;
+}
+
+tlop_status tlop_eval_batch(const tlop_expr *expr, const tlop_platform *pf, const tlop_env *env,
+                            const char *const *names, size_t nvars, const double *points,
+                            size_t npoints, double *out) {
+  tlop_status st;
+  eval_state *es = prepare(expr, pf, env, &st);
+  if (!es)
+    return st;
+  tlop_ctx *ctx = expr->model->ctx;
+  sym *vars = calloc(nvars ? nvars : 1, sizeof *vars);
+  for (size_t j = 0; j < nvars; j++)
+    vars[j] = ctx_sym(ctx, names[j]);
+  bool ok = true;
+  for (size_t i = 0; i < npoints && ok; i++) {
+    for (size_t j = 0; j < nvars; j++)
+      eval_bind(es, vars[j], points[i * nvars + j]);
+    ok = eval_node(es, expr->node, &out[i]);
+  }
+  if (ok)
+    warn_extrapolations(ctx, es);
+  free(vars);
+  eval_free(es);
+  return ok ? TLOP_OK : TLOP_ERR_EVAL;
+}
+
+/* ---- grids ---- */
+
+/* Most points one axis may have. */
+#define AXIS_MAX_POINTS 100000000.0
+
+tlop_status tlop_axis_parse(tlop_ctx *ctx, const char *spec, tlop_axis *out) {
+  memset(out, 0, sizeof *out);
+  const char *eq = spec ? strchr(spec, '=') : NULL;
+  if (!eq || eq == spec) {
+    diag_error(ctx, (span){0}, "grid axis '%s': expected NAME=a..b:*f, NAME=a..b:+d or "
+               "NAME=v1,v2,…", spec ? spec : "");
+    return TLOP_ERR_ARG;
+  }
+  out->name = strndup(spec, (size_t)(eq - spec));
+  const char *body = eq + 1;
+  const char *dots = strstr(body, "..");
+  kind k = KIND_NUM;
+  size_t cap = 0;
+  tlop_status st = TLOP_OK;
+  if (!dots) {
+    char *list = strdup(body);
+    for (char *save = NULL, *v = strtok_r(list, ",", &save); v && st == TLOP_OK;
+         v = strtok_r(NULL, ",", &save)) {
+      double x;
+      kind vk;
+      st = value_parse(ctx, v, &x, &vk);
+      if (vk.tag == K_DIM)
+        k = vk;
+      VEC_PUSH(out->values, out->count, cap, x);
+    }
+    free(list);
+  } else {
+    const char *colon = strchr(dots + 2, ':');
+    char *a = strndup(body, (size_t)(dots - body));
+    char *b = colon ? strndup(dots + 2, (size_t)(colon - dots - 2)) : strdup(dots + 2);
+    double lo = 0, hi = 0, step = 1;
+    kind ka = KIND_NUM, kb = KIND_NUM, ks = KIND_NUM;
+    char op = colon ? colon[1] : '+';
+    if ((st = value_parse(ctx, a, &lo, &ka)) == TLOP_OK &&
+        (st = value_parse(ctx, b, &hi, &kb)) == TLOP_OK && colon) {
+      if (op != '*' && op != '+') {
+        diag_error(ctx, (span){0}, "grid axis '%s': the step is ':*FACTOR' or ':+STEP'", spec);
+        st = TLOP_ERR_ARG;
+      } else {
+        st = value_parse(ctx, colon + 2, &step, &ks);
+      }
+    }
+    free(a);
+    free(b);
+    k = ka.tag == K_DIM ? ka : kb;
+    double count = 0;
+    if (st == TLOP_OK) {
+      if (op == '*' && !(step > 1 && lo > 0)) {
+        diag_error(ctx, (span){0}, "grid axis '%s': a geometric axis needs a start above 0 "
+                   "and a factor above 1", spec);
+        st = TLOP_ERR_ARG;
+      } else if (op == '+' && !(step > 0)) {
+        diag_error(ctx, (span){0}, "grid axis '%s': the step must be positive", spec);
+        st = TLOP_ERR_ARG;
+      } else if (hi < lo) {
+        diag_error(ctx, (span){0}, "grid axis '%s': the end is below the start", spec);
+        st = TLOP_ERR_ARG;
+      } else {
+        count = op == '*' ? floor(log(hi / lo) / log(step) + 1e-9) + 1
+                          : floor((hi - lo) / step + 1e-9) + 1;
+        if (!(count <= AXIS_MAX_POINTS)) {
+          diag_error(ctx, (span){0}, "grid axis '%s' has more than %.0f points", spec,
+                     AXIS_MAX_POINTS);
+          st = TLOP_ERR_LIMIT;
+        }
+      }
+    }
+    for (double i = 0; st == TLOP_OK && i < count; i++) {
+      double v = op == '*' ? lo * pow(step, i) : lo + i * step;
+      VEC_PUSH(out->values, out->count, cap, v);
+    }
+    (void)ks;
+  }
+  out->kind = kind_public(k);
+  if (st != TLOP_OK)
+    tlop_axis_free(out);
+  return st;
+}
+
+void tlop_axis_free(tlop_axis *axis) {
+  free(axis->name);
+  free(axis->values);
+  memset(axis, 0, sizeof *axis);
+}

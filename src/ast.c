@@ -1,0 +1,162 @@
+/* ast.c — constructors of the syntax tree, called from the grammar's actions. Lists are
+ * built backwards while parsing (cheap left recursion) and turned into arrays in source
+ * order here. Nesting depth is bounded so that the recursive stages after the parser
+ * cannot exhaust the stack on hostile input. */
+#include "tlop_int.h"
+
+static uint32_t depth_of(const ast_expr *e) { return e ? e->depth : 0; }
+
+static void note_depth(parse_state *ps, ast_expr *e) {
+  if (e->depth > AST_MAX_DEPTH && !ps->too_deep) {
+    ps->too_deep = true;
+    ps->errors++;
+    diag_error(ps->ctx, e->sp, "expression nested too deeply (more than %d levels)",
+               AST_MAX_DEPTH);
+  }
+}
+
+ast_expr *ast_expr_new(parse_state *ps, ast_ekind k, span sp) {
+  ast_expr *e = arena_alloc(ps->ar, sizeof *e);
+  e->kind = k;
+  e->sp = sp;
+  e->depth = 1;
+  return e;
+}
+
+ast_expr *ast_num(parse_state *ps, double v, kind k, span sp) {
+  ast_expr *e = ast_expr_new(ps, E_NUM, sp);
+  e->u.num.v = v;
+  e->u.num.k = k;
+  return e;
+}
+
+ast_expr *ast_name(parse_state *ps, sym name, span sp) {
+  ast_expr *e = ast_expr_new(ps, E_NAME, sp);
+  e->u.name.name = name;
+  return e;
+}
+
+ast_expr *ast_call(parse_state *ps, sym name, sym channel, ast_expr *args, span name_sp,
+                   span sp) {
+  ast_expr *e = ast_expr_new(ps, E_CALL, sp);
+  e->u.call.name = name;
+  e->u.call.channel = channel;
+  e->u.call.name_sp = name_sp;
+  e->u.call.args = ast_exprs_array(ps, args, &e->u.call.nargs);
+  for (int i = 0; i < e->u.call.nargs; i++)
+    if (e->depth < e->u.call.args[i]->depth + 1)
+      e->depth = e->u.call.args[i]->depth + 1;
+  note_depth(ps, e);
+  return e;
+}
+
+ast_expr *ast_binary(parse_state *ps, ast_op op, ast_expr *l, ast_expr *r, span sp) {
+  ast_expr *e = ast_expr_new(ps, E_BINARY, sp);
+  e->u.bin.op = op;
+  e->u.bin.l = l;
+  e->u.bin.r = r;
+  uint32_t d = depth_of(l) > depth_of(r) ? depth_of(l) : depth_of(r);
+  e->depth = d + 1;
+  note_depth(ps, e);
+  return e;
+}
+
+ast_expr *ast_unary(parse_state *ps, ast_op op, ast_expr *x, span sp) {
+  ast_expr *e = ast_binary(ps, op, x, NULL, sp);
+  e->kind = E_UNARY;
+  return e;
+}
+
+ast_expr *ast_stages(parse_state *ps, ast_expr *items, span sp) {
+  ast_expr *e = ast_expr_new(ps, E_STAGES, sp);
+  int n = 0;
+  ast_expr **arr = ast_exprs_array(ps, items, &n);
+  e->u.stages.items = arena_alloc(ps->ar, (size_t)(n ? n : 1) * sizeof *arr);
+  e->u.stages.labels = arena_alloc(ps->ar, (size_t)(n ? n : 1) * sizeof(sym));
+  for (int i = 0; i < n; i++) {
+    ast_expr *it = arr[i];
+    /* A labelled item arrives as a one-stage block carrying its label. */
+    if (it->kind == E_STAGES && it->u.stages.n == 1 && it->u.stages.labels[0]) {
+      e->u.stages.labels[i] = it->u.stages.labels[0];
+      it = it->u.stages.items[0];
+    }
+    e->u.stages.items[i] = it;
+    if (e->depth < it->depth + 1)
+      e->depth = it->depth + 1;
+  }
+  e->u.stages.n = n;
+  note_depth(ps, e);
+  return e;
+}
+
+ast_decl *ast_decl_new(parse_state *ps, ast_dkind k, span sp) {
+  ast_decl *d = arena_alloc(ps->ar, sizeof *d);
+  d->kind = k;
+  d->sp = sp;
+  d->k = KIND_ANY;
+  return d;
+}
+
+int ast_list_len(const ast_expr *e) {
+  int n = 0;
+  for (; e; e = e->next)
+    n++;
+  return n;
+}
+
+ast_expr **ast_exprs_array(parse_state *ps, ast_expr *list, int *n) {
+  *n = ast_list_len(list);
+  ast_expr **a = arena_alloc(ps->ar, (size_t)(*n ? *n : 1) * sizeof *a);
+  int i = *n;
+  for (ast_expr *e = list; e; e = e->next)
+    a[--i] = e;
+  return a;
+}
+
+ast_arg **ast_args_array(parse_state *ps, ast_arg *list, int *n) {
+  *n = 0;
+  for (ast_arg *x = list; x; x = x->next)
+    (*n)++;
+  ast_arg **a = arena_alloc(ps->ar, (size_t)(*n ? *n : 1) * sizeof *a);
+  int i = *n;
+  for (ast_arg *x = list; x; x = x->next)
+    a[--i] = x;
+  return a;
+}
+
+ast_decl **ast_decls_array(parse_state *ps, ast_decl *list, int *n) {
+  *n = 0;
+  for (ast_decl *x = list; x; x = x->next)
+    (*n)++;
+  ast_decl **a = arena_alloc(ps->ar, (size_t)(*n ? *n : 1) * sizeof *a);
+  int i = *n;
+  for (ast_decl *x = list; x; x = x->next)
+    a[--i] = x;
+  return a;
+}
+
+span span_join(span a, span b) {
+  if (!a.src)
+    return b;
+  if (!b.src || a.src != b.src)
+    return a;
+  return (span){a.src, a.lo < b.lo ? a.lo : b.lo, a.hi > b.hi ? a.hi : b.hi};
+}
+
+/* Sets the depth of a node built field by field in the grammar (if, let, sum, ∥, repeat). */
+ast_expr *ast_finish(parse_state *ps, ast_expr *e) {
+  ast_expr *kids[4] = {0};
+  switch (e->kind) {
+  case E_IF: kids[0] = e->u.cond.c, kids[1] = e->u.cond.t, kids[2] = e->u.cond.f; break;
+  case E_LET: kids[0] = e->u.let.value, kids[1] = e->u.let.body; break;
+  case E_SUM: kids[0] = e->u.sum.lo, kids[1] = e->u.sum.hi, kids[2] = e->u.sum.body; break;
+  case E_PAR: kids[0] = e->u.par.count, kids[1] = e->u.par.body; break;
+  case E_REPEAT: kids[0] = e->u.repeat.count, kids[1] = e->u.repeat.body; break;
+  default: break;
+  }
+  for (int i = 0; i < 4; i++)
+    if (kids[i] && e->depth < kids[i]->depth + 1)
+      e->depth = kids[i]->depth + 1;
+  note_depth(ps, e);
+  return e;
+}

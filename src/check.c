@@ -1,0 +1,751 @@
+/* check.c — resolves names and checks arity, recursion and kinds. A kind is a unit
+ * (bytes^b · seconds^s) so that sizes, counts, times, bandwidths and times per byte all
+ * check; a bare number adopts the kind it meets. A function whose parameters carry no
+ * kind annotation is checked once generically, and again for the argument kinds of each
+ * distinct call (there is no recursion, so this ends). */
+#include "tlop_int.h"
+
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+const kind KIND_NUM = {K_NUM, 0, 0}, KIND_COUNT = {K_DIM, 0, 0}, KIND_SIZE = {K_DIM, 1, 0},
+           KIND_TIME = {K_DIM, 0, 1}, KIND_BOOL = {K_BOOL, 0, 0}, KIND_ANY = {K_ANY, 0, 0};
+
+bool kind_eq(kind a, kind b) { return a.tag == b.tag && a.b == b.b && a.s == b.s; }
+
+static bool is_dim(kind k, int b, int s) { return k.tag == K_DIM && k.b == b && k.s == s; }
+/* A plain number: dimensionless, a bare literal, or not known yet. */
+static bool is_scalar(kind k) { return k.tag == K_NUM || k.tag == K_ANY || is_dim(k, 0, 0); }
+
+const char *kind_name(kind k, char *buf, size_t n) {
+  if (k.tag == K_NUM)
+    return "number";
+  if (k.tag == K_BOOL)
+    return "truth value";
+  if (k.tag == K_ANY)
+    return "value of unknown kind";
+  if (is_dim(k, 0, 0))
+    return "count";
+  if (is_dim(k, 1, 0))
+    return "size";
+  if (is_dim(k, 0, 1))
+    return "time";
+  if (is_dim(k, 1, -1))
+    return "bandwidth";
+  if (is_dim(k, -1, 1))
+    return "time per byte";
+  snprintf(buf, n, "quantity in B^%d·s^%d", k.b, k.s);
+  return buf;
+}
+
+tlop_kind kind_public(kind k) {
+  if (k.tag != K_DIM)
+    return TLOP_KIND_NUMBER;
+  return is_dim(k, 0, 0) ? TLOP_KIND_COUNT
+         : is_dim(k, 1, 0) ? TLOP_KIND_SIZE
+         : is_dim(k, 0, 1) ? TLOP_KIND_TIME
+                           : TLOP_KIND_OTHER;
+}
+
+kind kind_from_public(tlop_kind k) {
+  switch (k) {
+  case TLOP_KIND_COUNT: return KIND_COUNT;
+  case TLOP_KIND_SIZE: return KIND_SIZE;
+  case TLOP_KIND_TIME: return KIND_TIME;
+  case TLOP_KIND_OTHER: return KIND_ANY;
+  default: return KIND_NUM;
+  }
+}
+
+/* ---- state ---- */
+
+typedef enum { FN_UNCHECKED, FN_CHECKING, FN_OK, FN_FAILED } fn_state;
+
+typedef struct instance {
+  kind *args;
+  kind result;
+  struct instance *next;
+} instance;
+
+typedef struct fn_info {
+  fn_state state;
+  kind result;  /* of the generic check */
+  instance *instances;
+} fn_info;
+
+typedef struct scope {
+  sym name;
+  kind k;
+  const struct scope *up;
+} scope;
+
+typedef struct call_frame {
+  const ast_decl *fn;
+  span at;
+  struct call_frame *up;
+} call_frame;
+
+struct chk_state {
+  tlop_model *model;
+  ptrmap fns;         /* ast_decl → fn_info */
+  ptrmap params;      /* ast_decl → kind* (resolved parameter kinds) */
+  const ptrmap *free; /* sym → kind*: extra globals of an expression */
+  call_frame *calls;  /* instantiations under way, for notes on errors */
+  bool in_channel;    /* checking a channel's own L/o/p: no transfers inside */
+  int errors;
+};
+
+static void error_at(chk_state *c, span at, const char *fmt, ...) TLOP_PRINTF(3, 4);
+static void error_at(chk_state *c, span at, const char *fmt, ...) {
+  va_list ap;
+  va_start(ap, fmt);
+  diag_emit(c->model->ctx, TLOP_ERROR, at, fmt, ap);
+  va_end(ap);
+  c->errors++;
+  for (call_frame *f = c->calls; f; f = f->up)
+    diag_note(c->model->ctx, f->at, "in this call of '%s'", f->fn->name->name);
+}
+
+static void note_at(chk_state *c, span at, const char *fmt, ...) TLOP_PRINTF(3, 4);
+static void note_at(chk_state *c, span at, const char *fmt, ...) {
+  va_list ap;
+  va_start(ap, fmt);
+  diag_emit(c->model->ctx, TLOP_NOTE, at, fmt, ap);
+  va_end(ap);
+}
+
+/* ---- builtins ---- */
+
+typedef enum { B_SCALAR1, B_LOG, B_SAME1, B_MINMAX, B_L, B_O, B_P, B_GAMMA, B_INTEGER } builtin_kind;
+
+static const struct builtin {
+  const char *name;
+  builtin_kind kind;
+  int min, max;
+} builtins[] = {
+    {"log2", B_SCALAR1, 1, 1}, {"sqrt", B_SCALAR1, 1, 1}, {"log", B_LOG, 2, 2},
+    {"ceil", B_SAME1, 1, 1},   {"floor", B_SAME1, 1, 1},  {"abs", B_SAME1, 1, 1},
+    {"min", B_MINMAX, 2, 64},  {"max", B_MINMAX, 2, 64}, {"L", B_L, 2, 2},
+    {"o", B_O, 1, 1},          {"p", B_P, 1, 1},          {"gamma", B_GAMMA, 2, 2},
+    {"integer", B_INTEGER, 1, 1},
+};
+
+static const struct builtin *builtin_find(sym name) {
+  for (size_t i = 0; i < sizeof builtins / sizeof *builtins; i++)
+    if (strcmp(name->name, builtins[i].name) == 0)
+      return &builtins[i];
+  return NULL;
+}
+
+bool chk_is_builtin(sym name) { return builtin_find(name) != NULL; }
+
+/* ---- kind arithmetic ---- */
+
+/* Both sides of + − min max comparisons and if branches must agree. */
+static kind unify(chk_state *c, kind a, span as, kind b, span bs, const char *what) {
+  if (a.tag == K_ANY || b.tag == K_ANY)
+    return KIND_ANY;
+  if (a.tag == K_NUM && b.tag != K_BOOL)
+    return b;
+  if (b.tag == K_NUM && a.tag != K_BOOL)
+    return a;
+  if (kind_eq(a, b))
+    return a;
+  char b1[48], b2[48];
+  const char *an = kind_name(a, b1, sizeof b1), *bn = kind_name(b, b2, sizeof b2);
+  error_at(c, span_join(as, bs), "cannot %s a %s and a %s", what, an, bn);
+  note_at(c, as, "this is a %s", an);
+  note_at(c, bs, "this is a %s", bn);
+  return KIND_ANY;
+}
+
+/* An argument or operand that must have a given kind (a bare number fits any). */
+static void expect(chk_state *c, kind got, kind want, span at, const char *role) {
+  if (got.tag == K_ANY || want.tag == K_ANY)
+    return;
+  if (got.tag == K_NUM && want.tag != K_BOOL)
+    return;
+  if (kind_eq(got, want))
+    return;
+  char b1[48], b2[48];
+  error_at(c, at, "%s must be a %s, but this is a %s", role, kind_name(want, b1, sizeof b1),
+           kind_name(got, b2, sizeof b2));
+}
+
+static kind mul_kind(kind a, kind b, int sign) {
+  if (a.tag == K_ANY || b.tag == K_ANY)
+    return KIND_ANY;
+  if (a.tag == K_NUM && b.tag == K_NUM)
+    return KIND_NUM;
+  kind x = a.tag == K_NUM ? KIND_COUNT : a, y = b.tag == K_NUM ? KIND_COUNT : b;
+  return (kind){K_DIM, (int8_t)(x.b + sign * y.b), (int8_t)(x.s + sign * y.s)};
+}
+
+/* ---- names ---- */
+
+static unsigned edit_distance(const char *a, const char *b) {
+  size_t n = strlen(b);
+  if (strlen(a) > 40 || n > 40)
+    return 99;
+  unsigned row[41];
+  for (size_t j = 0; j <= n; j++)
+    row[j] = (unsigned)j;
+  for (size_t i = 1; a[i - 1]; i++) {
+    unsigned diag = row[0];
+    row[0] = (unsigned)i;
+    for (size_t j = 1; j <= n; j++) {
+      unsigned up = row[j];
+      unsigned best = diag + (a[i - 1] != b[j - 1]);
+      if (row[j] + 1 < best)
+        best = row[j] + 1;
+      if (row[j - 1] + 1 < best)
+        best = row[j - 1] + 1;
+      row[j] = best;
+      diag = up;
+    }
+  }
+  return row[n];
+}
+
+static void consider(const char *name, const char *cand, const char **best, unsigned *dist) {
+  unsigned d = edit_distance(name, cand);
+  if (d < *dist && d <= (strlen(name) > 3 ? 2u : 1u)) {
+    *dist = d;
+    *best = cand;
+  }
+}
+
+/* A near name in scope, to suggest after "undefined". */
+static const char *suggest(chk_state *c, sym name, const scope *sc, bool call) {
+  const char *best = NULL;
+  unsigned dist = 99;
+  if (call) {
+    const ptrmap *f = &c->model->funcs;
+    for (size_t i = 0; i < f->cap; i++)
+      if (f->keys[i])
+        consider(name->name, ((sym)f->keys[i])->name, &best, &dist);
+    for (size_t i = 0; i < sizeof builtins / sizeof *builtins; i++)
+      consider(name->name, builtins[i].name, &best, &dist);
+    return best;
+  }
+  for (; sc; sc = sc->up)
+    consider(name->name, sc->name->name, &best, &dist);
+  const ptrmap *v = &c->model->values;
+  for (size_t i = 0; i < v->cap; i++)
+    if (v->keys[i])
+      consider(name->name, ((sym)v->keys[i])->name, &best, &dist);
+  if (c->free)
+    for (size_t i = 0; i < c->free->cap; i++)
+      if (c->free->keys[i])
+        consider(name->name, ((sym)c->free->keys[i])->name, &best, &dist);
+  return best;
+}
+
+static kind check(chk_state *c, ast_expr *e, const scope *sc);
+
+/* The kind of a global parameter: its annotation, else its default's kind. */
+static kind param_kind(chk_state *c, ast_decl *d, span use) {
+  static kind pending = {K_ANY, 0, 0};
+  kind *known = ptrmap_get(&c->params, d);
+  if (known == &pending) {
+    error_at(c, use, "parameter '%s' depends on itself through its default value",
+             d->name->name);
+    return KIND_ANY;
+  }
+  if (known)
+    return *known;
+  ptrmap_put(&c->params, d, &pending);
+  kind k = d->k;
+  if (d->body) {
+    kind dk = check(c, d->body, NULL);
+    if (d->k.tag == K_ANY)
+      k = dk;
+    else
+      expect(c, dk, d->k, d->body->sp, "the default value");
+  }
+  kind *slot = arena_alloc(c->model->ctx->ar, sizeof *slot);
+  *slot = k;
+  ptrmap_put(&c->params, d, slot);
+  return k;
+}
+
+static kind check_name(chk_state *c, ast_expr *e, const scope *sc) {
+  sym name = e->u.name.name;
+  for (const scope *s = sc; s; s = s->up)
+    if (s->name == name)
+      return s->k;
+  if (c->free) {
+    kind *k = ptrmap_get(c->free, name);
+    if (k)
+      return *k;
+  }
+  ast_decl *d = ptrmap_get(&c->model->values, name);
+  if (d)
+    return param_kind(c, d, e->sp);
+  if (ptrmap_get(&c->model->funcs, name)) {
+    error_at(c, e->sp, "'%s' is a function: call it with its arguments, '%s(…)'", name->name,
+             name->name);
+    return KIND_ANY;
+  }
+  const char *near = suggest(c, name, sc, false);
+  if (near)
+    error_at(c, e->sp, "undefined name '%s'; did you mean '%s'?", name->name, near);
+  else
+    error_at(c, e->sp, "undefined name '%s'", name->name);
+  return KIND_ANY;
+}
+
+/* ---- calls ---- */
+
+static kind check_fn(chk_state *c, ast_decl *fn, const kind *args, span at);
+
+static kind check_builtin(chk_state *c, ast_expr *e, const struct builtin *b, kind *args) {
+  ast_expr **a = e->u.call.args;
+  int n = e->u.call.nargs;
+  const char *name = b->name;
+  bool transfer = b->kind == B_L || b->kind == B_O || b->kind == B_P || b->kind == B_GAMMA;
+  if (e->u.call.channel && !(b->kind == B_L || b->kind == B_O || b->kind == B_P))
+    error_at(c, e->u.call.name_sp, "only L, o and p take a channel, not %s", name);
+  if (transfer && c->in_channel)
+    error_at(c, e->sp, "a channel's own cost cannot use %s: write it with numbers and "
+             "its parameters", name);
+  if (b->kind == B_GAMMA && !e->u.call.op)
+    error_at(c, e->sp, "gamma takes the operator first: gamma(sum, m, τ)");
+  char role[96];
+  switch (b->kind) {
+  case B_SCALAR1:
+    snprintf(role, sizeof role, "the argument of %s", name);
+    expect(c, args[0], KIND_COUNT, a[0]->sp, role);
+    return KIND_COUNT;
+  case B_LOG:
+    expect(c, args[0], KIND_COUNT, a[0]->sp, "the base of log");
+    expect(c, args[1], KIND_COUNT, a[1]->sp, "the argument of log");
+    return KIND_COUNT;
+  case B_SAME1:
+    if (args[0].tag == K_BOOL)
+      error_at(c, a[0]->sp, "%s needs a number, not a truth value", name);
+    return args[0];
+  case B_MINMAX: {
+    kind k = args[0];
+    for (int i = 1; i < n; i++)
+      k = unify(c, k, a[0]->sp, args[i], a[i]->sp, "compare");
+    return k;
+  }
+  case B_L:
+  case B_GAMMA:
+    snprintf(role, sizeof role, "the message size of %s", name);
+    expect(c, args[0], KIND_SIZE, a[0]->sp, role);
+    snprintf(role, sizeof role, "the concurrency τ of %s", name);
+    expect(c, args[1], KIND_COUNT, a[1]->sp, role);
+    return KIND_TIME;
+  case B_O:
+  case B_P:
+    snprintf(role, sizeof role, "the message size of %s", name);
+    expect(c, args[0], KIND_SIZE, a[0]->sp, role);
+    return KIND_TIME;
+  case B_INTEGER:
+    expect(c, args[0], KIND_COUNT, a[0]->sp, "the argument of integer");
+    return KIND_BOOL;
+  }
+  return KIND_ANY;
+}
+
+static kind check_call(chk_state *c, ast_expr *e, const scope *sc) {
+  sym name = e->u.call.name;
+  int n = e->u.call.nargs;
+  kind *args = calloc((size_t)(n ? n : 1), sizeof *args);
+  for (int i = 0; i < n; i++)
+    args[i] = check(c, e->u.call.args[i], sc);
+  kind result = KIND_ANY;
+  ast_decl *fn = ptrmap_get(&c->model->funcs, name);
+  const struct builtin *b = fn ? NULL : builtin_find(name);
+  if (fn) {
+    if (e->u.call.channel)
+      error_at(c, e->u.call.name_sp, "'%s' is a function: only L, o and p take a channel",
+               name->name);
+    if (n != fn->nargs) {
+      error_at(c, e->sp, "'%s' takes %d argument%s, but %d %s given", name->name, fn->nargs,
+               fn->nargs == 1 ? "" : "s", n, n == 1 ? "is" : "are");
+      note_at(c, fn->name_sp, "'%s' is defined here", name->name);
+    } else {
+      for (int i = 0; i < n; i++) {
+        char role[96];
+        snprintf(role, sizeof role, "argument '%s' of %s", fn->args[i]->name->name, name->name);
+        expect(c, args[i], fn->args[i]->k, e->u.call.args[i]->sp, role);
+      }
+      result = check_fn(c, fn, args, e->sp);
+    }
+  } else if (b) {
+    if (n < b->min || n > b->max) {
+      if (b->min == b->max)
+        error_at(c, e->sp, "%s takes %d argument%s, but %d %s given", b->name, b->min,
+                 b->min == 1 ? "" : "s", n, n == 1 ? "is" : "are");
+      else
+        error_at(c, e->sp, "%s takes at least %d arguments, but %d %s given", b->name, b->min,
+                 n, n == 1 ? "is" : "are");
+    } else {
+      result = check_builtin(c, e, b, args);
+    }
+  } else if (ptrmap_get(&c->model->values, name)) {
+    error_at(c, e->u.call.name_sp, "'%s' is a parameter, not a function", name->name);
+  } else {
+    const char *near = suggest(c, name, sc, true);
+    if (near)
+      error_at(c, e->u.call.name_sp, "undefined function '%s'; did you mean '%s'?", name->name,
+               near);
+    else
+      error_at(c, e->u.call.name_sp, "undefined function '%s'", name->name);
+  }
+  free(args);
+  return result;
+}
+
+static fn_info *info_of(chk_state *c, ast_decl *fn) {
+  fn_info *fi = ptrmap_get(&c->fns, fn);
+  if (!fi) {
+    fi = arena_alloc(c->model->ctx->ar, sizeof *fi);
+    ptrmap_put(&c->fns, fn, fi);
+  }
+  return fi;
+}
+
+/* Checks a body with its parameters bound to the given kinds. */
+static kind check_body(chk_state *c, ast_decl *fn, const kind *args) {
+  scope *frames = calloc((size_t)(fn->nargs ? fn->nargs : 1), sizeof *frames);
+  const scope *sc = NULL;
+  for (int i = 0; i < fn->nargs; i++) {
+    frames[i] = (scope){fn->args[i]->name, args[i], sc};
+    sc = &frames[i];
+  }
+  kind k = check(c, fn->body, sc);
+  free(frames);
+  if (fn->k.tag != K_ANY)
+    expect(c, k, fn->k, fn->body->sp, "the result");
+  return fn->k.tag != K_ANY ? fn->k : k;
+}
+
+/* The generic check: annotated parameters have their kinds, the others are unknown. */
+static void check_generic(chk_state *c, ast_decl *fn) {
+  fn_info *fi = info_of(c, fn);
+  if (fi->state != FN_UNCHECKED)
+    return;
+  fi->state = FN_CHECKING;
+  kind *args = calloc((size_t)(fn->nargs ? fn->nargs : 1), sizeof *args);
+  for (int i = 0; i < fn->nargs; i++)
+    args[i] = fn->args[i]->k;
+  int before = c->errors;
+  call_frame *saved = c->calls;
+  c->calls = NULL;
+  fi->result = check_body(c, fn, args);
+  c->calls = saved;
+  fi->state = c->errors > before ? FN_FAILED : FN_OK;
+  free(args);
+}
+
+static kind check_fn(chk_state *c, ast_decl *fn, const kind *args, span at) {
+  fn_info *fi = info_of(c, fn);
+  if (fi->state == FN_CHECKING) {
+    error_at(c, at, "'%s' calls itself: recursion is not allowed; use sum or repeat to "
+             "iterate", fn->name->name);
+    note_at(c, fn->name_sp, "'%s' is defined here", fn->name->name);
+    return KIND_ANY;
+  }
+  check_generic(c, fn);
+  if (fi->state != FN_OK)
+    return KIND_ANY;
+  bool concrete = false;
+  for (int i = 0; i < fn->nargs; i++)
+    concrete |= fn->args[i]->k.tag == K_ANY && args[i].tag != K_ANY;
+  if (!concrete)
+    return fi->result;
+  for (instance *in = fi->instances; in; in = in->next) {
+    bool same = true;
+    for (int i = 0; i < fn->nargs && same; i++)
+      same = kind_eq(in->args[i], args[i]);
+    if (same)
+      return in->result;
+  }
+  instance *in = arena_alloc(c->model->ctx->ar, sizeof *in);
+  in->args = arena_alloc(c->model->ctx->ar, (size_t)(fn->nargs ? fn->nargs : 1) * sizeof(kind));
+  memcpy(in->args, args, (size_t)fn->nargs * sizeof(kind));
+  in->result = KIND_ANY;
+  in->next = fi->instances;
+  fi->instances = in;
+  call_frame frame = {fn, at, c->calls};
+  c->calls = &frame;
+  fi->state = FN_CHECKING;
+  in->result = check_body(c, fn, args);
+  fi->state = FN_OK;
+  c->calls = frame.up;
+  return in->result;
+}
+
+/* ---- expressions ---- */
+
+static const char *op_verb(ast_op op) {
+  switch (op) {
+  case OP_ADD: return "add";
+  case OP_SUB: return "subtract";
+  case OP_MOD: return "take the remainder of";
+  default: return "compare";
+  }
+}
+
+static kind check_binary(chk_state *c, ast_expr *e, const scope *sc) {
+  ast_expr *l = e->u.bin.l, *r = e->u.bin.r;
+  kind a = check(c, l, sc), b = check(c, r, sc);
+  switch (e->u.bin.op) {
+  case OP_ADD:
+  case OP_SUB:
+  case OP_MOD:
+    if (a.tag == K_BOOL || b.tag == K_BOOL) {
+      error_at(c, e->sp, "arithmetic on a truth value");
+      return KIND_ANY;
+    }
+    return unify(c, a, l->sp, b, r->sp, op_verb(e->u.bin.op));
+  case OP_MUL:
+  case OP_DIV:
+    if (a.tag == K_BOOL || b.tag == K_BOOL) {
+      error_at(c, e->sp, "arithmetic on a truth value");
+      return KIND_ANY;
+    }
+    return mul_kind(a, b, e->u.bin.op == OP_MUL ? 1 : -1);
+  case OP_POW:
+    expect(c, a, KIND_COUNT, l->sp, "the base of a power");
+    expect(c, b, KIND_COUNT, r->sp, "the exponent");
+    return a.tag == K_NUM && b.tag == K_NUM ? KIND_NUM : KIND_COUNT;
+  case OP_LT: case OP_LE: case OP_GT: case OP_GE: case OP_EQ: case OP_NE:
+    if (a.tag == K_BOOL || b.tag == K_BOOL)
+      error_at(c, e->sp, "cannot order truth values");
+    else
+      unify(c, a, l->sp, b, r->sp, "compare");
+    return KIND_BOOL;
+  case OP_AND:
+  case OP_OR:
+    expect(c, a, KIND_BOOL, l->sp, "each side of 'and'/'or'");
+    expect(c, b, KIND_BOOL, r->sp, "each side of 'and'/'or'");
+    return KIND_BOOL;
+  default:
+    return KIND_ANY;
+  }
+}
+
+static kind check_par(chk_state *c, ast_expr *e, const scope *sc) {
+  ast_expr *l = e->u.par.count, *r = e->u.par.body;
+  kind a = check(c, l, sc), b = check(c, r, sc);
+  char b1[48];
+  if (is_dim(a, 0, 1)) {
+    /* cost ∥ cost: two sets of transfers at the same time (Fig. 14 of the τ-Lop paper). */
+    if (e->u.par.channel)
+      error_at(c, e->sp, "a channel-scoped ∥[%s] needs a count on its left",
+               e->u.par.channel->name);
+    expect(c, b, KIND_TIME, r->sp, "the right of cost ∥ cost");
+    return KIND_TIME;
+  }
+  if (!is_scalar(a)) {
+    error_at(c, l->sp, "the left of ∥ must be a count (how many run at once) or a cost, "
+             "but this is a %s", kind_name(a, b1, sizeof b1));
+    return KIND_TIME;
+  }
+  expect(c, b, KIND_TIME, r->sp, "the right of ∥ (what runs concurrently)");
+  return KIND_TIME;
+}
+
+static kind check(chk_state *c, ast_expr *e, const scope *sc) {
+  switch (e->kind) {
+  case E_NUM:
+    return e->u.num.k;
+  case E_NAME:
+    return check_name(c, e, sc);
+  case E_CALL:
+    return check_call(c, e, sc);
+  case E_UNARY: {
+    kind a = check(c, e->u.bin.l, sc);
+    if (e->u.bin.op == OP_NOT) {
+      expect(c, a, KIND_BOOL, e->u.bin.l->sp, "the operand of 'not'");
+      return KIND_BOOL;
+    }
+    if (a.tag == K_BOOL)
+      error_at(c, e->sp, "arithmetic on a truth value");
+    return a;
+  }
+  case E_BINARY:
+    return check_binary(c, e, sc);
+  case E_PAR:
+    return check_par(c, e, sc);
+  case E_IF: {
+    kind k = check(c, e->u.cond.c, sc);
+    expect(c, k, KIND_BOOL, e->u.cond.c->sp, "the condition of 'if'");
+    kind t = check(c, e->u.cond.t, sc), f = check(c, e->u.cond.f, sc);
+    return unify(c, t, e->u.cond.t->sp, f, e->u.cond.f->sp, "choose between");
+  }
+  case E_LET: {
+    scope s = {e->u.let.name, check(c, e->u.let.value, sc), sc};
+    return check(c, e->u.let.body, &s);
+  }
+  case E_SUM: {
+    kind lo = check(c, e->u.sum.lo, sc), hi = check(c, e->u.sum.hi, sc);
+    expect(c, lo, KIND_COUNT, e->u.sum.lo->sp, "the lower bound of a sum");
+    expect(c, hi, KIND_COUNT, e->u.sum.hi->sp, "the upper bound of a sum");
+    scope s = {e->u.sum.index, KIND_COUNT, sc};
+    kind k = check(c, e->u.sum.body, &s);
+    if (k.tag == K_BOOL)
+      error_at(c, e->u.sum.body->sp, "cannot add up truth values");
+    return k;
+  }
+  case E_STAGES: {
+    if (e->u.stages.n == 0)
+      return KIND_TIME;
+    ast_expr **it = e->u.stages.items;
+    kind k = check(c, it[0], sc);
+    for (int i = 1; i < e->u.stages.n; i++)
+      k = unify(c, k, it[0]->sp, check(c, it[i], sc), it[i]->sp, "add");
+    return k;
+  }
+  case E_REPEAT: {
+    kind n = check(c, e->u.repeat.count, sc);
+    expect(c, n, KIND_COUNT, e->u.repeat.count->sp, "the count of a repeat");
+    return check(c, e->u.repeat.body, sc);
+  }
+  }
+  return KIND_ANY;
+}
+
+/* ---- declarations ---- */
+
+static void check_channel_fn(chk_state *c, ast_decl *fn, const kind *want, int nwant,
+                             const char *shape) {
+  if (fn->nargs != nwant) {
+    error_at(c, fn->sp, "'%s' of a channel takes %d parameter%s: %s", fn->name->name, nwant,
+             nwant == 1 ? "" : "s", shape);
+    return;
+  }
+  kind args[2];
+  for (int i = 0; i < nwant; i++) {
+    if (fn->args[i]->k.tag != K_ANY && !kind_eq(fn->args[i]->k, want[i])) {
+      char b1[48];
+      error_at(c, fn->args[i]->sp, "parameter '%s' of %s must be a %s", fn->args[i]->name->name,
+               shape, kind_name(want[i], b1, sizeof b1));
+    }
+    args[i] = want[i];
+  }
+  c->in_channel = true;
+  kind k = check_body(c, fn, args);
+  c->in_channel = false;
+  expect(c, k, KIND_TIME, fn->body->sp, "a channel's cost");
+}
+
+static void check_platform(chk_state *c, ast_decl *pf) {
+  static const kind size_count[2] = {{K_DIM, 1, 0}, {K_DIM, 0, 0}};
+  ptrmap seen = {0};
+  for (int i = 0; i < pf->nmembers; i++) {
+    ast_decl *ch = pf->members[i];
+    if (ch->kind == D_GAMMA) {
+      if (ch->body)
+        check_channel_fn(c, ch, size_count, 2, "gamma(m, τ)");
+      continue;
+    }
+    ast_decl *old = ptrmap_get(&seen, ch->name);
+    if (old) {
+      error_at(c, ch->name_sp, "channel '%s' is declared twice in platform '%s'",
+               ch->name->name, pf->name->name);
+      note_at(c, old->name_sp, "the first declaration is here");
+    }
+    ptrmap_put(&seen, ch->name, ch);
+    if (ch->path)
+      continue;
+    bool has_L = false;
+    ptrmap defs = {0};
+    for (int j = 0; j < ch->nmembers; j++) {
+      ast_decl *fn = ch->members[j];
+      const char *n = fn->name->name;
+      if (ptrmap_get(&defs, fn->name))
+        error_at(c, fn->name_sp, "'%s' is defined twice in channel '%s'", n, ch->name->name);
+      ptrmap_put(&defs, fn->name, fn);
+      if (strcmp(n, "L") == 0) {
+        has_L = true;
+        check_channel_fn(c, fn, size_count, 2, "L(m, τ)");
+      } else if (strcmp(n, "o") == 0 || strcmp(n, "p") == 0) {
+        check_channel_fn(c, fn, size_count, 1, strcmp(n, "o") == 0 ? "o(m)" : "p(m)");
+      } else {
+        error_at(c, fn->name_sp, "a channel defines L(m, τ), o(m) and p(m); '%s' is none of "
+                 "them", n);
+      }
+    }
+    ptrmap_free(&defs);
+    if (!has_L)
+      error_at(c, ch->name_sp, "channel '%s' has no L(m, τ): give 'L(m, τ) = …;' or "
+               "'= table \"file\"'", ch->name->name);
+  }
+  ptrmap_free(&seen);
+}
+
+static void check_fact(chk_state *c, ast_expr *e, const char *what) {
+  kind k = check(c, e, NULL);
+  if (k.tag != K_BOOL && k.tag != K_ANY) {
+    char b1[48];
+    error_at(c, e->sp, "%s must be a comparison (or integer(x)), but this is a %s", what,
+             kind_name(k, b1, sizeof b1));
+  }
+}
+
+static chk_state *state_of(tlop_model *model) {
+  if (!model->chk) {
+    model->chk = arena_alloc(model->ctx->ar, sizeof *model->chk);
+    model->chk->model = model;
+  }
+  return model->chk;
+}
+
+int chk_model(tlop_model *model) {
+  chk_state *c = state_of(model);
+  int before = c->errors;
+  for (size_t m = 0; m < model->nmods; m++)
+    for (ast_decl *d = model->mods[m]->decls; d; d = d->next) {
+      switch (d->kind) {
+      case D_PARAM:
+        param_kind(c, d, d->name_sp);
+        break;
+      case D_FN:
+      case D_ALGORITHM:
+        if (ptrmap_get(&model->funcs, d->name) == d)
+          check_generic(c, d);
+        break;
+      case D_PLATFORM:
+        check_platform(c, d);
+        break;
+      case D_ASSUME:
+        for (int i = 0; i < d->nfacts; i++)
+          check_fact(c, d->facts[i], "an assumption");
+        break;
+      case D_CLAIM:
+        check_fact(c, d->body, "a claim");
+        break;
+      default:
+        break;
+      }
+    }
+  return c->errors - before;
+}
+
+int chk_expr(tlop_model *model, ast_expr *e, const ptrmap *free_kinds, kind *out) {
+  chk_state *c = state_of(model);
+  int before = c->errors;
+  c->free = free_kinds;
+  *out = check(c, e, NULL);
+  c->free = NULL;
+  return c->errors - before;
+}
+
+void chk_free(chk_state *c) {
+  if (!c)
+    return;
+  ptrmap_free(&c->fns);
+  ptrmap_free(&c->params);
+}
+
+/* The resolved kind of a global parameter (after chk_model). */
+kind chk_param_kind(tlop_model *model, ast_decl *param) {
+  return param_kind(state_of(model), param, param->name_sp);
+}

@@ -1,0 +1,88 @@
+/* cli.h — what the subcommands of the `tlop` command share: the options every one of
+ * them takes, and the steps that turn those options into a model, values and a platform. */
+#ifndef TLOP_CLI_H
+#define TLOP_CLI_H
+
+#include "tlop.h"
+
+#include <getopt.h>
+#include <stdbool.h>
+#include <stdio.h>
+
+/* Exit codes. */
+enum { EXIT_OK = 0, EXIT_INPUT = 1, EXIT_USAGE = 2 };
+
+typedef struct cli_opts {
+  const char *platform;
+  const char **params; /* [CHANNEL=]FILE */
+  size_t nparams;
+  const char **sets;   /* name=value[,name=value…] */
+  size_t nsets;
+  const char **grids;  /* NAME=spec */
+  size_t ngrids;
+  const char *format;
+  const char *output;
+  bool no_progress;
+} cli_opts;
+
+typedef struct cli {
+  tlop_ctx *ctx;
+  cli_opts o;
+} cli;
+
+/* Long options shared by the subcommands, and their handler: returns 1 when it took the
+ * option, 0 when the option is not a shared one, -1 on a bad value (already reported). */
+int cli_common_option(cli *c, int opt, const char *arg);
+#define CLI_COMMON_LONGOPTS                                                   \
+  {"include", required_argument, 0, 'I'}, {"platform", required_argument, 0, 'P'},    \
+      {"params", required_argument, 0, 'T'}, {"set", required_argument, 0, 's'},      \
+      {"tau-beyond", required_argument, 0, 'B'},                                      \
+      {"max-terms", required_argument, 0, 'M'}, {"help", no_argument, 0, 'h'}
+#define CLI_COMMON_SHORTOPTS "I:h"
+
+/* Parses a subcommand's options: the shared ones, plus `extra` handled by `take`.
+ * Returns -1 to go on with the operands at argv[optind], or the exit code. */
+typedef int (*cli_option_fn)(cli *c, int opt, const char *arg);
+
+int cli_parse_options(cli *c, int argc, char **argv, const char *cmd, const char *help,
+                      const struct option *extra, const char *extra_short, cli_option_fn take);
+/* --format and -o, which most subcommands take. */
+extern const struct option cli_format_output_opts[];
+int cli_take_format_output(cli *c, int opt, const char *arg);
+
+#define COMMON_HELP                                                                          \
+  "  -I, --include DIR      search DIR for imports (after the importing file's directory)\n" \
+  "      --platform NAME    price transfers on platform NAME (declared in the file or\n"    \
+  "                         stdlib/platforms/NAME.tlop); default: the file's first\n"        \
+  "                         platform, else the built-in 'generic'\n"                         \
+  "      --params [CH=]FILE back channel CH (default: the platform's first) with a\n"      \
+  "                         measured table (libtaulop text or CSV)\n"                        \
+  "      --set NAME=VALUE,… give values; units allowed (m=1MiB, o=0.3us); a bare\n"      \
+  "                         number is bytes for a size, seconds for a time\n"              \
+  "      --tau-beyond RULE  τ beyond a table's last column: proportional (default,\n"      \
+  "                         L(m,T)·τ/T) or clamp (L(m,T), as libtaulop)\n"                 \
+  "      --max-terms N      most terms one evaluation may add in its sums (1e8)\n"          \
+  "  -h, --help             this help\n"
+
+/* Prints a usage error and the hint to --help; returns EXIT_USAGE. */
+int cli_usage_error(const char *cmd, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
+
+tlop_model *cli_load(cli *c, const char *path);
+/* "ALGO" becomes "ALGO(p1, p2, …)" with the algorithm's parameter names; any other text
+ * is returned as it is. Malloc'd. */
+char *cli_algorithm_call(tlop_model *m, const char *algo);
+/* The values of --set, with the extra names of a grid bound to placeholder values. */
+tlop_env *cli_env(cli *c, tlop_model *model);
+tlop_platform *cli_platform(cli *c, tlop_model *model);
+/* Opens -o FILE (or stdout). */
+FILE *cli_output(cli *c);
+/* A value in its unit: "12.35 ms", "1 MiB", "64". */
+void cli_fmt_value(char *buf, size_t n, double v, tlop_kind k);
+
+int cmd_check(cli *c, int argc, char **argv);
+int cmd_eval(cli *c, int argc, char **argv);
+int cmd_explain(cli *c, int argc, char **argv);
+int cmd_dump_ir(cli *c, int argc, char **argv);
+int cmd_sweep(cli *c, int argc, char **argv);
+
+#endif

@@ -1,0 +1,256 @@
+/* commands.c — the subcommands that work on one expression or file: check, eval,
+ * explain and dump-ir. */
+#include "cli.h"
+
+#include <getopt.h>
+#include <stdlib.h>
+#include <string.h>
+
+/* ---- check ---- */
+
+static const char check_help[] =
+    "usage: tlop check [OPTION]... FILE...\n"
+    "Parse and check each FILE and what it imports: syntax, names, arity, recursion,\n"
+    "kinds, and the tables of the platforms it declares. Silent on success.\n\n" COMMON_HELP;
+
+int cmd_check(cli *c, int argc, char **argv) {
+  int rc = cli_parse_options(c, argc, argv, "check", check_help, NULL, NULL, NULL);
+  if (rc >= 0)
+    return rc;
+  if (optind >= argc)
+    return cli_usage_error("check", "no FILE to check");
+  bool ok = true;
+  for (int i = optind; i < argc; i++) {
+    tlop_model *m = cli_load(c, argv[i]);
+    if (!m) {
+      ok = false;
+      continue;
+    }
+    const char **names;
+    size_t n = tlop_model_platforms(m, &names);
+    for (size_t j = 0; j < n; j++) {
+      tlop_platform *pf;
+      if (tlop_platform_open(m, names[j], &pf) == TLOP_OK)
+        tlop_platform_free(pf);
+      else
+        ok = false;
+    }
+  }
+  return ok && tlop_ctx_errors(c->ctx) == 0 ? EXIT_OK : EXIT_INPUT;
+}
+
+/* ---- eval ---- */
+
+static const char eval_help[] =
+    "usage: tlop eval [OPTION]... FILE EXPR\n"
+    "Evaluate EXPR, any expression over FILE's definitions (e.g. 'bcast_binomial(m,P)'),\n"
+    "with the values of --set, on a platform. Prints the cost in seconds.\n\n" COMMON_HELP
+    "  -f, --format FMT       text (default: value with unit), plain (only the number,\n"
+    "                         %.17g, seconds for a cost) or json\n";
+
+/* Loads FILE, parses EXPR with --set values and opens the platform. */
+typedef struct job {
+  tlop_model *model;
+  tlop_env *env;
+  tlop_expr *expr;
+  tlop_platform *pf;
+} job;
+
+static void job_free(job *j) {
+  tlop_platform_free(j->pf);
+  tlop_env_free(j->env);
+}
+
+static bool job_open(cli *c, job *j, tlop_model *model, const char *text, bool platform) {
+  memset(j, 0, sizeof *j);
+  if (!(j->model = model) || !(j->env = cli_env(c, j->model)))
+    return false;
+  if (tlop_expr_parse(j->model, text, j->env, &j->expr) != TLOP_OK)
+    return false;
+  return !platform || (j->pf = cli_platform(c, j->model)) != NULL;
+}
+
+static void json_string(FILE *f, const char *s) {
+  fputc('"', f);
+  for (; *s; s++) {
+    if (*s == '"' || *s == '\\')
+      fprintf(f, "\\%c", *s);
+    else if ((unsigned char)*s < 0x20)
+      fprintf(f, "\\u%04x", *s);
+    else
+      fputc(*s, f);
+  }
+  fputc('"', f);
+}
+
+static int utf8_width(const char *s) {
+  int w = 0;
+  for (; *s; s++)
+    w += ((unsigned char)*s & 0xC0) != 0x80;
+  return w;
+}
+
+static const char *unit_of(tlop_kind k) {
+  return k == TLOP_KIND_TIME ? "s" : k == TLOP_KIND_SIZE ? "B" : "";
+}
+
+int cmd_eval(cli *c, int argc, char **argv) {
+  int rc = cli_parse_options(c, argc, argv, "eval", eval_help, cli_format_output_opts, "f:o:",
+                         cli_take_format_output);
+  if (rc >= 0)
+    return rc;
+  if (argc - optind != 2)
+    return cli_usage_error("eval", "expected FILE and EXPR");
+  const char *fmt = c->o.format ? c->o.format : "text";
+  if (strcmp(fmt, "text") && strcmp(fmt, "plain") && strcmp(fmt, "json"))
+    return cli_usage_error("eval", "--format takes text, plain or json, not '%s'", fmt);
+  job j;
+  double v = 0;
+  bool ok = job_open(c, &j, cli_load(c, argv[optind]), argv[optind + 1], true) &&
+            tlop_eval(j.expr, j.pf, j.env, &v) == TLOP_OK;
+  FILE *out = ok ? cli_output(c) : NULL;
+  if (out) {
+    tlop_kind k = tlop_expr_kind(j.expr);
+    if (!strcmp(fmt, "plain")) {
+      fprintf(out, "%.17g\n", v);
+    } else if (!strcmp(fmt, "json")) {
+      fputs("{\"expr\": ", out);
+      json_string(out, argv[optind + 1]);
+      fprintf(out, ", \"value\": %.17g, \"unit\": \"%s\", \"platform\": ", v, unit_of(k));
+      json_string(out, tlop_platform_name(j.pf));
+      fputs("}\n", out);
+    } else {
+      char buf[64];
+      cli_fmt_value(buf, sizeof buf, v, k);
+      fprintf(out, "%s = %s", argv[optind + 1], buf);
+      if (k == TLOP_KIND_TIME)
+        fprintf(out, "  (%.9g s)", v);
+      fputc('\n', out);
+    }
+    if (out != stdout)
+      fclose(out);
+  }
+  job_free(&j);
+  return out ? EXIT_OK : EXIT_INPUT;
+}
+
+/* ---- explain ---- */
+
+static const char explain_help[] =
+    "usage: tlop explain [OPTION]... FILE ALGO\n"
+    "Print the stages of algorithm ALGO with its numbers substituted: each stage's\n"
+    "τ-Lop expression (∥ pushed into the transfers), its cost and the cumulative cost.\n"
+    "ALGO may also be any expression, e.g. 'bcast_binomial(4MiB, 16)'.\n\n" COMMON_HELP
+    "  -f, --format FMT       text (default) or json\n";
+
+int cmd_explain(cli *c, int argc, char **argv) {
+  int rc = cli_parse_options(c, argc, argv, "explain", explain_help, cli_format_output_opts, "f:o:",
+                         cli_take_format_output);
+  if (rc >= 0)
+    return rc;
+  if (argc - optind != 2)
+    return cli_usage_error("explain", "expected FILE and ALGO");
+  const char *fmt = c->o.format ? c->o.format : "text";
+  if (strcmp(fmt, "text") && strcmp(fmt, "json"))
+    return cli_usage_error("explain", "--format takes text or json, not '%s'", fmt);
+  tlop_model *m = cli_load(c, argv[optind]);
+  if (!m)
+    return EXIT_INPUT;
+  char *call = cli_algorithm_call(m, argv[optind + 1]);
+  job j;
+  tlop_stage *rows = NULL;
+  size_t n = 0;
+  bool ok = job_open(c, &j, m, call, true) &&
+            tlop_explain(j.expr, j.pf, j.env, &rows, &n) == TLOP_OK;
+  FILE *out = ok ? cli_output(c) : NULL;
+  if (out && !strcmp(fmt, "json")) {
+    fputs("{\"algorithm\": ", out);
+    json_string(out, call);
+    fputs(", \"stages\": [", out);
+    for (size_t i = 0; i < n; i++) {
+      fputs(i ? ",\n  {\"stage\": " : "\n  {\"stage\": ", out);
+      json_string(out, rows[i].index);
+      if (rows[i].label) {
+        fputs(", \"label\": ", out);
+        json_string(out, rows[i].label);
+      }
+      fputs(", \"expr\": ", out);
+      json_string(out, rows[i].expr);
+      fprintf(out, ", \"times\": %.17g, \"cost\": %.17g, \"cumulative\": %.17g}", rows[i].times,
+              rows[i].cost, rows[i].cumulative);
+    }
+    fprintf(out, "\n], \"total\": %.17g}\n", n ? rows[n - 1].cumulative : 0.0);
+  } else if (out) {
+    fprintf(out, "%s on platform %s\n\n", call, tlop_platform_name(j.pf));
+    fprintf(out, "%-8s  %-44s  %16s  %12s\n", "stage", "expression", "cost", "cumulative");
+    for (size_t i = 0; i < n; i++) {
+      char cost[48], cum[48], each[96];
+      cli_fmt_value(cost, sizeof cost, rows[i].cost, TLOP_KIND_TIME);
+      cli_fmt_value(cum, sizeof cum, rows[i].cumulative, TLOP_KIND_TIME);
+      if (rows[i].times != 1)
+        snprintf(each, sizeof each, "%.10g × %s", rows[i].times, cost);
+      else
+        snprintf(each, sizeof each, "%s", cost);
+      char label[160] = "";
+      if (rows[i].label)
+        snprintf(label, sizeof label, "%s: ", rows[i].label);
+      fprintf(out, "%-8s  %s%s", rows[i].index, label, rows[i].expr);
+      /* Pad by characters, not bytes: the expressions are UTF-8 (∥, ·). */
+      for (int w = utf8_width(label) + utf8_width(rows[i].expr); w < 44; w++)
+        fputc(' ', out);
+      fprintf(out, "  %16s  %12s\n", each, cum);
+    }
+    char total[48];
+    cli_fmt_value(total, sizeof total, n ? rows[n - 1].cumulative : 0, TLOP_KIND_TIME);
+    fprintf(out, "\ntotal: %s  (%.9g s)\n", total, n ? rows[n - 1].cumulative : 0.0);
+  }
+  if (out && out != stdout)
+    fclose(out);
+  tlop_stages_free(rows, n);
+  free(call);
+  job_free(&j);
+  return out ? EXIT_OK : EXIT_INPUT;
+}
+
+/* ---- dump-ir ---- */
+
+static const char dump_help[] =
+    "usage: tlop dump-ir [OPTION]... FILE EXPR\n"
+    "Print the cost IR of EXPR: the hash-consed DAG with one line per distinct node\n"
+    "(--format dag, default), or the expression in the papers' notation (unicode) or\n"
+    "as .tlop source (tlop). Names bound with --set stay symbolic.\n\n" COMMON_HELP
+    "  -f, --format FMT       dag, unicode or tlop\n";
+
+int cmd_dump_ir(cli *c, int argc, char **argv) {
+  int rc = cli_parse_options(c, argc, argv, "dump-ir", dump_help, cli_format_output_opts, "f:o:",
+                         cli_take_format_output);
+  if (rc >= 0)
+    return rc;
+  if (argc - optind != 2)
+    return cli_usage_error("dump-ir", "expected FILE and EXPR");
+  const char *fmt = c->o.format ? c->o.format : "dag";
+  if (strcmp(fmt, "dag") && strcmp(fmt, "unicode") && strcmp(fmt, "tlop"))
+    return cli_usage_error("dump-ir", "--format takes dag, unicode or tlop, not '%s'", fmt);
+  tlop_model *m = cli_load(c, argv[optind]);
+  if (!m)
+    return EXIT_INPUT;
+  char *call = cli_algorithm_call(m, argv[optind + 1]);
+  job j;
+  bool ok = job_open(c, &j, m, call, false);
+  free(call);
+  FILE *out = ok ? cli_output(c) : NULL;
+  if (out) {
+    char *s = !strcmp(fmt, "dag") ? tlop_expr_dump(c->ctx, j.expr)
+                                  : tlop_expr_print(c->ctx, j.expr,
+                                                    !strcmp(fmt, "tlop") ? TLOP_FORMAT_TLOP
+                                                                         : TLOP_FORMAT_UNICODE);
+    fputs(s, out);
+    if (strcmp(fmt, "dag"))
+      fputc('\n', out);
+    free(s);
+    if (out != stdout)
+      fclose(out);
+  }
+  job_free(&j);
+  return out ? EXIT_OK : EXIT_INPUT;
+}

@@ -1,0 +1,282 @@
+/* main.c — the `tlop` command: a thin client of libtlop. It parses the subcommand and
+ * the options every subcommand shares, prints diagnostics on stderr, and maps outcomes to
+ * exit codes: 0 ok, 1 bad input, 2 usage. */
+#include "cli.h"
+
+#include <errno.h>
+#include <getopt.h>
+#include <math.h>
+#include <stdarg.h>
+#include <stdlib.h>
+#include <string.h>
+
+static const struct command {
+  const char *name;
+  int (*run)(cli *c, int argc, char **argv);
+  const char *summary;
+} commands[] = {
+    {"check", cmd_check, "parse and check .tlop files"},
+    {"eval", cmd_eval, "evaluate an expression"},
+    {"sweep", cmd_sweep, "evaluate algorithms over a grid of parameters"},
+    {"explain", cmd_explain, "per-stage cost table of an algorithm"},
+    {"dump-ir", cmd_dump_ir, "print the cost IR (DAG) of an expression"},
+};
+
+static void usage(FILE *f) {
+  fprintf(f, "usage: tlop COMMAND [OPTION]... [ARG]...\n\n"
+             "tlop compiles τ-Lop cost expressions of MPI collective algorithms and\n"
+             "evaluates them against measured L(m,τ) tables or analytic platforms.\n\n"
+             "Commands:\n");
+  for (size_t i = 0; i < sizeof commands / sizeof *commands; i++)
+    fprintf(f, "  %-10s %s\n", commands[i].name, commands[i].summary);
+  fprintf(f, "\n'tlop COMMAND --help' describes a command. Options: --help, --version.\n");
+}
+
+static void print_diag(void *user, const tlop_diag *d) {
+  (void)user;
+  fputs(d->text, stderr);
+}
+
+int cli_usage_error(const char *cmd, const char *fmt, ...) {
+  va_list ap;
+  va_start(ap, fmt);
+  fprintf(stderr, "tlop %s: ", cmd);
+  vfprintf(stderr, fmt, ap);
+  fprintf(stderr, "\nTry 'tlop %s --help'.\n", cmd);
+  va_end(ap);
+  return EXIT_USAGE;
+}
+
+#define PUSH(arr, n, v)                                                          \
+  do {                                                                           \
+    arr = realloc((void *)arr, ((n) + 1) * sizeof *arr);                         \
+    if (!arr)                                                                    \
+      abort();                                                                   \
+    arr[(n)++] = (v);                                                            \
+  } while (0)
+
+int cli_common_option(cli *c, int opt, const char *arg) {
+  switch (opt) {
+  case 'I':
+    tlop_ctx_add_path(c->ctx, arg);
+    return 1;
+  case 'P':
+    c->o.platform = arg;
+    return 1;
+  case 'T':
+    PUSH(c->o.params, c->o.nparams, arg);
+    return 1;
+  case 's':
+    PUSH(c->o.sets, c->o.nsets, arg);
+    return 1;
+  case 'B':
+    if (!strcmp(arg, "proportional"))
+      tlop_ctx_set_tau_rule(c->ctx, TLOP_TAU_PROPORTIONAL);
+    else if (!strcmp(arg, "clamp"))
+      tlop_ctx_set_tau_rule(c->ctx, TLOP_TAU_CLAMP);
+    else {
+      fprintf(stderr, "tlop: --tau-beyond takes 'proportional' or 'clamp', not '%s'\n", arg);
+      return -1;
+    }
+    return 1;
+  case 'M': {
+    char *end;
+    errno = 0;
+    double v = strtod(arg, &end);
+    if (*end || errno || !(v >= 1) || !isfinite(v)) {
+      fprintf(stderr, "tlop: --max-terms takes a positive number, not '%s'\n", arg);
+      return -1;
+    }
+    tlop_ctx_set_max_terms(c->ctx, v);
+    return 1;
+  }
+  }
+  return 0;
+}
+
+/* Parses the options of a subcommand: the shared ones plus `extra` (handled by `take`).
+ * Returns -1 to go on, or the exit code. */
+int cli_parse_options(cli *c, int argc, char **argv, const char *cmd, const char *help,
+                         const struct option *extra, const char *extra_short, cli_option_fn take) {
+  struct option common[] = {CLI_COMMON_LONGOPTS};
+  size_t nc = sizeof common / sizeof *common, ne = 0;
+  while (extra && extra[ne].name)
+    ne++;
+  struct option *all = calloc(nc + ne + 1, sizeof *all);
+  memcpy(all, common, nc * sizeof *all);
+  if (ne)
+    memcpy(all + nc, extra, ne * sizeof *all);
+  char shorts[32];
+  snprintf(shorts, sizeof shorts, "+%s%s", CLI_COMMON_SHORTOPTS, extra_short ? extra_short : "");
+  /* '+' would stop at the first operand; options may follow operands, so drop it. */
+  memmove(shorts, shorts + 1, strlen(shorts));
+  optind = 1;
+  opterr = 0;
+  int rc = -1, opt;
+  while (rc < 0 && (opt = getopt_long(argc, argv, shorts, all, NULL)) != -1) {
+    if (opt == 'h') {
+      fputs(help, stdout);
+      rc = EXIT_OK;
+    } else if (opt == '?' || opt == ':') {
+      rc = cli_usage_error(cmd, "unknown option or missing value: '%s'", argv[optind - 1]);
+    } else {
+      int r = cli_common_option(c, opt, optarg);
+      if (r == 0)
+        r = take ? take(c, opt, optarg) : 0;
+      if (r == 0)
+        rc = cli_usage_error(cmd, "option '%s' does not apply here", argv[optind - 1]);
+      else if (r < 0)
+        rc = EXIT_USAGE;
+    }
+  }
+  free(all);
+  return rc;
+}
+
+int cli_take_format_output(cli *c, int opt, const char *arg) {
+  if (opt == 'f')
+    c->o.format = arg;
+  else if (opt == 'o')
+    c->o.output = arg;
+  else
+    return 0;
+  return 1;
+}
+
+const struct option cli_format_output_opts[] = {
+    {"format", required_argument, 0, 'f'}, {"output", required_argument, 0, 'o'}, {0, 0, 0, 0}};
+
+/* "ALGO" becomes "ALGO(p1, p2, …)" with the algorithm's own parameter names. */
+char *cli_algorithm_call(tlop_model *m, const char *algo) {
+  size_t n;
+  const char *const *params = tlop_algorithm_params(m, algo, &n);
+  if (!params)
+    return strdup(algo);
+  size_t len = strlen(algo) + 3;
+  for (size_t i = 0; i < n; i++)
+    len += strlen(params[i]) + 2;
+  char *s = malloc(len);
+  strcpy(s, algo);
+  strcat(s, "(");
+  for (size_t i = 0; i < n; i++) {
+    if (i)
+      strcat(s, ", ");
+    strcat(s, params[i]);
+  }
+  strcat(s, ")");
+  return s;
+}
+
+tlop_model *cli_load(cli *c, const char *path) {
+  tlop_model *m;
+  return tlop_load_file(c->ctx, path, &m) == TLOP_OK ? m : NULL;
+}
+
+/* Splits "a=1MiB,b=2" at commas outside parentheses. */
+static bool set_values(tlop_env *env, const char *spec) {
+  char *copy = strdup(spec);
+  char *p = copy;
+  bool ok = true;
+  while (ok && *p) {
+    char *q = p;
+    int depth = 0;
+    for (; *q && !(*q == ',' && depth == 0); q++)
+      depth += (*q == '(') - (*q == ')');
+    bool last = !*q;
+    *q = 0;
+    char *eq = strchr(p, '=');
+    if (!eq || eq == p) {
+      fprintf(stderr, "tlop: --set takes NAME=VALUE, not '%s'\n", p);
+      ok = false;
+    } else {
+      *eq = 0;
+      ok = tlop_env_set_text(env, p, eq + 1) == TLOP_OK;
+    }
+    p = last ? q : q + 1;
+  }
+  free(copy);
+  return ok;
+}
+
+tlop_env *cli_env(cli *c, tlop_model *model) {
+  (void)model;
+  tlop_env *env = tlop_env_new(c->ctx);
+  for (size_t i = 0; i < c->o.nsets; i++)
+    if (!set_values(env, c->o.sets[i])) {
+      tlop_env_free(env);
+      return NULL;
+    }
+  return env;
+}
+
+tlop_platform *cli_platform(cli *c, tlop_model *model) {
+  tlop_platform *pf;
+  if (tlop_platform_open(model, c->o.platform, &pf) != TLOP_OK)
+    return NULL;
+  for (size_t i = 0; i < c->o.nparams; i++) {
+    const char *spec = c->o.params[i];
+    const char *eq = strchr(spec, '=');
+    char *channel = eq ? strndup(spec, (size_t)(eq - spec)) : NULL;
+    tlop_status st = tlop_platform_bind_table(pf, channel, eq ? eq + 1 : spec);
+    free(channel);
+    if (st != TLOP_OK) {
+      tlop_platform_free(pf);
+      return NULL;
+    }
+  }
+  return pf;
+}
+
+FILE *cli_output(cli *c) {
+  if (!c->o.output || !strcmp(c->o.output, "-"))
+    return stdout;
+  FILE *f = fopen(c->o.output, "w");
+  if (!f)
+    fprintf(stderr, "tlop: cannot write '%s': %s\n", c->o.output, strerror(errno));
+  return f;
+}
+
+void cli_fmt_value(char *buf, size_t n, double v, tlop_kind k) {
+  if (k == TLOP_KIND_TIME)
+    tlop_format_time(buf, n, v);
+  else if (k == TLOP_KIND_SIZE)
+    tlop_format_size(buf, n, v);
+  else
+    snprintf(buf, n, "%.10g", v);
+}
+
+int main(int argc, char **argv) {
+  if (argc < 2) {
+    usage(stderr);
+    return EXIT_USAGE;
+  }
+  const char *name = argv[1];
+  if (!strcmp(name, "--help") || !strcmp(name, "-h") || !strcmp(name, "help")) {
+    usage(stdout);
+    return EXIT_OK;
+  }
+  if (!strcmp(name, "--version")) {
+    printf("tlop %s\n", tlop_version());
+    return EXIT_OK;
+  }
+  for (size_t i = 0; i < sizeof commands / sizeof *commands; i++) {
+    if (strcmp(name, commands[i].name) != 0)
+      continue;
+    cli c = {0};
+    c.ctx = tlop_ctx_new();
+    if (!c.ctx) {
+      fputs("tlop: out of memory\n", stderr);
+      return EXIT_INPUT;
+    }
+    tlop_ctx_set_diag(c.ctx, print_diag, NULL);
+    int rc = commands[i].run(&c, argc - 1, argv + 1);
+    tlop_ctx_free(c.ctx);
+    free((void *)c.o.params);
+    free((void *)c.o.sets);
+    free((void *)c.o.grids);
+    return rc;
+  }
+  fprintf(stderr, "tlop: unknown command '%s'\n", name);
+  usage(stderr);
+  return EXIT_USAGE;
+}

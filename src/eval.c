@@ -1,0 +1,602 @@
+/* eval.c — the reference evaluator: the definitional semantics of the cost IR, in doubles.
+ * ∥ is evaluated as a context that multiplies the τ of every transfer (of its channel, if
+ * scoped) by its count; o and p are not affected; nested ∥ multiply. A sum is the loop it
+ * denotes, bounded by a term budget; a sum whose body does not use its index is a
+ * product. Every NaN, infinity, log of 0 or negative size stops with a diagnostic that
+ * names the expression and the values of its variables. */
+#include "tlop_int.h"
+
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+typedef struct par_scope {
+  const pf_channel *ch; /* NULL: every channel */
+  double a;
+} par_scope;
+
+struct eval_state {
+  tlop_ctx *ctx;
+  const tlop_platform *pf;
+  double *vals;         /* by sym id; NaN: unbound */
+  size_t nvals;
+  const tlop_model *model;
+  ptrmap param_ir;      /* sym → lowered default of a parameter */
+  double *param_cache;  /* by sym id, valid when param_epoch matches */
+  uint32_t *param_epoch;
+  uint32_t epoch;
+  par_scope *par;
+  size_t npar, par_cap;
+  double terms;
+  unsigned extrap;
+  struct {
+    const pf_channel *ch;
+    ir_op op;
+    double m, tau;
+  } first[3]; /* the first look-up of each extrapolation cause */
+  bool failed;
+};
+
+static void ensure(eval_state *es, uint32_t id) {
+  if (id < es->nvals)
+    return;
+  size_t n = es->nvals ? es->nvals : 64;
+  while (n <= id)
+    n *= 2;
+  es->vals = realloc(es->vals, n * sizeof *es->vals);
+  es->param_cache = realloc(es->param_cache, n * sizeof *es->param_cache);
+  es->param_epoch = realloc(es->param_epoch, n * sizeof *es->param_epoch);
+  if (!es->vals || !es->param_cache || !es->param_epoch)
+    abort();
+  for (size_t i = es->nvals; i < n; i++) {
+    es->vals[i] = NAN;
+    es->param_epoch[i] = 0;
+  }
+  es->nvals = n;
+}
+
+eval_state *eval_new(tlop_ctx *ctx, const tlop_platform *pf) {
+  eval_state *es = calloc(1, sizeof *es);
+  if (!es)
+    abort();
+  es->ctx = ctx;
+  es->pf = pf;
+  es->epoch = 1;
+  ensure(es, symtab_count(ctx->syms));
+  return es;
+}
+
+void eval_free(eval_state *es) {
+  if (!es)
+    return;
+  free(es->vals);
+  free(es->param_cache);
+  free(es->param_epoch);
+  free(es->par);
+  ptrmap_free(&es->param_ir);
+  free(es);
+}
+
+void eval_bind(eval_state *es, sym name, double v) {
+  ensure(es, name->id);
+  es->vals[name->id] = v;
+  es->epoch++; /* parameter defaults may depend on it */
+}
+
+void eval_use_env(eval_state *es, const tlop_env *env, const tlop_model *model) {
+  es->model = model;
+  if (env)
+    for (size_t i = 0; i < env->n; i++)
+      eval_bind(es, env->names[i], env->values[i]);
+}
+
+unsigned eval_extrapolations(const eval_state *es) { return es->extrap; }
+
+/* ---- diagnostics that name the expression and its values ---- */
+
+static void collect_vars(const ir_node *n, ptrmap *seen, sym *out, size_t *count, size_t max) {
+  if (*count >= max || ptrmap_get(seen, n))
+    return;
+  ptrmap_put(seen, n, (void *)n);
+  if (n->op == IR_VAR) {
+    out[(*count)++] = n->name;
+    return;
+  }
+  for (int i = 0; i < n->nkids; i++)
+    collect_vars(n->kid[i], seen, out, count, max);
+}
+
+static void fail(eval_state *es, const ir_node *n, const char *fmt, ...) TLOP_PRINTF(3, 4);
+static void fail(eval_state *es, const ir_node *n, const char *fmt, ...) {
+  if (es->failed)
+    return;
+  es->failed = true;
+  strbuf b = {0};
+  va_list ap;
+  va_start(ap, fmt);
+  sb_vprintf(&b, fmt, ap);
+  va_end(ap);
+  sb_puts(&b, " in ");
+  strbuf e = {0};
+  prt_expr_to(&e, n, TLOP_FORMAT_UNICODE);
+  if (e.len > 160)
+    sb_printf(&b, "%.157s…", e.s);
+  else
+    sb_puts(&b, e.s);
+  free(e.s);
+  sym vars[8];
+  size_t nv = 0;
+  ptrmap seen = {0};
+  collect_vars(n, &seen, vars, &nv, 8);
+  ptrmap_free(&seen);
+  const char *sep = " where ";
+  for (size_t i = 0; i < nv; i++) {
+    if (vars[i]->id >= es->nvals || isnan(es->vals[vars[i]->id]))
+      continue;
+    char num[40];
+    fmt_double(num, sizeof num, es->vals[vars[i]->id]);
+    sb_printf(&b, "%s%s = %s", sep, vars[i]->name, num);
+    sep = ", ";
+  }
+  diag_error(es->ctx, n->origin, "%s", b.s);
+  free(b.s);
+}
+
+/* ---- variables ---- */
+
+static bool eval(eval_state *es, const ir_node *n, double *out);
+
+static ast_decl *param_decl(const eval_state *es, sym name) {
+  return es->model ? ptrmap_get(&es->model->values, name) : NULL;
+}
+
+double eval_lookup_var(eval_state *es, sym name, bool *found) {
+  ensure(es, name->id);
+  double v = es->vals[name->id];
+  *found = !isnan(v);
+  if (*found)
+    return v;
+  ast_decl *d = param_decl(es, name);
+  if (!d || !d->body)
+    return NAN;
+  if (es->param_epoch[name->id] == es->epoch) {
+    *found = true;
+    return es->param_cache[name->id];
+  }
+  ir_node *ir = ptrmap_get(&es->param_ir, name);
+  if (!ir) {
+    ir = lower_expr((tlop_model *)es->model, d->body);
+    if (!ir)
+      return NAN;
+    ptrmap_put(&es->param_ir, name, ir);
+  }
+  /* A default is evaluated outside any ∥: it is a value, not a transfer. */
+  size_t npar = es->npar;
+  es->npar = 0;
+  bool ok = eval(es, ir, &v);
+  es->npar = npar;
+  if (!ok)
+    return NAN;
+  es->param_cache[name->id] = v;
+  es->param_epoch[name->id] = es->epoch;
+  *found = true;
+  return v;
+}
+
+/* ---- transfers ---- */
+
+static void note_extrapolation(eval_state *es, unsigned flags, const pf_channel *ch, ir_op op,
+                               double m, double tau) {
+  for (int bit = 0; bit < 3; bit++)
+    if ((flags & (1u << bit)) && !(es->extrap & (1u << bit))) {
+      es->first[bit].ch = ch;
+      es->first[bit].op = op;
+      es->first[bit].m = m;
+      es->first[bit].tau = tau;
+    }
+  es->extrap |= flags;
+}
+
+void eval_extrapolation_example(const eval_state *es, int bit, char *buf, size_t n) {
+  char m[48], tau[40];
+  tlop_format_size(m, sizeof m, es->first[bit].m);
+  fmt_double(tau, sizeof tau, es->first[bit].tau);
+  const char *ch = es->first[bit].ch ? es->first[bit].ch->name->name : "";
+  switch (es->first[bit].op) {
+  case IR_L: snprintf(buf, n, "L[%s](%s, %s)", ch, m, tau); break;
+  case IR_O: snprintf(buf, n, "o[%s](%s)", ch, m); break;
+  default: snprintf(buf, n, "γ(%s, %s)", m, tau); break;
+  }
+}
+
+static const pf_channel *channel_of(eval_state *es, const ir_node *n) {
+  const pf_channel *ch = pf_channel_find(es->pf, n->name);
+  if (!ch)
+    fail(es, n, n->name ? "platform '%s' has no channel '%s'" : "platform '%s' has no channel",
+         es->pf->name->name, n->name ? n->name->name : "");
+  return ch;
+}
+
+static double par_factor(const eval_state *es, const pf_channel *ch) {
+  double a = 1;
+  for (size_t i = 0; i < es->npar; i++)
+    if (!es->par[i].ch || es->par[i].ch == ch)
+      a *= es->par[i].a;
+  return a;
+}
+
+/* Evaluates a channel's analytic body with its own parameters bound, outside any ∥. */
+static bool eval_analytic(eval_state *es, const ir_node *body, sym p1, double v1, sym p2,
+                          double v2, double *out) {
+  ensure(es, p1->id);
+  if (p2)
+    ensure(es, p2->id);
+  double old1 = es->vals[p1->id], old2 = p2 ? es->vals[p2->id] : 0;
+  es->vals[p1->id] = v1;
+  if (p2)
+    es->vals[p2->id] = v2;
+  size_t npar = es->npar;
+  es->npar = 0;
+  bool ok = eval(es, body, out);
+  es->npar = npar;
+  es->vals[p1->id] = old1;
+  if (p2)
+    es->vals[p2->id] = old2;
+  return ok;
+}
+
+static bool check_size(eval_state *es, const ir_node *n, double m) {
+  if (isfinite(m) && m >= 0)
+    return true;
+  char num[40];
+  fmt_double(num, sizeof num, m);
+  fail(es, n, "message size %s B is %s", num, isfinite(m) ? "negative" : "not finite");
+  return false;
+}
+
+static bool check_tau(eval_state *es, const ir_node *n, double tau, bool table) {
+  if (isfinite(tau) && tau > 0 && (!table || tau >= 1))
+    return true;
+  char num[40];
+  fmt_double(num, sizeof num, tau);
+  fail(es, n, "concurrency τ = %s is %s", num,
+       !isfinite(tau) ? "not finite" : tau <= 0 ? "not positive" : "below 1 (a table starts at τ = 1)");
+  return false;
+}
+
+static bool transfer_cost(eval_state *es, const ir_node *n, const pf_channel *ch, double m,
+                          double tau, double *out) {
+  if (!check_size(es, n, m) || !check_tau(es, n, tau, ch->table != NULL))
+    return false;
+  if (ch->table) {
+    unsigned flags = 0;
+    *out = tab_L(ch->table, m, tau, (tab_tau_rule)es->ctx->tau_rule, &flags);
+    note_extrapolation(es, flags, ch, IR_L, m, tau);
+    return true;
+  }
+  return eval_analytic(es, ch->L, ch->L_m, m, ch->L_tau, tau, out);
+}
+
+static bool eval_L(eval_state *es, const ir_node *n, double *out) {
+  const pf_channel *ch = channel_of(es, n);
+  double m, tau;
+  if (!ch || !eval(es, n->kid[0], &m) || !eval(es, n->kid[1], &tau))
+    return false;
+  return transfer_cost(es, n, ch, m, tau * par_factor(es, ch), out);
+}
+
+static bool eval_o_or_p(eval_state *es, const ir_node *n, double *out) {
+  const pf_channel *ch = channel_of(es, n);
+  double m;
+  if (!ch || !eval(es, n->kid[0], &m) || !check_size(es, n, m))
+    return false;
+  if (n->op == IR_O && ch->table) {
+    unsigned flags = 0;
+    *out = tab_o(ch->table, m, &flags);
+    note_extrapolation(es, flags, ch, IR_O, m, 0);
+    return true;
+  }
+  const ir_node *body = n->op == IR_O ? ch->o : ch->p;
+  if (!body) {
+    *out = 0; /* an analytic channel without o (or p) has none */
+    return true;
+  }
+  return eval_analytic(es, body, n->op == IR_O ? ch->o_m : ch->p_m, m, NULL, 0, out);
+}
+
+static bool eval_gamma(eval_state *es, const ir_node *n, double *out) {
+  const tlop_platform *pf = es->pf;
+  double m, tau;
+  if (!eval(es, n->kid[0], &m) || !eval(es, n->kid[1], &tau) || !check_size(es, n, m))
+    return false;
+  tau *= par_factor(es, NULL);
+  if (!check_tau(es, n, tau, false))
+    return false;
+  if (pf->gamma) {
+    int col = tab_gamma_column(pf->gamma, n->name->name);
+    if (col < 0) {
+      fail(es, n, "the gamma table of platform '%s' has no operator '%s'", pf->name->name,
+           n->name->name);
+      return false;
+    }
+    /* A gamma table is measured at τ = 1; beyond it the value is held and flagged. */
+    unsigned flags = tau > 1 ? TAB_BEYOND_TAU : 0;
+    *out = tab_column_at(pf->gamma, col, m, &flags);
+    note_extrapolation(es, flags, NULL, IR_GAMMA, m, tau);
+    return true;
+  }
+  if (pf->gamma_expr)
+    return eval_analytic(es, pf->gamma_expr, pf->gamma_m, m, pf->gamma_tau, tau, out);
+  fail(es, n, "platform '%s' defines no gamma (add 'gamma = table \"…\";' or "
+       "'gamma(m, τ) = …;')", pf->name->name);
+  return false;
+}
+
+/* ---- binary concurrency: L(m,a) ∥ L(m,b) = L(m,a+b); other channels do not contend ---- */
+
+typedef struct flow {
+  const pf_channel *ch;
+  const ir_node *at;
+  double m, tau;
+} flow;
+
+static bool flatten(eval_state *es, const ir_node *n, flow **fl, size_t *nf, size_t *cap) {
+  switch (n->op) {
+  case IR_L: {
+    const pf_channel *ch = channel_of(es, n);
+    double m, tau;
+    if (!ch || !eval(es, n->kid[0], &m) || !eval(es, n->kid[1], &tau))
+      return false;
+    flow f = {ch, n, m, tau * par_factor(es, ch)};
+    VEC_PUSH(*fl, *nf, *cap, f);
+    return true;
+  }
+  case IR_STAGE:
+    return flatten(es, n->kid[0], fl, nf, cap);
+  case IR_CONC:
+    return flatten(es, n->kid[0], fl, nf, cap) && flatten(es, n->kid[1], fl, nf, cap);
+  case IR_PAR: {
+    double a;
+    if (!eval(es, n->kid[0], &a))
+      return false;
+    const pf_channel *ch = n->name ? pf_channel_find(es->pf, n->name) : NULL;
+    par_scope s = {ch, a};
+    VEC_PUSH(es->par, es->npar, es->par_cap, s);
+    bool ok = flatten(es, n->kid[1], fl, nf, cap);
+    es->npar--;
+    return ok;
+  }
+  default:
+    fail(es, n, "binary ∥ needs transfers on both sides");
+    return false;
+  }
+}
+
+static bool eval_conc(eval_state *es, const ir_node *n, double *out) {
+  flow *fl = NULL;
+  size_t nf = 0, cap = 0;
+  bool ok = flatten(es, n, &fl, &nf, &cap);
+  double worst = 0;
+  for (size_t i = 0; ok && i < nf; i++) {
+    if (!fl[i].ch)
+      continue;
+    double tau = 0;
+    for (size_t j = i; j < nf; j++) {
+      if (fl[j].ch != fl[i].ch)
+        continue;
+      if (fl[j].m != fl[i].m) {
+        fail(es, n, "concurrent transfers of different sizes on one channel need the "
+             "progression model, which this version does not evaluate");
+        ok = false;
+        break;
+      }
+      tau += fl[j].tau;
+      if (j > i)
+        fl[j].ch = NULL; /* counted */
+    }
+    double c;
+    if (ok && (ok = transfer_cost(es, fl[i].at, fl[i].ch, fl[i].m, tau, &c)) && c > worst)
+      worst = c;
+  }
+  free(fl);
+  *out = worst;
+  return ok;
+}
+
+/* ---- the evaluator ---- */
+
+static bool eval_sum(eval_state *es, const ir_node *n, double *out) {
+  double lo, hi;
+  if (!eval(es, n->kid[0], &lo) || !eval(es, n->kid[1], &hi))
+    return false;
+  if (!isfinite(lo) || !isfinite(hi)) {
+    fail(es, n, "the bounds of the sum are not finite");
+    return false;
+  }
+  double count = hi >= lo ? floor(hi - lo) + 1 : 0;
+  *out = 0;
+  if (count == 0)
+    return true;
+  sym idx = n->name;
+  if (!ir_mentions(n->kid[2], idx)) {
+    double v;
+    if (!eval(es, n->kid[2], &v))
+      return false;
+    *out = count * v;
+    return true;
+  }
+  if (es->terms + count > es->ctx->max_terms) {
+    char num[40], lim[40];
+    fmt_double(num, sizeof num, count);
+    fmt_double(lim, sizeof lim, es->ctx->max_terms);
+    fail(es, n, "the sum has %s terms, more than the limit of %s (--max-terms)", num, lim);
+    return false;
+  }
+  es->terms += count;
+  ensure(es, idx->id);
+  double saved = es->vals[idx->id], acc = 0;
+  bool ok = true;
+  for (double k = 0; k < count && ok; k++) {
+    double v;
+    es->vals[idx->id] = lo + k;
+    ok = eval(es, n->kid[2], &v);
+    acc += v;
+  }
+  es->vals[idx->id] = saved;
+  *out = acc;
+  return ok;
+}
+
+static bool check_result(eval_state *es, const ir_node *n, double a, double b, double r) {
+  if (isfinite(r))
+    return true;
+  char x[40], y[40];
+  fmt_double(x, sizeof x, a);
+  fmt_double(y, sizeof y, b);
+  switch (n->op) {
+  case IR_DIV:
+    if (b == 0) {
+      fail(es, n, "division by zero");
+      return false;
+    }
+    break;
+  case IR_MOD:
+    if (b == 0) {
+      fail(es, n, "remainder of a division by zero");
+      return false;
+    }
+    break;
+  case IR_LOG2:
+  case IR_SQRT:
+    fail(es, n, "%s of %s", ir_op_name((ir_op)n->op), x);
+    return false;
+  case IR_LOG:
+    fail(es, n, "log of %s in base %s", y, x);
+    return false;
+  default:
+    break;
+  }
+  if (isnan(r))
+    fail(es, n, "the result is not a number (operands %s and %s)", x, y);
+  else
+    fail(es, n, "the result overflows to infinity (operands %s and %s)", x, y);
+  return false;
+}
+
+static bool eval(eval_state *es, const ir_node *n, double *out) {
+  double a = 0, b = 0;
+  switch (n->op) {
+  case IR_NUM:
+    *out = n->num;
+    return true;
+  case IR_VAR: {
+    bool found;
+    *out = eval_lookup_var(es, n->name, &found);
+    if (!found && !es->failed)
+      fail(es, n, "'%s' has no value: give it with --set %s=…", n->name->name, n->name->name);
+    return found;
+  }
+  case IR_IF:
+    if (!eval(es, n->kid[0], &a))
+      return false;
+    return eval(es, n->kid[a != 0 ? 1 : 2], out);
+  case IR_AND:
+  case IR_OR:
+    if (!eval(es, n->kid[0], &a))
+      return false;
+    if ((n->op == IR_AND) == (a == 0)) {
+      *out = n->op == IR_OR;
+      return true;
+    }
+    if (!eval(es, n->kid[1], &b))
+      return false;
+    *out = b != 0;
+    return true;
+  case IR_SUM:
+    return eval_sum(es, n, out);
+  case IR_PAR: {
+    if (!eval(es, n->kid[0], &a))
+      return false;
+    if (!(isfinite(a) && a > 0)) {
+      char x[40];
+      fmt_double(x, sizeof x, a);
+      fail(es, n, "the count of ∥ is %s; it must be positive", x);
+      return false;
+    }
+    const pf_channel *ch = NULL;
+    if (n->name && !(ch = channel_of(es, n)))
+      return false;
+    par_scope s = {ch, a};
+    VEC_PUSH(es->par, es->npar, es->par_cap, s);
+    bool ok = eval(es, n->kid[1], out);
+    es->npar--;
+    return ok;
+  }
+  case IR_CONC:
+    return eval_conc(es, n, out);
+  case IR_L:
+    return eval_L(es, n, out);
+  case IR_O:
+  case IR_PACK:
+    return eval_o_or_p(es, n, out);
+  case IR_GAMMA:
+    return eval_gamma(es, n, out);
+  case IR_STAGE:
+    return eval(es, n->kid[0], out);
+  case IR_REPEAT:
+    if (!eval(es, n->kid[0], &a))
+      return false;
+    if (a < 0) {
+      char x[40];
+      fmt_double(x, sizeof x, a);
+      fail(es, n, "repeat count %s is negative", x);
+      return false;
+    }
+    if (a == 0) {
+      *out = 0;
+      return true;
+    }
+    if (!eval(es, n->kid[1], &b))
+      return false;
+    *out = a * b;
+    return true;
+  default:
+    break;
+  }
+  if (!eval(es, n->kid[0], &a) || (n->nkids > 1 && !eval(es, n->kid[1], &b)))
+    return false;
+  if ((n->op == IR_LOG2 && a <= 0) || (n->op == IR_LOG && (b <= 0 || a <= 0 || a == 1))) {
+    char x[40], y[40];
+    fmt_double(x, sizeof x, n->op == IR_LOG ? b : a);
+    fmt_double(y, sizeof y, a);
+    if (n->op == IR_LOG2)
+      fail(es, n, "log2 of %s", x);
+    else
+      fail(es, n, "log of %s in base %s", x, y);
+    return false;
+  }
+  *out = ir_apply((ir_op)n->op, a, b);
+  return check_result(es, n, a, b, *out);
+}
+
+bool eval_node(eval_state *es, const ir_node *n, double *out) {
+  es->failed = false;
+  es->terms = 0;
+  es->npar = 0;
+  return eval(es, n, out);
+}
+
+bool eval_node_scaled(eval_state *es, const ir_node *n, double par, double *out) {
+  es->failed = false;
+  es->terms = 0;
+  es->npar = 0;
+  par_scope s = {NULL, par};
+  VEC_PUSH(es->par, es->npar, es->par_cap, s);
+  bool ok = eval(es, n, out);
+  es->npar = 0;
+  return ok;
+}
+
+const tlop_platform *eval_platform(const eval_state *es) { return es->pf; }
+tlop_ctx *eval_ctx(const eval_state *es) { return es->ctx; }

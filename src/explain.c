@@ -1,0 +1,180 @@
+/* explain.c — the per-stage breakdown of an algorithm (the textual Fig. 14 of the τ-Lop
+ * paper): each stage with its numbers substituted, its cost and the running total. Stages
+ * come from `stages` blocks and indexed stages (one row per index value), and `repeat`
+ * (one row standing for N equal stages); a stage that contains stages is opened, and
+ * what lies outside any stage is a row of its own. */
+#include "tlop_int.h"
+
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+/* A breakdown longer than this is refused rather than printed. */
+#define EXPLAIN_MAX_ROWS 100000
+
+typedef struct explainer {
+  eval_state *es;
+  tlop_ctx *ctx;
+  tlop_stage *rows;
+  size_t n, cap;
+  double total;
+  bool failed;
+} explainer;
+
+static void walk(explainer *x, const ir_node *n, double par, double times, const char *prefix,
+                 const char *label, int *counter);
+
+static char *index_text(const char *prefix, int k, int count) {
+  strbuf b = {0};
+  if (count > 1)
+    sb_printf(&b, "%s%d..%d", prefix, k, k + count - 1);
+  else
+    sb_printf(&b, "%s%d", prefix, k);
+  return sb_take(&b);
+}
+
+static void row(explainer *x, const ir_node *n, double par, double times, const char *prefix,
+                const char *label, int *counter) {
+  if (x->failed)
+    return;
+  if (x->n >= EXPLAIN_MAX_ROWS) {
+    diag_error(x->ctx, n->origin, "more than %d stages to explain", EXPLAIN_MAX_ROWS);
+    x->failed = true;
+    return;
+  }
+  double cost;
+  if (!eval_node_scaled(x->es, n, par, &cost)) {
+    x->failed = true;
+    return;
+  }
+  tlop_stage s = {0};
+  int span = times > 1 && times < 1e9 && times == floor(times) ? (int)times : 1;
+  s.index = index_text(prefix, *counter, span);
+  *counter += span;
+  s.label = label ? strdup(label) : NULL;
+  s.expr = prt_expr(x->ctx, simp_instantiate(x->es, n, par), TLOP_FORMAT_UNICODE);
+  s.times = times;
+  s.cost = cost;
+  x->total += times * cost;
+  s.cumulative = x->total;
+  VEC_PUSH(x->rows, x->n, x->cap, s);
+}
+
+static bool eval_scalar(explainer *x, const ir_node *n, double *v) {
+  if (!eval_node(x->es, n, v)) {
+    x->failed = true;
+    return false;
+  }
+  return true;
+}
+
+static void walk(explainer *x, const ir_node *n, double par, double times, const char *prefix,
+                 const char *label, int *counter) {
+  if (x->failed)
+    return;
+  if (!ir_has_stage(n)) {
+    row(x, n, par, times, prefix, label, counter);
+    return;
+  }
+  switch (n->op) {
+  case IR_ADD:
+    walk(x, n->kid[0], par, times, prefix, NULL, counter);
+    walk(x, n->kid[1], par, times, prefix, NULL, counter);
+    return;
+  case IR_STAGE: {
+    const char *l = n->name ? n->name->name : label;
+    if (!ir_has_stage(n->kid[0])) {
+      row(x, n->kid[0], par, times, prefix, l, counter);
+      return;
+    }
+    /* A stage made of stages: number its parts under its own index. */
+    char *sub = index_text(prefix, *counter, 1);
+    strbuf b = {0};
+    sb_printf(&b, "%s.", sub);
+    free(sub);
+    int inner = 1;
+    walk(x, n->kid[0], par, times, b.s, l, &inner);
+    free(b.s);
+    (*counter)++;
+    return;
+  }
+  case IR_SUM: {
+    double lo, hi;
+    if (!eval_scalar(x, n->kid[0], &lo) || !eval_scalar(x, n->kid[1], &hi))
+      return;
+    double count = hi >= lo ? floor(hi - lo) + 1 : 0;
+    if (count > EXPLAIN_MAX_ROWS) {
+      diag_error(x->ctx, n->origin, "more than %d stages to explain", EXPLAIN_MAX_ROWS);
+      x->failed = true;
+      return;
+    }
+    for (double k = 0; k < count && !x->failed; k++) {
+      eval_bind(x->es, n->name, lo + k);
+      walk(x, n->kid[2], par, times, prefix, label, counter);
+    }
+    eval_bind(x->es, n->name, NAN);
+    return;
+  }
+  case IR_REPEAT: {
+    double count;
+    if (!eval_scalar(x, n->kid[0], &count))
+      return;
+    if (count > 0)
+      walk(x, n->kid[1], par, times * count, prefix, label, counter);
+    return;
+  }
+  case IR_PAR: {
+    double a;
+    if (n->name || !eval_scalar(x, n->kid[0], &a)) {
+      if (!x->failed)
+        row(x, n, par, times, prefix, label, counter);
+      return;
+    }
+    walk(x, n->kid[1], par * a, times, prefix, label, counter);
+    return;
+  }
+  case IR_MUL:
+    if (!ir_has_stage(n->kid[0])) {
+      double c;
+      if (!eval_scalar(x, n->kid[0], &c))
+        return;
+      walk(x, n->kid[1], par, times * c, prefix, label, counter);
+      return;
+    }
+    break;
+  default:
+    break;
+  }
+  row(x, n, par, times, prefix, label, counter);
+}
+
+tlop_status tlop_explain(const tlop_expr *expr, const tlop_platform *pf, const tlop_env *env,
+                         tlop_stage **rows, size_t *nrows) {
+  tlop_ctx *ctx = expr->model->ctx;
+  *rows = NULL;
+  *nrows = 0;
+  if (!pf || !pf_check_expr(pf, expr->node))
+    return pf ? TLOP_ERR_EVAL : TLOP_ERR_ARG;
+  explainer x = {.ctx = ctx, .es = eval_new(ctx, pf)};
+  eval_use_env(x.es, env, expr->model);
+  int counter = 1;
+  walk(&x, expr->node, 1, 1, "", NULL, &counter);
+  eval_free(x.es);
+  if (x.failed) {
+    tlop_stages_free(x.rows, x.n);
+    return TLOP_ERR_EVAL;
+  }
+  *rows = x.rows;
+  *nrows = x.n;
+  return TLOP_OK;
+}
+
+void tlop_stages_free(tlop_stage *rows, size_t nrows) {
+  for (size_t i = 0; i < nrows; i++) {
+    free(rows[i].index);
+    free(rows[i].label);
+    free(rows[i].expr);
+  }
+  free(rows);
+}

@@ -1,0 +1,194 @@
+/* ir.c — the cost IR: a hash-consed DAG. Structurally equal nodes are one node, so
+ * equality is pointer equality and shared subexpressions are stored once. Nodes are
+ * immutable and live as long as the context. ir_apply is the one place that says what
+ * each scalar operator computes. */
+#include "tlop_int.h"
+
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+
+struct ir_table {
+  arena *ar;
+  ir_node **buckets;
+  size_t cap, count;
+};
+
+static const char *const op_names[] = {
+#define X(n, s, a) s,
+    IR_OPS(X)
+#undef X
+};
+
+static const int op_arity[] = {
+#define X(n, s, a) a,
+    IR_OPS(X)
+#undef X
+};
+
+const char *ir_op_name(ir_op op) { return op < IR_NOPS ? op_names[op] : "?"; }
+
+ir_table *ir_table_new(void) {
+  ir_table *t = calloc(1, sizeof *t);
+  if (!t)
+    abort();
+  t->ar = arena_new();
+  t->cap = 1024;
+  t->buckets = calloc(t->cap, sizeof *t->buckets);
+  if (!t->buckets)
+    abort();
+  return t;
+}
+
+void ir_table_free(ir_table *t) {
+  if (!t)
+    return;
+  arena_free(t->ar);
+  free(t->buckets);
+  free(t);
+}
+
+static uint32_t mix(uint32_t h, uint64_t v) {
+  h ^= (uint32_t)v + 0x9e3779b9u + (h << 6) + (h >> 2);
+  h ^= (uint32_t)(v >> 32) + 0x9e3779b9u + (h << 6) + (h >> 2);
+  return h;
+}
+
+static void rehash(ir_table *t) {
+  size_t cap = t->cap * 2;
+  ir_node **b = calloc(cap, sizeof *b);
+  if (!b)
+    abort();
+  for (size_t i = 0; i < t->cap; i++)
+    for (ir_node *n = t->buckets[i], *next; n; n = next) {
+      next = n->next_in_bucket;
+      n->next_in_bucket = b[n->hash & (cap - 1)];
+      b[n->hash & (cap - 1)] = n;
+    }
+  free(t->buckets);
+  t->buckets = b;
+  t->cap = cap;
+}
+
+ir_node *ir_make(tlop_ctx *ctx, ir_op op, sym name, double num, ir_node *a, ir_node *b,
+                 ir_node *c) {
+  ir_table *t = ctx->ir;
+  if (num == 0)
+    num = 0; /* one zero: -0 and +0 are the same constant */
+  uint64_t bits;
+  memcpy(&bits, &num, sizeof bits);
+  ir_node *kids[3] = {a, b, c};
+  int nk = op_arity[op];
+  uint32_t h = mix(mix(op, bits), (uintptr_t)name);
+  for (int i = 0; i < nk; i++)
+    h = mix(h, kids[i]->id);
+  for (ir_node *n = t->buckets[h & (t->cap - 1)]; n; n = n->next_in_bucket)
+    if (n->hash == h && n->op == op && n->name == name && !memcmp(&n->num, &bits, sizeof bits) &&
+        (nk < 1 || n->kid[0] == a) && (nk < 2 || n->kid[1] == b) && (nk < 3 || n->kid[2] == c))
+      return n;
+  ir_node *n = arena_alloc(t->ar, sizeof *n);
+  n->op = (uint8_t)op;
+  n->nkids = (uint8_t)nk;
+  n->id = (uint32_t)t->count;
+  n->hash = h;
+  n->num = num;
+  n->name = name;
+  n->depth = 1;
+  if (op == IR_VAR)
+    n->vars = 1ull << (name->id % 64);
+  if (op == IR_L || op == IR_O || op == IR_GAMMA || op == IR_PACK)
+    n->flags |= IR_HAS_COST;
+  if (op == IR_STAGE || op == IR_REPEAT)
+    n->flags |= IR_HAS_STAGE;
+  for (int i = 0; i < nk; i++) {
+    n->kid[i] = kids[i];
+    n->vars |= kids[i]->vars;
+    n->flags |= kids[i]->flags;
+    if (n->depth < kids[i]->depth + 1)
+      n->depth = kids[i]->depth + 1;
+  }
+  n->next_in_bucket = t->buckets[h & (t->cap - 1)];
+  t->buckets[h & (t->cap - 1)] = n;
+  if (++t->count > t->cap)
+    rehash(t);
+  return n;
+}
+
+ir_node *ir_num(tlop_ctx *ctx, double v) { return ir_make(ctx, IR_NUM, NULL, v, NULL, NULL, NULL); }
+ir_node *ir_var(tlop_ctx *ctx, sym name) { return ir_make(ctx, IR_VAR, name, 0, NULL, NULL, NULL); }
+ir_node *ir_un(tlop_ctx *ctx, ir_op op, ir_node *a) { return ir_make(ctx, op, NULL, 0, a, NULL, NULL); }
+ir_node *ir_bin(tlop_ctx *ctx, ir_op op, ir_node *a, ir_node *b) {
+  return ir_make(ctx, op, NULL, 0, a, b, NULL);
+}
+
+bool ir_mentions(const ir_node *n, sym var) { return (n->vars >> (var->id % 64)) & 1; }
+bool ir_has_cost(const ir_node *n) { return n->flags & IR_HAS_COST; }
+bool ir_has_stage(const ir_node *n) { return n->flags & IR_HAS_STAGE; }
+
+/* log_b(x), exact when x is a power of b (log(27)/log(3) alone gives 3.0000000000000004,
+ * and ceil of it the wrong tree height). */
+static double log_base(double b, double x) {
+  if (b == 2)
+    return log2(x);
+  double r = log(x) / log(b), k = round(r);
+  if (fabs(r - k) < 1e-9 && pow(b, k) == x)
+    return k;
+  return r;
+}
+
+double ir_apply(ir_op op, double a, double b) {
+  switch (op) {
+  case IR_ADD: return a + b;
+  case IR_SUB: return a - b;
+  case IR_MUL: return a * b;
+  case IR_DIV: return a / b;
+  case IR_MOD: return fmod(a, b);
+  case IR_POW: return pow(a, b);
+  case IR_NEG: return -a;
+  case IR_MIN: return a < b ? a : b;
+  case IR_MAX: return a > b ? a : b;
+  case IR_LOG2: return log2(a);
+  case IR_LOG: return log_base(a, b);
+  case IR_CEIL: return ceil(a);
+  case IR_FLOOR: return floor(a);
+  case IR_ABS: return fabs(a);
+  case IR_SQRT: return sqrt(a);
+  case IR_LT: return a < b;
+  case IR_LE: return a <= b;
+  case IR_GT: return a > b;
+  case IR_GE: return a >= b;
+  case IR_EQ: return a == b;
+  case IR_NE: return a != b;
+  case IR_AND: return a != 0 && b != 0;
+  case IR_OR: return a != 0 || b != 0;
+  case IR_NOT: return a == 0;
+  default: return NAN;
+  }
+}
+
+static ir_node *subst(tlop_ctx *ctx, ir_node *n, sym var, ir_node *value, ptrmap *memo) {
+  if (!ir_mentions(n, var))
+    return n;
+  if (n->op == IR_VAR)
+    return n->name == var ? value : n;
+  if (n->op == IR_SUM && n->name == var)
+    return n; /* var is rebound below */
+  ir_node *done = ptrmap_get(memo, n);
+  if (done)
+    return done;
+  ir_node *k[3] = {0};
+  for (int i = 0; i < n->nkids; i++)
+    k[i] = subst(ctx, n->kid[i], var, value, memo);
+  ir_node *r = ir_make(ctx, (ir_op)n->op, n->name, n->num, k[0], k[1], k[2]);
+  if (!r->origin.src)
+    r->origin = n->origin;
+  ptrmap_put(memo, n, r);
+  return r;
+}
+
+ir_node *ir_subst(tlop_ctx *ctx, ir_node *n, sym var, ir_node *value) {
+  ptrmap memo = {0};
+  ir_node *r = subst(ctx, n, var, value, &memo);
+  ptrmap_free(&memo);
+  return r;
+}

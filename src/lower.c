@@ -1,0 +1,247 @@
+/* lower.c — checked AST → cost IR. Function calls are inlined (there is no recursion),
+ * `let` shares one node, and a sum index that could capture a name from outside is
+ * renamed apart (i → i'), so substitution in later stages never needs to rename.
+ * Requires: the expression passed chk_model/chk_expr. */
+#include "tlop_int.h"
+
+#include <stdlib.h>
+#include <string.h>
+
+typedef struct binding {
+  sym name;
+  ir_node *value;
+  const struct binding *up;
+} binding;
+
+typedef struct lowerer {
+  tlop_model *model;
+  sym *active; /* sum indices being lowered, innermost last */
+  size_t nactive, cap;
+  bool failed;
+} lowerer;
+
+static ir_node *lower(lowerer *lw, ast_expr *e, const binding *env);
+
+static tlop_ctx *ctx_of(lowerer *lw) { return lw->model->ctx; }
+
+static ir_node *at(ir_node *n, span sp) {
+  if (n && !n->origin.src)
+    n->origin = sp;
+  return n;
+}
+
+/* Would an index named `name` capture a variable that is already in play? */
+static bool captures(lowerer *lw, sym name, const binding *env) {
+  for (size_t i = 0; i < lw->nactive; i++)
+    if (lw->active[i] == name)
+      return true;
+  if (ptrmap_get(&lw->model->values, name))
+    return true;
+  for (const binding *b = env; b; b = b->up)
+    if (ir_mentions(b->value, name))
+      return true;
+  return false;
+}
+
+static sym index_name(lowerer *lw, sym name, const binding *env) {
+  sym s = name;
+  while (captures(lw, s, env)) {
+    strbuf b = {0};
+    sb_printf(&b, "%s'", s->name);
+    s = ctx_sym(ctx_of(lw), b.s);
+    free(b.s);
+  }
+  return s;
+}
+
+/* Binary ∥ joins sets of transfers: L(…) terms, possibly under ∥ themselves. */
+static bool transfer_set(const ir_node *n) {
+  switch (n->op) {
+  case IR_L: return true;
+  case IR_PAR: return transfer_set(n->kid[1]);
+  case IR_CONC: return transfer_set(n->kid[0]) && transfer_set(n->kid[1]);
+  case IR_STAGE: return transfer_set(n->kid[0]);
+  default: return false;
+  }
+}
+
+static ir_op binary_op(ast_op op) {
+  switch (op) {
+  case OP_ADD: return IR_ADD;
+  case OP_SUB: return IR_SUB;
+  case OP_MUL: return IR_MUL;
+  case OP_DIV: return IR_DIV;
+  case OP_MOD: return IR_MOD;
+  case OP_POW: return IR_POW;
+  case OP_LT: return IR_LT;
+  case OP_LE: return IR_LE;
+  case OP_GT: return IR_GT;
+  case OP_GE: return IR_GE;
+  case OP_EQ: return IR_EQ;
+  case OP_NE: return IR_NE;
+  case OP_AND: return IR_AND;
+  case OP_OR: return IR_OR;
+  case OP_NEG: return IR_NEG;
+  case OP_NOT: return IR_NOT;
+  }
+  return IR_NUM;
+}
+
+static ir_node *lower_builtin(lowerer *lw, ast_expr *e, ir_node **a, int n) {
+  tlop_ctx *ctx = ctx_of(lw);
+  const char *name = e->u.call.name->name;
+  sym ch = e->u.call.channel;
+  if (!strcmp(name, "L"))
+    return ir_make(ctx, IR_L, ch, 0, a[0], a[1], NULL);
+  if (!strcmp(name, "o"))
+    return ir_make(ctx, IR_O, ch, 0, a[0], NULL, NULL);
+  if (!strcmp(name, "p"))
+    return ir_make(ctx, IR_PACK, ch, 0, a[0], NULL, NULL);
+  if (!strcmp(name, "gamma"))
+    return ir_make(ctx, IR_GAMMA, e->u.call.op, 0, a[0], a[1], NULL);
+  if (!strcmp(name, "log"))
+    return ir_bin(ctx, IR_LOG, a[0], a[1]);
+  if (!strcmp(name, "min") || !strcmp(name, "max")) {
+    ir_node *r = a[0];
+    for (int i = 1; i < n; i++)
+      r = ir_bin(ctx, name[1] == 'i' ? IR_MIN : IR_MAX, r, a[i]);
+    return r;
+  }
+  if (!strcmp(name, "integer"))
+    return ir_bin(ctx, IR_EQ, a[0], ir_un(ctx, IR_FLOOR, a[0]));
+  static const struct { const char *name; ir_op op; } unary[] = {
+      {"log2", IR_LOG2}, {"ceil", IR_CEIL}, {"floor", IR_FLOOR}, {"abs", IR_ABS},
+      {"sqrt", IR_SQRT}};
+  for (size_t i = 0; i < sizeof unary / sizeof *unary; i++)
+    if (!strcmp(name, unary[i].name))
+      return ir_un(ctx, unary[i].op, a[0]);
+  return NULL;
+}
+
+static ir_node *lower_call(lowerer *lw, ast_expr *e, const binding *env) {
+  int n = e->u.call.nargs;
+  ir_node *small[8], **a = n <= 8 ? small : calloc((size_t)n, sizeof *a);
+  for (int i = 0; i < n; i++)
+    a[i] = lower(lw, e->u.call.args[i], env);
+  ir_node *r = NULL;
+  ast_decl *fn = ptrmap_get(&lw->model->funcs, e->u.call.name);
+  if (fn) {
+    /* The body sees its parameters and the globals, not the caller's locals. */
+    binding *frames = calloc((size_t)(n ? n : 1), sizeof *frames);
+    const binding *scope = NULL;
+    for (int i = 0; i < n; i++) {
+      frames[i] = (binding){fn->args[i]->name, a[i], scope};
+      scope = &frames[i];
+    }
+    /* The caller's locals reach the body only inside the arguments, which the capture
+     * test of a sum index sees through these frames. */
+    r = lower(lw, fn->body, scope);
+    free(frames);
+  } else {
+    r = lower_builtin(lw, e, a, n);
+  }
+  if (a != small)
+    free(a);
+  return r;
+}
+
+static ir_node *lower(lowerer *lw, ast_expr *e, const binding *env) {
+  tlop_ctx *ctx = ctx_of(lw);
+  ir_node *r = NULL;
+  switch (e->kind) {
+  case E_NUM:
+    r = ir_num(ctx, e->u.num.v);
+    break;
+  case E_NAME:
+    for (const binding *b = env; b; b = b->up)
+      if (b->name == e->u.name.name)
+        return b->value;
+    r = ir_var(ctx, e->u.name.name);
+    break;
+  case E_CALL:
+    r = lower_call(lw, e, env);
+    break;
+  case E_UNARY:
+    r = ir_un(ctx, binary_op(e->u.bin.op), lower(lw, e->u.bin.l, env));
+    break;
+  case E_BINARY:
+    r = ir_bin(ctx, binary_op(e->u.bin.op), lower(lw, e->u.bin.l, env),
+               lower(lw, e->u.bin.r, env));
+    break;
+  case E_PAR: {
+    ir_node *a = lower(lw, e->u.par.count, env), *x = lower(lw, e->u.par.body, env);
+    if (ir_has_cost(a)) {
+      if (!transfer_set(a) || !transfer_set(x)) {
+        diag_error(ctx, e->sp, "cost ∥ cost joins concurrent transfers: both sides must be "
+                   "L(…) terms (a count on the left makes copies of any cost instead)");
+        lw->failed = true;
+      }
+      r = ir_bin(ctx, IR_CONC, a, x);
+    } else {
+      r = ir_make(ctx, IR_PAR, e->u.par.channel, 0, a, x, NULL);
+    }
+    break;
+  }
+  case E_IF:
+    r = ir_make(ctx, IR_IF, NULL, 0, lower(lw, e->u.cond.c, env), lower(lw, e->u.cond.t, env),
+                lower(lw, e->u.cond.f, env));
+    break;
+  case E_LET: {
+    binding b = {e->u.let.name, lower(lw, e->u.let.value, env), env};
+    return lower(lw, e->u.let.body, &b);
+  }
+  case E_SUM: {
+    ir_node *lo = lower(lw, e->u.sum.lo, env), *hi = lower(lw, e->u.sum.hi, env);
+    sym idx = index_name(lw, e->u.sum.index, env);
+    binding b = {e->u.sum.index, ir_var(ctx, idx), env};
+    VEC_PUSH(lw->active, lw->nactive, lw->cap, idx);
+    ir_node *body = lower(lw, e->u.sum.body, &b);
+    lw->nactive--;
+    if (e->u.sum.is_stage)
+      body = ir_make(ctx, IR_STAGE, NULL, 0, body, NULL, NULL);
+    r = ir_make(ctx, IR_SUM, idx, 0, lo, hi, body);
+    break;
+  }
+  case E_STAGES:
+    r = ir_num(ctx, 0);
+    for (int i = 0; i < e->u.stages.n; i++) {
+      ir_node *s = ir_make(ctx, IR_STAGE, e->u.stages.labels[i], 0,
+                           lower(lw, e->u.stages.items[i], env), NULL, NULL);
+      r = i ? ir_bin(ctx, IR_ADD, r, s) : s;
+    }
+    break;
+  case E_REPEAT:
+    r = ir_bin(ctx, IR_REPEAT, lower(lw, e->u.repeat.count, env),
+               lower(lw, e->u.repeat.body, env));
+    break;
+  }
+  if (r && r->depth > IR_MAX_DEPTH && !lw->failed) {
+    diag_error(ctx, e->sp, "expression too deep once its functions are expanded (more than "
+               "%d levels)", IR_MAX_DEPTH);
+    lw->failed = true;
+  }
+  return at(r, e->sp);
+}
+
+static ir_node *finish(lowerer *lw, ir_node *r) {
+  free(lw->active);
+  return lw->failed ? NULL : r;
+}
+
+ir_node *lower_expr(tlop_model *model, ast_expr *e) {
+  lowerer lw = {.model = model};
+  return finish(&lw, lower(&lw, e, NULL));
+}
+
+ir_node *lower_function(tlop_model *model, ast_decl *fn) {
+  lowerer lw = {.model = model};
+  binding *frames = calloc((size_t)(fn->nargs ? fn->nargs : 1), sizeof *frames);
+  const binding *scope = NULL;
+  for (int i = 0; i < fn->nargs; i++) {
+    frames[i] = (binding){fn->args[i]->name, ir_var(model->ctx, fn->args[i]->name), scope};
+    scope = &frames[i];
+  }
+  ir_node *r = lower(&lw, fn->body, scope);
+  free(frames);
+  return finish(&lw, r);
+}

@@ -1,0 +1,315 @@
+/* print.c — IR → text, in the papers' notation (unicode) or as .tlop source that parses
+ * back to the same DAG, with the fewest parentheses the precedences allow; and a debug
+ * listing of the DAG with one numbered line per distinct node. */
+#include "tlop_int.h"
+
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+
+/* Precedences, loosest first; they mirror grammar/parser.y. */
+enum { P_OPEN = 1, P_OR, P_AND, P_NOT, P_CMP, P_PAR, P_ADD, P_MUL, P_NEG, P_POW, P_ATOM };
+
+typedef struct printer {
+  strbuf *b;
+  tlop_format f;
+} printer;
+
+static void pr(printer *p, const ir_node *n, int min);
+
+static bool uni(const printer *p) { return p->f == TLOP_FORMAT_UNICODE; }
+
+static int prec(const ir_node *n) {
+  switch (n->op) {
+  case IR_NUM: return n->num < 0 ? P_NEG : P_ATOM;
+  case IR_ADD: case IR_SUB: return P_ADD;
+  case IR_MUL: case IR_DIV: case IR_MOD: return P_MUL;
+  case IR_REPEAT: return P_MUL;
+  case IR_NEG: return P_NEG;
+  case IR_POW: return P_POW;
+  case IR_LT: case IR_LE: case IR_GT: case IR_GE: case IR_EQ: case IR_NE: return P_CMP;
+  case IR_AND: return P_AND;
+  case IR_OR: return P_OR;
+  case IR_NOT: return P_NOT;
+  case IR_PAR: case IR_CONC: return P_PAR;
+  case IR_IF: case IR_SUM: return P_OPEN;
+  case IR_STAGE: return P_ATOM;
+  default: return P_ATOM;
+  }
+}
+
+static void put(printer *p, const char *s) { sb_puts(p->b, s); }
+
+static void num(printer *p, double v) {
+  char buf[48];
+  fmt_double(buf, sizeof buf, v);
+  if (uni(p) && buf[0] == '-') {
+    put(p, "−");
+    put(p, buf + 1);
+  } else {
+    put(p, buf);
+  }
+}
+
+static void name(printer *p, sym s) {
+  if (uni(p) && !strcmp(s->name, "tau"))
+    put(p, "τ");
+  else
+    put(p, s->name);
+}
+
+static void args(printer *p, const ir_node *n, int from) {
+  put(p, "(");
+  for (int i = from; i < n->nkids; i++) {
+    if (i > from)
+      put(p, ", ");
+    pr(p, n->kid[i], P_OPEN + 1);
+  }
+  put(p, ")");
+}
+
+/* A message size: with its unit in the papers' notation. */
+static void size_arg(printer *p, const ir_node *m) {
+  if (uni(p) && m->op == IR_NUM && m->num >= 0) {
+    char buf[64];
+    tlop_format_size(buf, sizeof buf, m->num);
+    put(p, buf);
+  } else {
+    pr(p, m, P_OPEN + 1);
+  }
+}
+
+static void transfer(printer *p, const ir_node *n, const char *fname) {
+  put(p, fname);
+  if (n->op != IR_GAMMA && n->name) {
+    put(p, "[");
+    put(p, n->name->name);
+    put(p, "]");
+  }
+  put(p, "(");
+  if (n->op == IR_GAMMA) {
+    put(p, n->name->name);
+    put(p, ", ");
+  }
+  size_arg(p, n->kid[0]);
+  if (n->nkids > 1) {
+    put(p, ", ");
+    pr(p, n->kid[1], P_OPEN + 1);
+  }
+  put(p, ")");
+}
+
+/* stages { a; "label": b; } from the chain of additions of STAGE nodes. */
+static bool all_stages(const ir_node *n) {
+  if (n->op == IR_STAGE)
+    return true;
+  return n->op == IR_ADD && all_stages(n->kid[0]) && n->kid[1]->op == IR_STAGE;
+}
+
+static void stage_items(printer *p, const ir_node *n) {
+  if (n->op == IR_ADD) {
+    stage_items(p, n->kid[0]);
+    n = n->kid[1];
+  }
+  put(p, " ");
+  if (n->name) {
+    put(p, "\"");
+    put(p, n->name->name);
+    put(p, "\": ");
+  }
+  pr(p, n->kid[0], P_OPEN);
+  put(p, ";");
+}
+
+static void binary(printer *p, const ir_node *n, const char *op, int lp, int rp) {
+  pr(p, n->kid[0], lp);
+  put(p, op);
+  pr(p, n->kid[1], rp);
+}
+
+static void pr_sum(printer *p, const ir_node *n) {
+  const ir_node *body = n->kid[2];
+  bool stage = body->op == IR_STAGE && p->f == TLOP_FORMAT_TLOP;
+  if (uni(p)) {
+    put(p, "Σ_{");
+    name(p, n->name);
+    put(p, "=");
+    pr(p, n->kid[0], P_OPEN + 1);
+    put(p, "}^{");
+    pr(p, n->kid[1], P_OPEN + 1);
+    put(p, "} ");
+    pr(p, body->op == IR_STAGE ? body->kid[0] : body, P_MUL);
+    return;
+  }
+  put(p, stage ? "stages " : "sum ");
+  name(p, n->name);
+  put(p, " = ");
+  pr(p, n->kid[0], P_OPEN + 1);
+  put(p, " .. ");
+  pr(p, n->kid[1], P_OPEN + 1);
+  if (stage) {
+    put(p, " { ");
+    pr(p, body->kid[0], P_OPEN);
+    put(p, " }");
+  } else {
+    put(p, " : ");
+    pr(p, body, P_OPEN);
+  }
+}
+
+static void pr(printer *p, const ir_node *n, int min) {
+  bool paren = prec(n) < min;
+  if (paren)
+    put(p, "(");
+  bool u = uni(p);
+  switch (n->op) {
+  case IR_NUM: num(p, n->num); break;
+  case IR_VAR: name(p, n->name); break;
+  case IR_ADD:
+    if (!u && all_stages(n)) {
+      put(p, "stages {");
+      stage_items(p, n);
+      put(p, " }");
+    } else {
+      binary(p, n, " + ", P_ADD, P_ADD + 1);
+    }
+    break;
+  case IR_SUB: binary(p, n, u ? " − " : " - ", P_ADD, P_ADD + 1); break;
+  case IR_MUL: binary(p, n, u ? "·" : " * ", P_MUL, P_MUL + 1); break;
+  case IR_DIV: binary(p, n, "/", P_MUL, P_MUL + 1); break;
+  case IR_MOD: binary(p, n, " % ", P_MUL, P_MUL + 1); break;
+  case IR_POW: binary(p, n, "^", P_ATOM, P_POW); break;
+  case IR_NEG:
+    put(p, u ? "−" : "-");
+    pr(p, n->kid[0], P_NEG);
+    break;
+  case IR_LT: binary(p, n, " < ", P_CMP + 1, P_CMP + 1); break;
+  case IR_LE: binary(p, n, u ? " ≤ " : " <= ", P_CMP + 1, P_CMP + 1); break;
+  case IR_GT: binary(p, n, " > ", P_CMP + 1, P_CMP + 1); break;
+  case IR_GE: binary(p, n, u ? " ≥ " : " >= ", P_CMP + 1, P_CMP + 1); break;
+  case IR_EQ: binary(p, n, " == ", P_CMP + 1, P_CMP + 1); break;
+  case IR_NE: binary(p, n, u ? " ≠ " : " != ", P_CMP + 1, P_CMP + 1); break;
+  case IR_AND: binary(p, n, " and ", P_AND, P_AND + 1); break;
+  case IR_OR: binary(p, n, " or ", P_OR, P_OR + 1); break;
+  case IR_NOT:
+    put(p, "not ");
+    pr(p, n->kid[0], P_NOT);
+    break;
+  case IR_PAR:
+    pr(p, n->kid[0], P_PAR + 1);
+    put(p, u ? " ∥" : " ||");
+    if (n->name) {
+      put(p, "[");
+      put(p, n->name->name);
+      put(p, "]");
+    }
+    put(p, " ");
+    pr(p, n->kid[1], P_PAR);
+    break;
+  case IR_CONC: binary(p, n, u ? " ∥ " : " || ", P_PAR + 1, P_PAR); break;
+  case IR_MIN: case IR_MAX: case IR_LOG: case IR_ABS: case IR_SQRT:
+    put(p, ir_op_name((ir_op)n->op));
+    args(p, n, 0);
+    break;
+  case IR_LOG2:
+    put(p, u ? "log₂" : "log2");
+    args(p, n, 0);
+    break;
+  case IR_CEIL: case IR_FLOOR:
+    if (u) {
+      put(p, n->op == IR_CEIL ? "⌈" : "⌊");
+      pr(p, n->kid[0], P_OPEN);
+      put(p, n->op == IR_CEIL ? "⌉" : "⌋");
+    } else {
+      put(p, ir_op_name((ir_op)n->op));
+      args(p, n, 0);
+    }
+    break;
+  case IR_IF:
+    put(p, "if ");
+    pr(p, n->kid[0], P_OPEN);
+    put(p, " then ");
+    pr(p, n->kid[1], P_OPEN);
+    put(p, " else ");
+    pr(p, n->kid[2], P_OPEN);
+    break;
+  case IR_SUM: pr_sum(p, n); break;
+  case IR_L: transfer(p, n, "L"); break;
+  case IR_O: transfer(p, n, "o"); break;
+  case IR_PACK: transfer(p, n, "p"); break;
+  case IR_GAMMA: transfer(p, n, u ? "γ" : "gamma"); break;
+  case IR_STAGE:
+    if (u) {
+      pr(p, n->kid[0], min);
+    } else {
+      put(p, "stages {");
+      stage_items(p, n);
+      put(p, " }");
+    }
+    break;
+  case IR_REPEAT:
+    if (u) {
+      binary(p, n, " × ", P_MUL, P_MUL + 1);
+    } else {
+      put(p, "repeat ");
+      pr(p, n->kid[0], P_OPEN + 1);
+      put(p, " { ");
+      pr(p, n->kid[1], P_OPEN);
+      put(p, " }");
+    }
+    break;
+  default: put(p, "?"); break;
+  }
+  if (paren)
+    put(p, ")");
+}
+
+void prt_expr_to(strbuf *b, const ir_node *n, tlop_format f) {
+  printer p = {b, f};
+  pr(&p, n, P_OPEN);
+}
+
+char *prt_expr(tlop_ctx *ctx, const ir_node *n, tlop_format f) {
+  (void)ctx;
+  strbuf b = {0};
+  prt_expr_to(&b, n, f);
+  return sb_take(&b);
+}
+
+/* ---- the DAG listing ---- */
+
+static void dump(strbuf *b, const ir_node *n, ptrmap *done, uint32_t *next) {
+  if (ptrmap_get(done, n))
+    return;
+  for (int i = 0; i < n->nkids; i++)
+    dump(b, n->kid[i], done, next);
+  uint32_t *slot = malloc(sizeof *slot);
+  if (!slot)
+    abort();
+  *slot = ++*next;
+  ptrmap_put(done, n, slot);
+  sb_printf(b, "%%%u = %s", *slot, ir_op_name((ir_op)n->op));
+  if (n->op == IR_NUM) {
+    char buf[48];
+    fmt_double(buf, sizeof buf, n->num);
+    sb_printf(b, " %s", buf);
+  }
+  if (n->name)
+    sb_printf(b, " [%s]", n->name->name);
+  for (int i = 0; i < n->nkids; i++)
+    sb_printf(b, " %%%u", *(uint32_t *)ptrmap_get(done, n->kid[i]));
+  sb_puts(b, "\n");
+}
+
+char *prt_dump(tlop_ctx *ctx, const ir_node *n) {
+  (void)ctx;
+  strbuf b = {0};
+  ptrmap done = {0};
+  uint32_t next = 0;
+  dump(&b, n, &done, &next);
+  for (size_t i = 0; i < done.cap; i++)
+    if (done.keys[i])
+      free(done.vals[i]);
+  ptrmap_free(&done);
+  return sb_take(&b);
+}

@@ -1,0 +1,453 @@
+/* tlop_int.h — private declarations shared by the compiler's stages, one section per
+ * defining file, in pipeline order: util → diag → ast (parser) → load → check → ir →
+ * lower → eval → simplify → print → platform → api. */
+#ifndef TLOP_INT_H
+#define TLOP_INT_H
+
+#include "table.h"
+#include "tlop.h"
+
+#include <stdarg.h>
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#define TLOP_PRINTF(f, a) __attribute__((format(printf, f, a)))
+
+/* ======== util.c: arenas, growable arrays, interned symbols, string buffers ======== */
+
+typedef struct arena arena;
+arena *arena_new(void);
+void arena_free(arena *a);
+void *arena_alloc(arena *a, size_t size); /* zeroed */
+char *arena_strndup(arena *a, const char *s, size_t n);
+char *arena_strdup(arena *a, const char *s);
+
+/* Grows *p (an array of elem-sized items with capacity *cap) to hold `need` items. */
+void *grow_array(void *p, size_t *cap, size_t need, size_t elem);
+#define VEC_PUSH(arr, n, cap, item)                                            \
+  do {                                                                         \
+    (arr) = grow_array((arr), &(cap), (n) + 1, sizeof *(arr));                 \
+    (arr)[(n)++] = (item);                                                     \
+  } while (0)
+
+/* Interned name: pointer equality is name equality; `id` indexes per-name arrays. */
+typedef const struct symbol {
+  const char *name;
+  uint32_t id;
+} *sym;
+
+typedef struct symtab symtab;
+symtab *symtab_new(void);
+void symtab_free(symtab *t);
+sym sym_intern(symtab *t, const char *s, size_t n);
+uint32_t symtab_count(const symtab *t);
+
+/* A map from pointers (syms, nodes) to pointers. */
+typedef struct ptrmap {
+  const void **keys;
+  void **vals;
+  size_t cap, count;
+} ptrmap;
+void *ptrmap_get(const ptrmap *m, const void *key);
+void ptrmap_put(ptrmap *m, const void *key, void *val);
+void ptrmap_free(ptrmap *m);
+
+/* A growing string. */
+typedef struct strbuf {
+  char *s;
+  size_t len, cap;
+} strbuf;
+void sb_puts(strbuf *b, const char *s);
+void sb_putn(strbuf *b, const char *s, size_t n);
+void sb_printf(strbuf *b, const char *fmt, ...) TLOP_PRINTF(2, 3);
+void sb_vprintf(strbuf *b, const char *fmt, va_list ap);
+char *sb_take(strbuf *b); /* hands the malloc'd string over; "" when empty */
+
+/* Shortest decimal that reads back to the same double. */
+void fmt_double(char *buf, size_t n, double v);
+
+/* ======== diag.c: sources, spans and the one diagnostic renderer ======== */
+
+typedef struct source {
+  const char *path;  /* as the user named it (for messages) */
+  const char *text;  /* the bytes, NUL-terminated */
+  size_t len;
+  uint32_t *lines;   /* byte offset of each line start */
+  size_t nlines;
+} source;
+
+typedef struct span {
+  const source *src; /* NULL: no location */
+  uint32_t lo, hi;   /* byte offsets, hi exclusive */
+} span;
+
+source *source_new(tlop_ctx *ctx, const char *path, const char *text, size_t len);
+
+void diag_error(tlop_ctx *ctx, span at, const char *fmt, ...) TLOP_PRINTF(3, 4);
+void diag_warning(tlop_ctx *ctx, span at, const char *fmt, ...) TLOP_PRINTF(3, 4);
+void diag_note(tlop_ctx *ctx, span at, const char *fmt, ...) TLOP_PRINTF(3, 4);
+/* "file:line: error: …" for line-oriented inputs (tables); line 0 omits it. */
+void diag_error_line(tlop_ctx *ctx, const char *file, int line, const char *fmt, ...)
+    TLOP_PRINTF(4, 5);
+void diag_emit(tlop_ctx *ctx, tlop_severity sev, span at, const char *fmt, va_list ap);
+
+/* ======== kinds (check.c) ======== */
+
+/* A kind is a unit: bytes^b · seconds^s, or a bare number that adopts what it meets,
+ * a truth value, or unknown (an unannotated parameter, which defers the check). */
+typedef enum { K_DIM, K_NUM, K_BOOL, K_ANY } kind_tag;
+typedef struct kind {
+  kind_tag tag;
+  int8_t b, s;
+} kind;
+
+extern const kind KIND_NUM, KIND_COUNT, KIND_SIZE, KIND_TIME, KIND_BOOL, KIND_ANY;
+bool kind_eq(kind a, kind b);
+const char *kind_name(kind k, char *buf, size_t n);
+tlop_kind kind_public(kind k);
+kind kind_from_public(tlop_kind k);
+
+/* ======== ast.c: the syntax tree the parser builds ======== */
+
+typedef enum {
+  E_NUM,    /* num.v in bytes/seconds, num.k the kind of its unit */
+  E_NAME,
+  E_CALL,   /* f(args); L[ch](m,τ), o[ch](m), gamma(op, m, τ), p(m) */
+  E_UNARY,  /* -x, not x */
+  E_BINARY,
+  E_PAR,    /* A ∥[ch] X; the checker tells count ∥ cost from cost ∥ cost */
+  E_IF,
+  E_LET,
+  E_SUM,    /* sum i = lo .. hi : body; `stages i = …` sets is_stage */
+  E_STAGES, /* stages { a; "label": b; … } */
+  E_REPEAT  /* repeat N { body } */
+} ast_ekind;
+
+typedef enum {
+  OP_ADD, OP_SUB, OP_MUL, OP_DIV, OP_MOD, OP_POW,
+  OP_LT, OP_LE, OP_GT, OP_GE, OP_EQ, OP_NE, OP_AND, OP_OR,
+  OP_NEG, OP_NOT
+} ast_op;
+
+typedef struct ast_expr ast_expr;
+struct ast_expr {
+  ast_ekind kind;
+  uint32_t depth;
+  span sp;
+  ast_expr *next; /* list link while parsing */
+  union {
+    struct { double v; kind k; } num;
+    struct { sym name; } name;
+    struct { sym name, channel, op; span name_sp; ast_expr **args; int nargs; } call;
+    struct { ast_op op; ast_expr *l, *r; } bin; /* unary: l only */
+    struct { ast_expr *count, *body; sym channel; } par;
+    struct { ast_expr *c, *t, *f; } cond;
+    struct { sym name; span name_sp; ast_expr *value, *body; } let;
+    struct { sym index; span index_sp; ast_expr *lo, *hi, *body; bool is_stage; } sum;
+    struct { ast_expr **items; sym *labels; int n; } stages;
+    struct { ast_expr *count, *body; } repeat;
+  } u;
+};
+
+typedef enum {
+  D_IMPORT, D_PARAM, D_FN, D_ALGORITHM, D_PLATFORM, D_CHANNEL, D_GAMMA, D_ASSUME, D_CLAIM
+} ast_dkind;
+
+typedef struct ast_arg {
+  sym name;
+  span sp;
+  kind k;          /* KIND_ANY when not annotated */
+  struct ast_arg *next;
+} ast_arg;
+
+typedef struct ast_decl ast_decl;
+struct ast_decl {
+  ast_dkind kind;
+  span sp, name_sp;
+  sym name;
+  ast_arg **args;     /* fn, algorithm, channel members L/o/p */
+  int nargs;
+  kind k;             /* param: annotated kind or KIND_ANY */
+  ast_expr *body;     /* fn/algorithm body, param default, claim left side */
+  ast_expr *rhs;      /* claim right side */
+  ast_op rel;         /* claim relation */
+  ast_expr **facts;   /* assume */
+  int nfacts;
+  const char *path;   /* import path; channel/gamma table path */
+  span path_sp;
+  ast_decl **members; /* platform: channels and gamma; channel: its L, o, p */
+  int nmembers;
+  ast_decl *next;
+  struct module *mod; /* the file that declares it */
+};
+
+/* Parser state handed to the flex scanner and the bison parser (parse-params). */
+typedef struct parse_state {
+  tlop_ctx *ctx;
+  arena *ar;
+  const source *src;
+  int start_token; /* START_FILE or START_EXPR, returned first */
+  ast_decl *decls; /* result of a file */
+  ast_expr *expr;  /* result of an expression */
+  int errors;
+  uint32_t offset; /* byte offset of the scanner in src */
+  bool too_deep;   /* the nesting limit was reported */
+} parse_state;
+
+/* Deepest expression the parser builds: the later stages recurse over it. */
+#define AST_MAX_DEPTH 2000
+
+ast_expr *ast_expr_new(parse_state *ps, ast_ekind k, span sp);
+ast_expr *ast_num(parse_state *ps, double v, kind k, span sp);
+ast_expr *ast_name(parse_state *ps, sym name, span sp);
+ast_expr *ast_call(parse_state *ps, sym name, sym channel, ast_expr *args, span name_sp, span sp);
+ast_expr *ast_binary(parse_state *ps, ast_op op, ast_expr *l, ast_expr *r, span sp);
+ast_expr *ast_unary(parse_state *ps, ast_op op, ast_expr *e, span sp);
+ast_expr *ast_stages(parse_state *ps, ast_expr *items, span sp);
+ast_expr *ast_finish(parse_state *ps, ast_expr *e);
+ast_decl *ast_decl_new(parse_state *ps, ast_dkind k, span sp);
+int ast_list_len(const ast_expr *e);
+ast_arg **ast_args_array(parse_state *ps, ast_arg *list, int *n);
+ast_decl **ast_decls_array(parse_state *ps, ast_decl *list, int *n);
+ast_expr **ast_exprs_array(parse_state *ps, ast_expr *list, int *n);
+span span_join(span a, span b);
+
+/* parse.c glue (grammar/parser.y): returns the number of syntax errors. */
+int parse_file(tlop_ctx *ctx, arena *ar, const source *src, ast_decl **out);
+int parse_expr(tlop_ctx *ctx, arena *ar, const source *src, ast_expr **out);
+
+/* ======== load.c: files, imports, the model's global scope ======== */
+
+typedef struct module {
+  const source *src;
+  const char *dir;      /* directory of the file, for relative imports and tables */
+  ast_decl *decls;
+  bool loading;         /* on the import chain being loaded: cycle detection */
+  bool failed;          /* did not parse */
+} module;
+
+struct tlop_model {
+  tlop_ctx *ctx;
+  module *root;
+  ptrmap values;    /* sym → ast_decl (D_PARAM) */
+  ptrmap funcs;     /* sym → ast_decl (D_FN, D_ALGORITHM) */
+  ptrmap platforms; /* sym → ast_decl (D_PLATFORM) */
+  ast_decl **params; /* every D_PARAM of the model, in load order */
+  size_t nparams, params_cap;
+  const char **algos; /* the root file's algorithms */
+  size_t nalgos, algos_cap;
+  struct module **mods; /* the root and every file it imports */
+  size_t nmods, mods_cap;
+  struct chk_state *chk;
+};
+
+/* Reads a whole file; NULL (with a diagnostic at `from`) when it cannot be read. */
+char *load_read_file(tlop_ctx *ctx, const char *path, span from, size_t *len);
+/* Resolves an import path to a file and loads it (once per canonical path). */
+module *load_module_path(tlop_ctx *ctx, const char *path, span from);
+/* Resolves an import as `from` would (NULL: from nowhere, search path only). With
+ * `quiet_missing` false, a missing file is reported. */
+module *load_import(tlop_ctx *ctx, const module *from, const char *name, span at,
+                    bool report_missing);
+module *load_module_text(tlop_ctx *ctx, const char *name, const char *text, size_t len);
+tlop_status load_model(tlop_ctx *ctx, module *root, tlop_model **out);
+/* The directory part of a path ("." when it has none). */
+char *path_dir(arena *ar, const char *path);
+/* The built-in copy of a stdlib file ("mpich/bcast.tlop"), or NULL. */
+const char *stdlib_builtin(const char *name, size_t *len);
+
+/* ======== check.c: names, arity, kinds ======== */
+
+typedef struct chk_state chk_state;
+/* Checks every declaration of the model; returns the number of errors. */
+int chk_model(tlop_model *model);
+/* Checks an expression in the model's scope; `free_names` (with kinds) are extra globals. */
+int chk_expr(tlop_model *model, ast_expr *e, const ptrmap *free_kinds, kind *out);
+bool chk_is_builtin(sym name);
+kind chk_param_kind(tlop_model *model, ast_decl *param);
+void chk_free(chk_state *c);
+
+/* ======== ir.c: the hash-consed cost DAG ======== */
+
+/* The node kinds: name, printed operator, arity (-1: special). ORDER IR_OPS */
+#define IR_OPS(X)                                                              \
+  X(NUM, "num", 0)      /* num */                                              \
+  X(VAR, "var", 0)      /* name */                                             \
+  X(ADD, "+", 2) X(SUB, "-", 2) X(MUL, "*", 2) X(DIV, "/", 2)                  \
+  X(MOD, "%", 2) X(POW, "^", 2) X(NEG, "-", 1)                                 \
+  X(MIN, "min", 2) X(MAX, "max", 2)                                            \
+  X(LOG2, "log2", 1) X(LOG, "log", 2) X(CEIL, "ceil", 1) X(FLOOR, "floor", 1)  \
+  X(ABS, "abs", 1) X(SQRT, "sqrt", 1)                                          \
+  X(LT, "<", 2) X(LE, "<=", 2) X(GT, ">", 2) X(GE, ">=", 2)                    \
+  X(EQ, "==", 2) X(NE, "!=", 2) X(AND, "and", 2) X(OR, "or", 2) X(NOT, "not", 1) \
+  X(IF, "if", 3)                                                               \
+  X(SUM, "sum", 3)      /* name = index; kids lo, hi, body */                  \
+  X(PAR, "par", 2)      /* name = channel or NULL; kids count, body */         \
+  X(CONC, "conc", 2)    /* binary ∥ of two transfer sets */                    \
+  X(L, "L", 2)          /* name = channel or NULL; kids m, tau */              \
+  X(O, "o", 1)          /* name = channel or NULL; kid m */                    \
+  X(GAMMA, "gamma", 2)  /* name = operator; kids m, tau */                     \
+  X(PACK, "p", 1)       /* name = channel or NULL; kid m */                    \
+  X(STAGE, "stage", 1)  /* name = label or NULL; transparent for evaluation */ \
+  X(REPEAT, "repeat", 2) /* kids count, body: count × body, one stage repeated */
+
+typedef enum {
+#define X(n, s, a) IR_##n,
+  IR_OPS(X)
+#undef X
+  IR_NOPS
+} ir_op;
+
+typedef struct ir_node ir_node;
+enum { IR_HAS_COST = 1, IR_HAS_STAGE = 2 };
+
+/* Deepest DAG the lowering builds (inlining nests bodies): the evaluator recurses. */
+#define IR_MAX_DEPTH 20000
+
+struct ir_node {
+  uint8_t op;
+  uint8_t nkids;
+  uint8_t flags;       /* IR_HAS_* of the node and everything below it */
+  uint32_t depth;
+  uint32_t id;
+  uint32_t hash;
+  uint64_t vars;       /* bloom of the VAR names inside (bit id % 64) */
+  double num;
+  sym name;
+  span origin;         /* where the first lowering that built it came from */
+  ir_node *next_in_bucket;
+  ir_node *kid[3];
+};
+
+typedef struct ir_table ir_table;
+ir_table *ir_table_new(void);
+void ir_table_free(ir_table *t);
+const char *ir_op_name(ir_op op);
+ir_node *ir_make(tlop_ctx *ctx, ir_op op, sym name, double num, ir_node *a, ir_node *b,
+                 ir_node *c);
+ir_node *ir_num(tlop_ctx *ctx, double v);
+ir_node *ir_var(tlop_ctx *ctx, sym name);
+ir_node *ir_un(tlop_ctx *ctx, ir_op op, ir_node *a);
+ir_node *ir_bin(tlop_ctx *ctx, ir_op op, ir_node *a, ir_node *b);
+bool ir_mentions(const ir_node *n, sym var); /* may answer true for a bloom collision */
+bool ir_has_cost(const ir_node *n);          /* contains a transfer, overhead, γ or p */
+bool ir_has_stage(const ir_node *n);
+/* Applies a scalar operator to numbers; the one arithmetic of interp and simplifier. */
+double ir_apply(ir_op op, double a, double b);
+/* Substitutes var := value everywhere in n (no capture: sum indices are unique). */
+ir_node *ir_subst(tlop_ctx *ctx, ir_node *n, sym var, ir_node *value);
+
+/* ======== lower.c: checked AST → IR ======== */
+
+/* Lowers an expression: functions are inlined, lets shared, sum indices renamed apart. */
+ir_node *lower_expr(tlop_model *model, ast_expr *e);
+/* Lowers an algorithm or function body with its parameters as free variables. */
+ir_node *lower_function(tlop_model *model, ast_decl *fn);
+
+/* ======== eval.c: the reference evaluator ======== */
+
+typedef struct pf_channel pf_channel;
+typedef struct eval_state eval_state;
+
+/* Values of variables by symbol id; NaN means unbound. */
+typedef struct valuation {
+  double *v;
+  size_t n;
+} valuation;
+
+eval_state *eval_new(tlop_ctx *ctx, const tlop_platform *pf);
+void eval_free(eval_state *es);
+/* Binds a variable (by sym) for subsequent evaluations. */
+void eval_bind(eval_state *es, sym name, double v);
+/* Binds the model's parameters from env or their defaults, on demand. */
+void eval_use_env(eval_state *es, const tlop_env *env, const tlop_model *model);
+/* Evaluates n; on failure reports a diagnostic and returns false. */
+bool eval_node(eval_state *es, const ir_node *n, double *out);
+/* Evaluates n under a ∥ multiplier for all channels (used by explain). */
+bool eval_node_scaled(eval_state *es, const ir_node *n, double par, double *out);
+double eval_lookup_var(eval_state *es, sym name, bool *found);
+const tlop_platform *eval_platform(const eval_state *es);
+tlop_ctx *eval_ctx(const eval_state *es);
+/* Causes of extrapolation seen so far (TAB_* flags), for the warning the command prints. */
+unsigned eval_extrapolations(const eval_state *es);
+/* The first look-up that needed extrapolation `bit`, as text: "L[shm](1 MiB, 64)". */
+void eval_extrapolation_example(const eval_state *es, int bit, char *buf, size_t n);
+
+/* ======== simplify.c: instantiation with numbers ======== */
+
+/* Substitutes the bound values, folds constants, pushes ∥ into the transfers, unrolls
+ * small concrete sums and combines like terms: `4 ∥ T(1 MiB)` → `o(1 MiB) + 2·L(1 MiB,4)`. */
+ir_node *simp_instantiate(eval_state *es, const ir_node *n, double par);
+
+/* ======== print.c: IR → text ======== */
+
+char *prt_expr(tlop_ctx *ctx, const ir_node *n, tlop_format f);
+void prt_expr_to(strbuf *b, const ir_node *n, tlop_format f);
+char *prt_dump(tlop_ctx *ctx, const ir_node *n);
+
+/* ======== platform.c: channels behind L, o, γ, p ======== */
+
+struct pf_channel {
+  sym name;
+  tab_table *table;       /* table-backed, or NULL */
+  const char *table_path;
+  ir_node *L, *o, *p;     /* analytic bodies, over the variables below */
+  sym L_m, L_tau, o_m, p_m;
+};
+
+struct tlop_platform {
+  tlop_ctx *ctx;
+  tlop_model *model;
+  sym name;
+  pf_channel *ch;
+  size_t nch, ch_cap;
+  tab_table *gamma;
+  ir_node *gamma_expr;
+  sym gamma_m, gamma_tau;
+};
+
+const pf_channel *pf_channel_find(const tlop_platform *pf, sym name); /* NULL name: default */
+/* Reports channels the expression uses that the platform lacks; false if any. */
+bool pf_check_expr(const tlop_platform *pf, const ir_node *n);
+
+/* ======== api.c: the context ======== */
+
+struct tlop_ctx {
+  arena *ar;
+  symtab *syms;
+  ir_table *ir;
+  tlop_diag_fn diag_fn;
+  void *diag_user;
+  int errors;
+  char **paths;
+  size_t npaths, paths_cap;
+  ptrmap modules;        /* canonical path sym → module */
+  tlop_tau_rule tau_rule;
+  double max_terms;
+  uint32_t last_diag_hash;
+  struct model_list *models; /* every model loaded, freed with the context */
+  tlop_model *empty;         /* the scope of constant values (--set, grids) */
+};
+
+struct tlop_expr {
+  ir_node *node;
+  tlop_model *model;
+  kind k;
+};
+
+struct tlop_env {
+  tlop_ctx *ctx;
+  sym *names;
+  double *values;
+  kind *kinds;
+  size_t n, cap;
+};
+
+sym ctx_sym(tlop_ctx *ctx, const char *s);
+/* The context frees the model's maps when it is freed. */
+void ctx_track_model(tlop_ctx *ctx, tlop_model *model);
+/* Binds env values of a model into a kinds map, for checking expressions. */
+void env_kinds(const tlop_env *env, ptrmap *out);
+
+#endif

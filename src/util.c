@@ -1,0 +1,289 @@
+/* util.c — the small machinery every stage uses: arenas (memory by lifetime), growable
+ * arrays, interned symbols, pointer maps, string buffers and number formatting. */
+#include "tlop_int.h"
+
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+/* ---- arenas: chunks freed all at once with their owner ---- */
+
+typedef struct chunk {
+  struct chunk *next;
+  size_t used, size;
+  max_align_t data[];
+} chunk;
+
+struct arena {
+  chunk *head;
+};
+
+static void *xmalloc(size_t n) {
+  void *p = malloc(n ? n : 1);
+  if (!p) {
+    /* Out of memory is not an input error; there is nothing sensible to hand back. */
+    fputs("tlop: out of memory\n", stderr);
+    abort();
+  }
+  return p;
+}
+
+arena *arena_new(void) {
+  arena *a = xmalloc(sizeof *a);
+  a->head = NULL;
+  return a;
+}
+
+void arena_free(arena *a) {
+  if (!a)
+    return;
+  for (chunk *c = a->head, *next; c; c = next) {
+    next = c->next;
+    free(c);
+  }
+  free(a);
+}
+
+void *arena_alloc(arena *a, size_t size) {
+  size = (size + sizeof(max_align_t) - 1) / sizeof(max_align_t) * sizeof(max_align_t);
+  chunk *c = a->head;
+  if (!c || c->size - c->used < size) {
+    size_t cap = size > 65536 ? size : 65536;
+    c = xmalloc(sizeof *c + cap);
+    c->size = cap;
+    c->used = 0;
+    c->next = a->head;
+    a->head = c;
+  }
+  void *p = (char *)c->data + c->used;
+  c->used += size;
+  memset(p, 0, size);
+  return p;
+}
+
+char *arena_strndup(arena *a, const char *s, size_t n) {
+  char *d = arena_alloc(a, n + 1);
+  memcpy(d, s, n);
+  d[n] = 0;
+  return d;
+}
+
+char *arena_strdup(arena *a, const char *s) { return arena_strndup(a, s, strlen(s)); }
+
+void *grow_array(void *p, size_t *cap, size_t need, size_t elem) {
+  if (need <= *cap)
+    return p;
+  size_t c = *cap ? *cap : 8;
+  while (c < need)
+    c *= 2;
+  void *q = realloc(p, c * elem);
+  if (!q) {
+    fputs("tlop: out of memory\n", stderr);
+    abort();
+  }
+  *cap = c;
+  return q;
+}
+
+/* ---- symbols ---- */
+
+struct symtab {
+  arena *ar;
+  struct symbol **slots;
+  size_t cap;
+  uint32_t count;
+};
+
+static uint32_t hash_bytes(const char *s, size_t n) {
+  uint32_t h = 2166136261u;
+  for (size_t i = 0; i < n; i++)
+    h = (h ^ (unsigned char)s[i]) * 16777619u;
+  return h;
+}
+
+symtab *symtab_new(void) {
+  symtab *t = xmalloc(sizeof *t);
+  t->ar = arena_new();
+  t->cap = 256;
+  t->slots = calloc(t->cap, sizeof *t->slots);
+  if (!t->slots)
+    abort();
+  t->count = 0;
+  return t;
+}
+
+void symtab_free(symtab *t) {
+  if (!t)
+    return;
+  arena_free(t->ar);
+  free(t->slots);
+  free(t);
+}
+
+uint32_t symtab_count(const symtab *t) { return t->count; }
+
+sym sym_intern(symtab *t, const char *s, size_t n) {
+  if (2 * (t->count + 1) > t->cap) {
+    size_t cap = t->cap * 2;
+    struct symbol **slots = calloc(cap, sizeof *slots);
+    if (!slots)
+      abort();
+    for (size_t i = 0; i < t->cap; i++) {
+      struct symbol *y = t->slots[i];
+      if (!y)
+        continue;
+      size_t j = hash_bytes(y->name, strlen(y->name)) & (cap - 1);
+      while (slots[j])
+        j = (j + 1) & (cap - 1);
+      slots[j] = y;
+    }
+    free(t->slots);
+    t->slots = slots;
+    t->cap = cap;
+  }
+  size_t j = hash_bytes(s, n) & (t->cap - 1);
+  for (; t->slots[j]; j = (j + 1) & (t->cap - 1)) {
+    const char *name = t->slots[j]->name;
+    if (strncmp(name, s, n) == 0 && name[n] == 0)
+      return t->slots[j];
+  }
+  struct symbol *y = arena_alloc(t->ar, sizeof *y);
+  y->name = arena_strndup(t->ar, s, n);
+  y->id = t->count++;
+  t->slots[j] = y;
+  return y;
+}
+
+/* ---- pointer maps (open addressing) ---- */
+
+static size_t ptr_hash(const void *p) {
+  uintptr_t x = (uintptr_t)p;
+  x ^= x >> 17;
+  x *= 0xed5ad4bbu;
+  x ^= x >> 11;
+  return (size_t)x;
+}
+
+void *ptrmap_get(const ptrmap *m, const void *key) {
+  if (!m->cap)
+    return NULL;
+  for (size_t j = ptr_hash(key) & (m->cap - 1); m->keys[j]; j = (j + 1) & (m->cap - 1))
+    if (m->keys[j] == key)
+      return m->vals[j];
+  return NULL;
+}
+
+void ptrmap_put(ptrmap *m, const void *key, void *val) {
+  if (2 * (m->count + 1) > m->cap) {
+    ptrmap bigger = {0};
+    bigger.cap = m->cap ? m->cap * 2 : 16;
+    bigger.keys = calloc(bigger.cap, sizeof *bigger.keys);
+    bigger.vals = calloc(bigger.cap, sizeof *bigger.vals);
+    if (!bigger.keys || !bigger.vals)
+      abort();
+    for (size_t i = 0; i < m->cap; i++)
+      if (m->keys[i])
+        ptrmap_put(&bigger, m->keys[i], m->vals[i]);
+    ptrmap_free(m);
+    *m = bigger;
+  }
+  size_t j = ptr_hash(key) & (m->cap - 1);
+  for (; m->keys[j]; j = (j + 1) & (m->cap - 1))
+    if (m->keys[j] == key) {
+      m->vals[j] = val;
+      return;
+    }
+  m->keys[j] = key;
+  m->vals[j] = val;
+  m->count++;
+}
+
+void ptrmap_free(ptrmap *m) {
+  free(m->keys);
+  free(m->vals);
+  memset(m, 0, sizeof *m);
+}
+
+/* ---- string buffers ---- */
+
+void sb_putn(strbuf *b, const char *s, size_t n) {
+  b->s = grow_array(b->s, &b->cap, b->len + n + 1, 1);
+  memcpy(b->s + b->len, s, n);
+  b->len += n;
+  b->s[b->len] = 0;
+}
+
+void sb_puts(strbuf *b, const char *s) { sb_putn(b, s, strlen(s)); }
+
+void sb_vprintf(strbuf *b, const char *fmt, va_list ap) {
+  va_list aq;
+  va_copy(aq, ap);
+  int n = vsnprintf(NULL, 0, fmt, aq);
+  va_end(aq);
+  if (n < 0)
+    return;
+  b->s = grow_array(b->s, &b->cap, b->len + (size_t)n + 1, 1);
+  vsnprintf(b->s + b->len, (size_t)n + 1, fmt, ap);
+  b->len += (size_t)n;
+}
+
+void sb_printf(strbuf *b, const char *fmt, ...) {
+  va_list ap;
+  va_start(ap, fmt);
+  sb_vprintf(b, fmt, ap);
+  va_end(ap);
+}
+
+char *sb_take(strbuf *b) {
+  char *s = b->s;
+  if (!s) {
+    s = xmalloc(1);
+    s[0] = 0;
+  }
+  b->s = NULL;
+  b->len = b->cap = 0;
+  return s;
+}
+
+/* ---- numbers ---- */
+
+void fmt_double(char *buf, size_t n, double v) {
+  if (v == 0) {
+    snprintf(buf, n, "0");
+    return;
+  }
+  for (int prec = 15; prec <= 17; prec++) {
+    snprintf(buf, n, "%.*g", prec, v);
+    if (strtod(buf, NULL) == v)
+      return;
+  }
+}
+
+void tlop_format_size(char *buf, size_t n, double bytes) {
+  static const char *units[] = {"B", "KiB", "MiB", "GiB", "TiB"};
+  double v = bytes;
+  int u = 0;
+  /* Use a binary unit only when the value is a whole number of it. */
+  while (u < 4 && fabs(v) >= 1024 && fmod(v, 1024) == 0) {
+    v /= 1024;
+    u++;
+  }
+  char num[40];
+  fmt_double(num, sizeof num, v);
+  snprintf(buf, n, "%s %s", num, units[u]);
+}
+
+void tlop_format_time(char *buf, size_t n, double s) {
+  double a = fabs(s);
+  if (a == 0 || !isfinite(s))
+    snprintf(buf, n, "%g s", s);
+  else if (a < 1e-6)
+    snprintf(buf, n, "%.4g ns", s * 1e9);
+  else if (a < 1e-3)
+    snprintf(buf, n, "%.4g µs", s * 1e6);
+  else if (a < 1)
+    snprintf(buf, n, "%.4g ms", s * 1e3);
+  else
+    snprintf(buf, n, "%.4g s", s);
+}
