@@ -83,6 +83,8 @@ TLOP_API void tlop_ctx_set_diag(tlop_ctx *ctx, tlop_diag_fn fn, void *user);
 /* Import search path, after the importing file's directory: these dirs in order, then
  * TLOP_PATH (colon separated), then the installed stdlib, then the stdlib built in. */
 TLOP_API tlop_status tlop_ctx_add_path(tlop_ctx *ctx, const char *dir);
+/* Where the installed stdlib is (default: the one configured at build time). */
+TLOP_API tlop_status tlop_ctx_set_stdlib_dir(tlop_ctx *ctx, const char *dir);
 TLOP_API void tlop_ctx_set_tau_rule(tlop_ctx *ctx, tlop_tau_rule rule);
 /* Most terms one evaluation may add up over all its sums (default 1e8). */
 TLOP_API void tlop_ctx_set_max_terms(tlop_ctx *ctx, double max_terms);
@@ -116,6 +118,9 @@ TLOP_API tlop_status tlop_value_parse(tlop_ctx *ctx, const char *text, double *v
  * its free variables, with the kinds of their values. */
 TLOP_API tlop_status tlop_expr_parse(tlop_model *model, const char *text, const tlop_env *env,
                             tlop_expr **out);
+/* The body of an algorithm with its parameters as free variables (bound by env or a
+ * grid when evaluated); TLOP_ERR_ARG when there is no such algorithm. */
+TLOP_API tlop_status tlop_algorithm_expr(tlop_model *model, const char *name, tlop_expr **out);
 /* Prints an expression in the papers' notation or as .tlop source. */
 TLOP_API char *tlop_expr_print(tlop_ctx *ctx, const tlop_expr *expr, tlop_format format);
 /* The kind of the expression's value (a cost is a TLOP_KIND_TIME). */

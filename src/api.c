@@ -7,6 +7,10 @@
 #include <stdlib.h>
 #include <string.h>
 
+#ifndef TLOP_STDLIB_DIR
+#define TLOP_STDLIB_DIR ""
+#endif
+
 const char *tlop_version(void) { return TLOP_VERSION; }
 
 const char *tlop_status_name(tlop_status st) {
@@ -30,6 +34,7 @@ tlop_ctx *tlop_ctx_new(void) {
   ctx->ar = arena_new();
   ctx->syms = symtab_new();
   ctx->ir = ir_table_new();
+  ctx->stdlib_dir = *TLOP_STDLIB_DIR ? strdup(TLOP_STDLIB_DIR) : NULL;
   ctx->tau_rule = TLOP_TAU_PROPORTIONAL;
   ctx->max_terms = 1e8;
   return ctx;
@@ -58,6 +63,7 @@ void tlop_ctx_free(tlop_ctx *ctx) {
   for (size_t i = 0; i < ctx->npaths; i++)
     free(ctx->paths[i]);
   free(ctx->paths);
+  free(ctx->stdlib_dir);
   ptrmap_free(&ctx->modules);
   ir_table_free(ctx->ir);
   symtab_free(ctx->syms);
@@ -77,6 +83,15 @@ tlop_status tlop_ctx_add_path(tlop_ctx *ctx, const char *dir) {
   if (!copy)
     return TLOP_ERR_NOMEM;
   VEC_PUSH(ctx->paths, ctx->npaths, ctx->paths_cap, copy);
+  return TLOP_OK;
+}
+
+tlop_status tlop_ctx_set_stdlib_dir(tlop_ctx *ctx, const char *dir) {
+  char *copy = dir ? strdup(dir) : NULL;
+  if (dir && !copy)
+    return TLOP_ERR_NOMEM;
+  free(ctx->stdlib_dir);
+  ctx->stdlib_dir = copy;
   return TLOP_OK;
 }
 
@@ -269,6 +284,24 @@ tlop_status tlop_expr_parse(tlop_model *model, const char *text, const tlop_env 
   e->node = n;
   e->model = model;
   e->k = k;
+  *out = e;
+  return TLOP_OK;
+}
+
+tlop_status tlop_algorithm_expr(tlop_model *model, const char *name, tlop_expr **out) {
+  *out = NULL;
+  if (!model || !name)
+    return TLOP_ERR_ARG;
+  ast_decl *fn = ptrmap_get(&model->funcs, ctx_sym(model->ctx, name));
+  if (!fn || fn->kind != D_ALGORITHM)
+    return TLOP_ERR_ARG;
+  ir_node *n = lower_function(model, fn);
+  if (!n)
+    return TLOP_ERR_CHECK;
+  tlop_expr *e = arena_alloc(model->ctx->ar, sizeof *e);
+  e->node = n;
+  e->model = model;
+  e->k = chk_fn_result(model, fn);
   *out = e;
   return TLOP_OK;
 }

@@ -749,3 +749,10 @@ void chk_free(chk_state *c) {
 kind chk_param_kind(tlop_model *model, ast_decl *param) {
   return param_kind(state_of(model), param, param->name_sp);
 }
+
+/* The kind of a function's result, from its generic check. */
+kind chk_fn_result(tlop_model *model, ast_decl *fn) {
+  chk_state *c = state_of(model);
+  check_generic(c, fn);
+  return info_of(c, fn)->result;
+}

@@ -117,14 +117,16 @@ static void fail(eval_state *es, const ir_node *n, const char *fmt, ...) {
   va_start(ap, fmt);
   sb_vprintf(&b, fmt, ap);
   va_end(ap);
-  sb_puts(&b, " in ");
-  strbuf e = {0};
-  prt_expr_to(&e, n, TLOP_FORMAT_UNICODE);
-  if (e.len > 160)
-    sb_printf(&b, "%.157s…", e.s);
-  else
-    sb_puts(&b, e.s);
-  free(e.s);
+  if (n->op != IR_VAR) {
+    sb_puts(&b, " in ");
+    strbuf e = {0};
+    prt_expr_to(&e, n, TLOP_FORMAT_UNICODE);
+    if (e.len > 160)
+      sb_printf(&b, "%.157s…", e.s);
+    else
+      sb_puts(&b, e.s);
+    free(e.s);
+  }
   sym vars[8];
   size_t nv = 0;
   ptrmap seen = {0};
@@ -494,7 +496,8 @@ static bool eval(eval_state *es, const ir_node *n, double *out) {
     bool found;
     *out = eval_lookup_var(es, n->name, &found);
     if (!found && !es->failed)
-      fail(es, n, "'%s' has no value: give it with --set %s=…", n->name->name, n->name->name);
+      fail(es, n, "'%s' has no value: give it with --set %s=… (or a --grid axis)", n->name->name,
+           n->name->name);
     return found;
   }
   case IR_IF:

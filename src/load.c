@@ -10,10 +10,6 @@
 #include <string.h>
 #include <sys/stat.h>
 
-#ifndef TLOP_STDLIB_DIR
-#define TLOP_STDLIB_DIR ""
-#endif
-
 /* Prefix of the directories of modules that come from the built-in stdlib. */
 #define BUILTIN_DIR "<stdlib>"
 /* Largest source or table file read (hostile inputs: /dev/zero, huge files). */
@@ -184,8 +180,8 @@ module *load_import(tlop_ctx *ctx, const module *from, const char *name, span at
         return module_from_disk(ctx, p, at);
     }
   }
-  if (*TLOP_STDLIB_DIR) {
-    char *p = join(ctx->ar, TLOP_STDLIB_DIR, file);
+  if (ctx->stdlib_dir) {
+    char *p = join(ctx->ar, ctx->stdlib_dir, file);
     if (is_file(p))
       return module_from_disk(ctx, p, at);
   }

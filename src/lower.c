@@ -238,7 +238,8 @@ ir_node *lower_function(tlop_model *model, ast_decl *fn) {
   binding *frames = calloc((size_t)(fn->nargs ? fn->nargs : 1), sizeof *frames);
   const binding *scope = NULL;
   for (int i = 0; i < fn->nargs; i++) {
-    frames[i] = (binding){fn->args[i]->name, ir_var(model->ctx, fn->args[i]->name), scope};
+    frames[i] = (binding){fn->args[i]->name, at(ir_var(model->ctx, fn->args[i]->name), fn->args[i]->sp),
+                          scope};
     scope = &frames[i];
   }
   ir_node *r = lower(&lw, fn->body, scope);

@@ -6,10 +6,6 @@
 #include <stdlib.h>
 #include <string.h>
 
-#ifndef TLOP_STDLIB_DIR
-#define TLOP_STDLIB_DIR ""
-#endif
-
 typedef struct report_ctx {
   tlop_ctx *ctx;
   const char *path;
@@ -46,10 +42,10 @@ static const char *table_path(tlop_ctx *ctx, const module *m, const char *path) 
     return path;
   const char *dir = m->dir;
   if (strncmp(dir, "<stdlib>", 8) == 0) {
-    if (!*TLOP_STDLIB_DIR)
+    if (!ctx->stdlib_dir)
       return path;
     strbuf b = {0};
-    sb_printf(&b, "%s%s", TLOP_STDLIB_DIR, dir + 8);
+    sb_printf(&b, "%s%s", ctx->stdlib_dir, dir + 8);
     dir = arena_strdup(ctx->ar, b.s);
     free(b.s);
   }

@@ -204,7 +204,8 @@ static void pr(printer *p, const ir_node *n, int min) {
       put(p, "]");
     }
     put(p, " ");
-    pr(p, n->kid[1], P_PAR);
+    /* A sum under ∥ is parenthesized, as the papers write it: A ∥ (X + Y). */
+    pr(p, n->kid[1], P_ADD + 1);
     break;
   case IR_CONC: binary(p, n, u ? " ∥ " : " || ", P_PAR + 1, P_PAR); break;
   case IR_MIN: case IR_MAX: case IR_LOG: case IR_ABS: case IR_SQRT:

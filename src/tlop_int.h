@@ -266,6 +266,7 @@ int chk_model(tlop_model *model);
 int chk_expr(tlop_model *model, ast_expr *e, const ptrmap *free_kinds, kind *out);
 bool chk_is_builtin(sym name);
 kind chk_param_kind(tlop_model *model, ast_decl *param);
+kind chk_fn_result(tlop_model *model, ast_decl *fn);
 void chk_free(chk_state *c);
 
 /* ======== ir.c: the hash-consed cost DAG ======== */
@@ -423,6 +424,7 @@ struct tlop_ctx {
   char **paths;
   size_t npaths, paths_cap;
   ptrmap modules;        /* canonical path sym → module */
+  char *stdlib_dir;      /* the installed stdlib, or NULL */
   tlop_tau_rule tau_rule;
   double max_terms;
   uint32_t last_diag_hash;

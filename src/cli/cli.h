@@ -68,9 +68,8 @@ int cli_take_format_output(cli *c, int opt, const char *arg);
 int cli_usage_error(const char *cmd, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
 
 tlop_model *cli_load(cli *c, const char *path);
-/* "ALGO" becomes "ALGO(p1, p2, …)" with the algorithm's parameter names; any other text
- * is returned as it is. Malloc'd. */
-char *cli_algorithm_call(tlop_model *m, const char *algo);
+/* An algorithm's body (its name given) or a parsed expression; NULL after diagnostics. */
+tlop_expr *cli_expr(tlop_model *m, const char *text, const tlop_env *env);
 /* The values of --set, with the extra names of a grid bound to placeholder values. */
 tlop_env *cli_env(cli *c, tlop_model *model);
 tlop_platform *cli_platform(cli *c, tlop_model *model);

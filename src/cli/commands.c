@@ -65,7 +65,7 @@ static bool job_open(cli *c, job *j, tlop_model *model, const char *text, bool p
   memset(j, 0, sizeof *j);
   if (!(j->model = model) || !(j->env = cli_env(c, j->model)))
     return false;
-  if (tlop_expr_parse(j->model, text, j->env, &j->expr) != TLOP_OK)
+  if (!(j->expr = cli_expr(j->model, text, j->env)))
     return false;
   return !platform || (j->pf = cli_platform(c, j->model)) != NULL;
 }
@@ -156,7 +156,7 @@ int cmd_explain(cli *c, int argc, char **argv) {
   tlop_model *m = cli_load(c, argv[optind]);
   if (!m)
     return EXIT_INPUT;
-  char *call = cli_algorithm_call(m, argv[optind + 1]);
+  const char *call = argv[optind + 1];
   job j;
   tlop_stage *rows = NULL;
   size_t n = 0;
@@ -207,7 +207,6 @@ int cmd_explain(cli *c, int argc, char **argv) {
   if (out && out != stdout)
     fclose(out);
   tlop_stages_free(rows, n);
-  free(call);
   job_free(&j);
   return out ? EXIT_OK : EXIT_INPUT;
 }
@@ -234,10 +233,8 @@ int cmd_dump_ir(cli *c, int argc, char **argv) {
   tlop_model *m = cli_load(c, argv[optind]);
   if (!m)
     return EXIT_INPUT;
-  char *call = cli_algorithm_call(m, argv[optind + 1]);
   job j;
-  bool ok = job_open(c, &j, m, call, false);
-  free(call);
+  bool ok = job_open(c, &j, m, argv[optind + 1], false);
   FILE *out = ok ? cli_output(c) : NULL;
   if (out) {
     char *s = !strcmp(fmt, "dag") ? tlop_expr_dump(c->ctx, j.expr)

@@ -9,6 +9,8 @@
 #include <stdarg.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
 
 static const struct command {
   const char *name;
@@ -146,25 +148,14 @@ int cli_take_format_output(cli *c, int opt, const char *arg) {
 const struct option cli_format_output_opts[] = {
     {"format", required_argument, 0, 'f'}, {"output", required_argument, 0, 'o'}, {0, 0, 0, 0}};
 
-/* "ALGO" becomes "ALGO(p1, p2, …)" with the algorithm's own parameter names. */
-char *cli_algorithm_call(tlop_model *m, const char *algo) {
+/* An algorithm's name stands for its body with its parameters free; any other text is
+ * parsed as an expression over the model, with the names of env as free variables. */
+tlop_expr *cli_expr(tlop_model *m, const char *text, const tlop_env *env) {
+  tlop_expr *e;
   size_t n;
-  const char *const *params = tlop_algorithm_params(m, algo, &n);
-  if (!params)
-    return strdup(algo);
-  size_t len = strlen(algo) + 3;
-  for (size_t i = 0; i < n; i++)
-    len += strlen(params[i]) + 2;
-  char *s = malloc(len);
-  strcpy(s, algo);
-  strcat(s, "(");
-  for (size_t i = 0; i < n; i++) {
-    if (i)
-      strcat(s, ", ");
-    strcat(s, params[i]);
-  }
-  strcat(s, ")");
-  return s;
+  if (tlop_algorithm_params(m, text, &n))
+    return tlop_algorithm_expr(m, text, &e) == TLOP_OK ? e : NULL;
+  return tlop_expr_parse(m, text, env, &e) == TLOP_OK ? e : NULL;
 }
 
 tlop_model *cli_load(cli *c, const char *path) {
@@ -245,6 +236,23 @@ void cli_fmt_value(char *buf, size_t n, double v, tlop_kind k) {
     snprintf(buf, n, "%.10g", v);
 }
 
+/* An installed command finds its stdlib beside itself (PREFIX/bin → PREFIX/share), so an
+ * installation can be moved; a command in a build tree keeps the configured one. */
+static void use_installed_stdlib(tlop_ctx *ctx) {
+  char exe[4096];
+  ssize_t n = readlink("/proc/self/exe", exe, sizeof exe - 64);
+  if (n <= 0)
+    return;
+  exe[n] = 0;
+  char *slash = strrchr(exe, '/');
+  if (!slash)
+    return;
+  strcpy(slash, "/../share/tlop/stdlib");
+  struct stat st;
+  if (stat(exe, &st) == 0 && S_ISDIR(st.st_mode))
+    tlop_ctx_set_stdlib_dir(ctx, exe);
+}
+
 int main(int argc, char **argv) {
   if (argc < 2) {
     usage(stderr);
@@ -269,6 +277,7 @@ int main(int argc, char **argv) {
       return EXIT_INPUT;
     }
     tlop_ctx_set_diag(c.ctx, print_diag, NULL);
+    use_installed_stdlib(c.ctx);
     int rc = commands[i].run(&c, argc - 1, argv + 1);
     tlop_ctx_free(c.ctx);
     free((void *)c.o.params);

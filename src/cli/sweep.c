@@ -191,11 +191,8 @@ int cmd_sweep(cli *c, int argc, char **argv) {
       fprintf(stderr, "tlop sweep: '%s' is not an algorithm of %s\n", algos[a], argv[optind]);
       goto done;
     }
-    char *call = cli_algorithm_call(m, algos[a]);
-    tlop_expr *e;
-    tlop_status st = tlop_expr_parse(m, call, env, &e);
-    free(call);
-    if (st != TLOP_OK)
+    tlop_expr *e = cli_expr(m, algos[a], env);
+    if (!e)
       goto done;
     for (size_t i = 0; i < npts; i += CHUNK) {
       size_t k = npts - i < CHUNK ? npts - i : CHUNK;
