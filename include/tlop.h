@@ -68,7 +68,16 @@ typedef enum {
   TLOP_KIND_OTHER   /* bandwidth, time per byte, … */
 } tlop_kind;
 
-typedef enum { TLOP_FORMAT_UNICODE, TLOP_FORMAT_TLOP } tlop_format;
+typedef enum { TLOP_FORMAT_UNICODE, TLOP_FORMAT_TLOP, TLOP_FORMAT_LATEX } tlop_format;
+
+/* Options of tlop_simplify. */
+typedef struct tlop_simp_opts {
+  const char *assume;  /* facts besides the model's `assume`s: "P = 2^p, p >= 1, m = k*S/P" */
+  int expand;          /* polynomials multiplied out, no common factor taken out */
+  int unroll;          /* write out sums with concrete bounds (up to 64 terms) */
+  const tlop_platform *platform; /* names the default channel; NULL: left unnamed */
+  const tlop_env *env;           /* values to substitute; NULL: everything symbolic */
+} tlop_simp_opts;
 
 TLOP_API const char *tlop_version(void);
 /* Human forms of numbers: "1 MiB", "1536 B" (binary units when exact); "12.35 µs". */
@@ -121,6 +130,14 @@ TLOP_API tlop_status tlop_expr_parse(tlop_model *model, const char *text, const 
 /* The body of an algorithm with its parameters as free variables (bound by env or a
  * grid when evaluated); TLOP_ERR_ARG when there is no such algorithm. */
 TLOP_API tlop_status tlop_algorithm_expr(tlop_model *model, const char *name, tlop_expr **out);
+/* The form the papers derive by hand: ∥ pushed into the transfers, like terms combined,
+ * sums closed where they have a closed form, assumptions applied. The result evaluates to
+ * the same value for every valuation that satisfies the assumptions. */
+TLOP_API tlop_status tlop_simplify(const tlop_expr *expr, const tlop_simp_opts *opts,
+                                   tlop_expr **out);
+/* As tlop_expr_parse, but a name the model does not define is a free variable (for
+ * symbolic work: simplify, dump-ir). */
+TLOP_API tlop_status tlop_expr_parse_symbolic(tlop_model *model, const char *text, tlop_expr **out);
 /* Prints an expression in the papers' notation or as .tlop source. */
 TLOP_API char *tlop_expr_print(tlop_ctx *ctx, const tlop_expr *expr, tlop_format format);
 /* The kind of the expression's value (a cost is a TLOP_KIND_TIME). */

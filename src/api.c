@@ -200,7 +200,7 @@ void env_kinds(const tlop_env *env, ptrmap *out) {
 
 /* Parses and checks a lone expression in a model's scope. */
 static ir_node *parse_checked(tlop_model *model, const char *what, const char *text,
-                              const ptrmap *free_kinds, kind *k, tlop_status *st) {
+                              const ptrmap *free_kinds, bool implicit, kind *k, tlop_status *st) {
   tlop_ctx *ctx = model->ctx;
   size_t len = strlen(text);
   char *copy = arena_strndup(ctx->ar, text, len);
@@ -210,7 +210,7 @@ static ir_node *parse_checked(tlop_model *model, const char *what, const char *t
     *st = TLOP_ERR_SYNTAX;
     return NULL;
   }
-  if (chk_expr(model, e, free_kinds, k) != 0) {
+  if (chk_expr(model, e, free_kinds, implicit, k) != 0) {
     *st = TLOP_ERR_CHECK;
     return NULL;
   }
@@ -233,7 +233,7 @@ static tlop_status value_parse(tlop_ctx *ctx, const char *text, double *value, k
   if (!m || !text)
     return TLOP_ERR_ARG;
   tlop_status st;
-  ir_node *n = parse_checked(m, text, text, NULL, k, &st);
+  ir_node *n = parse_checked(m, text, text, NULL, false, k, &st);
   if (!n)
     return st;
   if (ir_has_cost(n) || k->tag == K_BOOL) {
@@ -267,8 +267,8 @@ tlop_status tlop_env_set_text(tlop_env *env, const char *name, const char *value
 
 /* ---- expressions ---- */
 
-tlop_status tlop_expr_parse(tlop_model *model, const char *text, const tlop_env *env,
-                            tlop_expr **out) {
+static tlop_status expr_parse(tlop_model *model, const char *text, const tlop_env *env,
+                              bool implicit, tlop_expr **out) {
   *out = NULL;
   if (!model || !text)
     return TLOP_ERR_ARG;
@@ -276,7 +276,7 @@ tlop_status tlop_expr_parse(tlop_model *model, const char *text, const tlop_env 
   env_kinds(env, &kinds);
   kind k;
   tlop_status st;
-  ir_node *n = parse_checked(model, "<expr>", text, &kinds, &k, &st);
+  ir_node *n = parse_checked(model, "<expr>", text, &kinds, implicit, &k, &st);
   ptrmap_free(&kinds);
   if (!n)
     return st;
@@ -304,6 +304,81 @@ tlop_status tlop_algorithm_expr(tlop_model *model, const char *name, tlop_expr *
   e->k = chk_fn_result(model, fn);
   *out = e;
   return TLOP_OK;
+}
+
+/* Splits "P = 2^p, p >= 1" at top-level commas; a lone '=' means equality. */
+static size_t parse_facts(tlop_model *model, const char *text, ir_node ***facts, size_t *cap,
+                          size_t n, bool *ok) {
+  tlop_ctx *ctx = model->ctx;
+  size_t len = strlen(text);
+  char *buf = malloc(2 * len + 1);
+  size_t k = 0;
+  int depth = 0;
+  for (size_t i = 0; i <= len; i++) {
+    char ch = text[i];
+    depth += (ch == '(') - (ch == ')');
+    if (ch == 0 || (ch == ',' && depth == 0)) {
+      buf[k] = 0;
+      const source *src = source_new(ctx, "<assume>", arena_strdup(ctx->ar, buf), k);
+      ast_expr *e;
+      if (parse_expr(ctx, ctx->ar, src, &e) != 0 || chk_fact(model, e) != 0) {
+        *ok = false;
+      } else {
+        ir_node *f = lower_expr(model, e);
+        if (f)
+          VEC_PUSH(*facts, n, *cap, f);
+      }
+      k = 0;
+      continue;
+    }
+    bool lone_eq = ch == '=' && (i == 0 || !strchr("=<>!", text[i - 1])) && text[i + 1] != '=';
+    if (lone_eq)
+      buf[k++] = '=';
+    buf[k++] = ch;
+  }
+  free(buf);
+  return n;
+}
+
+tlop_status tlop_simplify(const tlop_expr *expr, const tlop_simp_opts *opts, tlop_expr **out) {
+  *out = NULL;
+  tlop_simp_opts none = {0};
+  if (!opts)
+    opts = &none;
+  tlop_model *model = expr->model;
+  ir_node **facts = NULL;
+  size_t n = 0, cap = 0;
+  for (size_t m = 0; m < model->nmods; m++)
+    for (ast_decl *d = model->mods[m]->decls; d; d = d->next)
+      for (int i = 0; d->kind == D_ASSUME && i < d->nfacts; i++) {
+        ir_node *f = lower_expr(model, d->facts[i]);
+        if (f)
+          VEC_PUSH(facts, n, cap, f);
+      }
+  bool ok = true;
+  if (opts->assume)
+    n = parse_facts(model, opts->assume, &facts, &cap, n, &ok);
+  if (!ok) {
+    free(facts);
+    return TLOP_ERR_CHECK;
+  }
+  ir_node *r = simp_simplify(model->ctx, expr->node, facts, n, opts);
+  free(facts);
+  tlop_expr *e = arena_alloc(model->ctx->ar, sizeof *e);
+  e->node = r;
+  e->model = model;
+  e->k = expr->k;
+  *out = e;
+  return TLOP_OK;
+}
+
+tlop_status tlop_expr_parse(tlop_model *model, const char *text, const tlop_env *env,
+                            tlop_expr **out) {
+  return expr_parse(model, text, env, false, out);
+}
+
+tlop_status tlop_expr_parse_symbolic(tlop_model *model, const char *text, tlop_expr **out) {
+  return expr_parse(model, text, NULL, true, out);
 }
 
 char *tlop_expr_print(tlop_ctx *ctx, const tlop_expr *expr, tlop_format format) {

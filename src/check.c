@@ -93,6 +93,7 @@ struct chk_state {
   const ptrmap *free; /* sym → kind*: extra globals of an expression */
   call_frame *calls;  /* instantiations under way, for notes on errors */
   bool in_channel;    /* checking a channel's own L/o/p: no transfers inside */
+  bool implicit;      /* unknown names are new variables (assumptions, symbolic work) */
   int errors;
 };
 
@@ -283,6 +284,8 @@ static kind check_name(chk_state *c, ast_expr *e, const scope *sc) {
   ast_decl *d = ptrmap_get(&c->model->values, name);
   if (d)
     return param_kind(c, d, e->sp);
+  if (c->implicit)
+    return KIND_NUM;
   if (ptrmap_get(&c->model->funcs, name)) {
     error_at(c, e->sp, "'%s' is a function: call it with its arguments, '%s(…)'", name->name,
              name->name);
@@ -682,7 +685,9 @@ static void check_platform(chk_state *c, ast_decl *pf) {
 }
 
 static void check_fact(chk_state *c, ast_expr *e, const char *what) {
+  c->implicit = true;
   kind k = check(c, e, NULL);
+  c->implicit = false;
   if (k.tag != K_BOOL && k.tag != K_ANY) {
     char b1[48];
     error_at(c, e->sp, "%s must be a comparison (or integer(x)), but this is a %s", what,
@@ -729,12 +734,22 @@ int chk_model(tlop_model *model) {
   return c->errors - before;
 }
 
-int chk_expr(tlop_model *model, ast_expr *e, const ptrmap *free_kinds, kind *out) {
+int chk_expr(tlop_model *model, ast_expr *e, const ptrmap *free_kinds, bool implicit,
+             kind *out) {
   chk_state *c = state_of(model);
   int before = c->errors;
   c->free = free_kinds;
+  c->implicit = implicit;
   *out = check(c, e, NULL);
+  c->implicit = false;
   c->free = NULL;
+  return c->errors - before;
+}
+
+int chk_fact(tlop_model *model, ast_expr *e) {
+  chk_state *c = state_of(model);
+  int before = c->errors;
+  check_fact(c, e, "an assumption");
   return c->errors - before;
 }
 

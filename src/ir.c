@@ -192,3 +192,63 @@ ir_node *ir_subst(tlop_ctx *ctx, ir_node *n, sym var, ir_node *value) {
   ptrmap_free(&memo);
   return r;
 }
+
+/* Order of operators in canonical forms: variables first, numbers last. */
+static int op_rank(const ir_node *n) {
+  switch (n->op) {
+  case IR_VAR: return 0;
+  case IR_POW: return 1;
+  case IR_NUM: return 9;
+  default: return 2 + (n->op == IR_SUM);
+  }
+}
+
+/* A total order on nodes that depends only on their structure (names compared as text),
+ * so canonical forms and their printing are the same from run to run. */
+int ir_cmp(const ir_node *a, const ir_node *b) {
+  if (a == b)
+    return 0;
+  int ra = op_rank(a), rb = op_rank(b);
+  if (ra != rb)
+    return ra < rb ? -1 : 1;
+  if (a->op != b->op)
+    return a->op < b->op ? -1 : 1;
+  if (a->op == IR_NUM)
+    return a->num < b->num ? -1 : a->num > b->num ? 1 : 0;
+  if (a->name != b->name) {
+    if (!a->name || !b->name)
+      return a->name ? 1 : -1;
+    int c = strcmp(a->name->name, b->name->name);
+    if (c)
+      return c;
+  }
+  for (int i = 0; i < a->nkids; i++) {
+    int c = ir_cmp(a->kid[i], b->kid[i]);
+    if (c)
+      return c;
+  }
+  return 0;
+}
+
+static bool uses(const ir_node *n, sym var, ptrmap *seen) {
+  if (!ir_mentions(n, var) || ptrmap_get(seen, n))
+    return false;
+  if (n->op == IR_VAR)
+    return n->name == var;
+  ptrmap_put(seen, n, (void *)n);
+  if (n->op == IR_SUM && n->name == var)
+    return uses(n->kid[0], var, seen) || uses(n->kid[1], var, seen);
+  for (int i = 0; i < n->nkids; i++)
+    if (uses(n->kid[i], var, seen))
+      return true;
+  return false;
+}
+
+bool ir_uses(const ir_node *n, sym var) {
+  if (!ir_mentions(n, var))
+    return false;
+  ptrmap seen = {0};
+  bool r = uses(n, var, &seen);
+  ptrmap_free(&seen);
+  return r;
+}

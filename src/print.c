@@ -32,7 +32,8 @@ static int prec(const ir_node *n) {
   case IR_OR: return P_OR;
   case IR_NOT: return P_NOT;
   case IR_PAR: case IR_CONC: return P_PAR;
-  case IR_IF: case IR_SUM: return P_OPEN;
+  case IR_IF: return P_OPEN;
+  case IR_SUM: return P_OPEN; /* the papers' Σ is handled in pr */
   case IR_STAGE: return P_ATOM;
   default: return P_ATOM;
   }
@@ -158,7 +159,9 @@ static void pr_sum(printer *p, const ir_node *n) {
 }
 
 static void pr(printer *p, const ir_node *n, int min) {
-  bool paren = prec(n) < min;
+  /* In the papers' notation Σ is a prefix of its body, which reaches over a product. */
+  int level = n->op == IR_SUM && p->f != TLOP_FORMAT_TLOP ? P_ATOM : prec(n);
+  bool paren = level < min;
   if (paren)
     put(p, "(");
   bool u = uni(p);
@@ -175,13 +178,19 @@ static void pr(printer *p, const ir_node *n, int min) {
     }
     break;
   case IR_SUB: binary(p, n, u ? " − " : " - ", P_ADD, P_ADD + 1); break;
-  case IR_MUL: binary(p, n, u ? "·" : " * ", P_MUL, P_MUL + 1); break;
-  case IR_DIV: binary(p, n, "/", P_MUL, P_MUL + 1); break;
+  case IR_MUL:
+  case IR_DIV: {
+    /* (Σ …)·x: the papers' Σ would take x into its body */
+    int left = n->kid[0]->op == IR_SUM ? P_ATOM + 1 : P_MUL;
+    binary(p, n, n->op == IR_DIV ? "/" : u ? "·" : " * ", left, P_MUL + 1);
+    break;
+  }
   case IR_MOD: binary(p, n, " % ", P_MUL, P_MUL + 1); break;
   case IR_POW: binary(p, n, "^", P_ATOM, P_POW); break;
   case IR_NEG:
     put(p, u ? "−" : "-");
-    pr(p, n->kid[0], P_NEG);
+    /* −a·b reads as −(a·b) in the papers; the source form keeps the tree exact */
+    pr(p, n->kid[0], u ? P_MUL : P_NEG);
     break;
   case IR_LT: binary(p, n, " < ", P_CMP + 1, P_CMP + 1); break;
   case IR_LE: binary(p, n, u ? " ≤ " : " <= ", P_CMP + 1, P_CMP + 1); break;
@@ -214,7 +223,10 @@ static void pr(printer *p, const ir_node *n, int min) {
     break;
   case IR_LOG2:
     put(p, u ? "log₂" : "log2");
-    args(p, n, 0);
+    if (u && n->kid[0]->op == IR_VAR)
+      name(p, n->kid[0]->name); /* log₂P */
+    else
+      args(p, n, 0);
     break;
   case IR_CEIL: case IR_FLOOR:
     if (u) {

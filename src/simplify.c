@@ -1,212 +1,791 @@
-/* simplify.c — instantiation: the expression of a stage with its numbers substituted, in
- * the form the papers write by hand. Bound variables become numbers, constants fold, ∥ is
- * pushed into the τ of the transfers (o and p are not affected), small concrete sums are
- * unrolled, and like terms are combined: `4 ∥ T(1 MiB)` → `o(1 MiB) + 2·L(1 MiB, 4)`.
- * Requires: a lowered expression; an evaluator state with the values bound. */
+/* simplify.c — the symbolic engine: the form the papers derive by hand. ∥ is pushed into
+ * the τ of the transfers (o and p unaffected, a channel-scoped ∥ only on its channel,
+ * L(m,a) ∥ L(m,b) = L(m,a+b)); a cost becomes scalar coefficients (polys) times cost
+ * atoms, like terms combined, in canonical order; a sum is split by linearity, its
+ * index-free factors pulled out, its index shifted to the papers' shape, and closed when a
+ * closed form exists; assumptions substitute (m = k·S), name powers of two (P = 2^p) and
+ * bound variables, which decides min, max and if. Nothing depends on the values of the
+ * parameters, and a sum with symbolic bounds is never unrolled.
+ * Requires: lowered IR. Guarantees: the same value for every valuation that satisfies
+ * the assumptions. */
 #include "tlop_int.h"
 
 #include <math.h>
 #include <stdlib.h>
+#include <string.h>
 
-/* Sums with at most this many concrete terms are written out. */
-#define UNROLL_MAX 16
+/* Concrete sums up to this many terms are written out when unrolling. */
+#define UNROLL_MAX 64
 
-typedef struct scale {
-  const pf_channel *ch; /* NULL: every channel */
-  double a;
-} scale;
+typedef struct subst {
+  sym var;
+  poly *value;
+} subst;
 
-typedef struct inst {
-  eval_state *es;
+typedef struct pow2 {
+  sym big, expo; /* big = 2^expo */
+} pow2;
+
+typedef struct bound {
+  sym var;
+  poly *lo, *hi; /* NULL when open */
+} bound;
+
+typedef struct term {
+  ir_node *atom; /* NULL: the scalar part */
+  poly *c;
+} term;
+
+typedef struct lin {
+  term *t;
+  int n;
+} lin;
+
+typedef struct par_scope {
+  sym ch; /* NULL: every channel */
+  poly *a;
+  const struct par_scope *up;
+} par_scope;
+
+struct simp {
   tlop_ctx *ctx;
-  scale *sc;
-  size_t nsc, cap;
-} inst;
+  arena *ar;
+  bool expand, unroll;
+  sym default_ch;
+  subst *subs;
+  size_t nsubs, subs_cap;
+  pow2 *pows;
+  size_t npows, pows_cap;
+  bound *bounds; /* assumptions, then the indices of the sums being walked */
+  size_t nbounds, bounds_cap;
+  sym *ints;
+  size_t nints, ints_cap;
+  ptrmap memo; /* scalar node that uses no index in scope → poly */
+  int depth;   /* of the proof search */
+};
 
-static ir_node *go(inst *in, const ir_node *n);
+arena *simp_arena(simp *s) { return s->ar; }
+tlop_ctx *simp_ctx(simp *s) { return s->ctx; }
 
-static double factor(const inst *in, const ir_node *transfer) {
-  const tlop_platform *pf = eval_platform(in->es);
-  const pf_channel *ch = pf ? pf_channel_find(pf, transfer->name) : NULL;
-  double a = 1;
-  for (size_t i = 0; i < in->nsc; i++)
-    if (!in->sc[i].ch || in->sc[i].ch == ch)
-      a *= in->sc[i].a;
+static poly *scalar(simp *s, const ir_node *n);
+static lin norm(simp *s, const ir_node *n, const par_scope *par);
+
+/* ---- variables: substitutions, powers of two, bounds, integers ---- */
+
+static const subst *subst_of(const simp *s, sym v) {
+  for (size_t i = s->nsubs; i-- > 0;)
+    if (s->subs[i].var == v)
+      return &s->subs[i];
+  return NULL;
+}
+
+static const bound *bound_of(const simp *s, sym v) {
+  for (size_t i = s->nbounds; i-- > 0;)
+    if (s->bounds[i].var == v)
+      return &s->bounds[i];
+  return NULL;
+}
+
+static bool is_int_base(simp *s, const ir_node *b) {
+  if (b->op == IR_CEIL || b->op == IR_FLOOR)
+    return true;
+  if (b->op != IR_VAR)
+    return false;
+  for (size_t i = 0; i < s->nints; i++)
+    if (s->ints[i] == b->name)
+      return true;
+  return false;
+}
+
+static bool is_integer(simp *s, const poly *p) { return poly_is_integer(p, is_int_base, s); }
+
+/* Does n use an index of the sums being walked (so its form depends on the scope)? */
+static bool uses_scope(const simp *s, const ir_node *n) {
+  for (size_t i = 0; i < s->nbounds; i++)
+    if (ir_mentions(n, s->bounds[i].var))
+      return true;
+  return false;
+}
+
+static void push_index(simp *s, sym idx, poly *lo, poly *hi, bool integer) {
+  bound b = {idx, lo, hi};
+  VEC_PUSH(s->bounds, s->nbounds, s->bounds_cap, b);
+  VEC_PUSH(s->ints, s->nints, s->ints_cap, integer ? idx : NULL);
+}
+
+static void pop_index(simp *s) {
+  s->nbounds--;
+  s->nints--;
+}
+
+/* One value of an unrolled sum: the index is in scope (so nothing using it is memoized)
+ * and stands for the number. */
+static void unroll_push(simp *s, sym idx, double v) {
+  poly *p = poly_num(s, v);
+  push_index(s, idx, p, p, v == floor(v));
+  subst sb = {idx, p};
+  VEC_PUSH(s->subs, s->nsubs, s->subs_cap, sb);
+}
+
+static void unroll_pop(simp *s) {
+  pop_index(s);
+  s->nsubs--;
+}
+
+/* ---- the proof of p ≥ 0 that decides min, max, if and closed sums ---- */
+
+static bool positive_var(simp *s, const ir_node *b) {
+  double lo;
+  const bound *bd = b->op == IR_VAR ? bound_of(s, b->name) : NULL;
+  return bd && bd->lo && (poly_is_num(bd->lo, &lo) ? lo >= 0 : simp_nonneg(s, bd->lo));
+}
+
+/* Every monomial ≥ 0: read off the expanded IR (a sum of products and quotients). */
+static bool terms_nonneg(simp *s, const ir_node *t) {
+  switch (t->op) {
+  case IR_ADD:
+  case IR_MUL:
+  case IR_DIV:
+    return terms_nonneg(s, t->kid[0]) && terms_nonneg(s, t->kid[1]);
+  case IR_NUM:
+    return t->num >= 0;
+  case IR_POW:
+    return (t->kid[0]->op == IR_NUM && t->kid[0]->num > 0) || positive_var(s, t->kid[0]);
+  default:
+    return positive_var(s, t);
+  }
+}
+
+bool simp_nonneg(simp *s, const poly *p) {
+  double v;
+  if (poly_is_num(p, &v))
+    return v >= 0;
+  if (s->depth > 12)
+    return false;
+  s->depth++;
+  bool ok = terms_nonneg(s, poly_to_ir(s, p, false));
+  /* c1·2^E1 + c2·2^E2 ≥ 0 with c1 > 0 > c2  ⇔  E1 − E2 ≥ log2(−c2/c1) */
+  double c1, c2;
+  poly *e1, *e2;
+  if (!ok && poly_two_powers(s, p, &c1, &e1, &c2, &e2) && c1 * c2 < 0) {
+    if (c1 < 0) {
+      double ct = c1;
+      poly *et = e1;
+      c1 = c2, e1 = e2, c2 = ct, e2 = et;
+    }
+    ok = simp_nonneg(s, poly_sub(s, poly_sub(s, e1, e2), poly_num(s, log2(-c2 / c1))));
+  }
+  /* Linear in a bounded variable: the worst case is at one of its bounds. */
+  sym vars[16];
+  int nv = ok ? 0 : poly_vars(p, vars, 16);
+  for (int i = 0; i < nv && !ok; i++) {
+    const bound *bd = bound_of(s, vars[i]);
+    double a;
+    poly *rest;
+    if (!bd || !poly_linear_in(s, p, vars[i], &a, &rest))
+      continue;
+    poly *at = a > 0 ? bd->lo : bd->hi;
+    if (at)
+      ok = simp_nonneg(s, poly_add(s, rest, poly_mul(s, poly_num(s, a), at)));
+  }
+  s->depth--;
+  return ok;
+}
+
+/* 1: a ≥ b proved; -1: a < b proved (for integers a < b ⇔ b − a − 1 ≥ 0); 0: unknown. */
+static int compare(simp *s, const poly *a, const poly *b) {
+  poly *d = poly_sub(s, a, b);
+  if (simp_nonneg(s, d))
+    return 1;
+  if (is_integer(s, d) && simp_nonneg(s, poly_sub(s, poly_sub(s, b, a), poly_num(s, 1))))
+    return -1;
+  return 0;
+}
+
+/* ---- canonical IR of polys (with the powers of two named again) ---- */
+
+static poly *renamed(simp *s, const poly *p) {
+  for (size_t i = 0; i < s->npows; i++)
+    p = poly_unpow2(s, p, s->pows[i].expo, ir_var(s->ctx, s->pows[i].big));
+  return (poly *)p;
+}
+
+static ir_node *canon(simp *s, const poly *p) { return poly_to_ir(s, renamed(s, p), !s->expand); }
+
+/* ---- scalars ---- */
+
+static poly *opaque(simp *s, ir_op op, const ir_node *n, poly *a, poly *b) {
+  ir_node *x = a ? canon(s, a) : NULL, *y = b ? canon(s, b) : NULL;
+  /* min and max are commutative: one order for both */
+  if ((op == IR_MIN || op == IR_MAX) && ir_cmp(x, y) > 0) {
+    ir_node *t = x;
+    x = y, y = t;
+  }
+  return poly_factor(s, ir_make(s->ctx, op, n->name, 0, x, y, NULL));
+}
+
+static poly *truth(simp *s, bool v) { return poly_num(s, v ? 1 : 0); }
+
+static poly *scalar_sum(simp *s, const ir_node *n) {
+  sym idx = n->name;
+  poly *lo = scalar(s, n->kid[0]), *hi = scalar(s, n->kid[1]);
+  double a, b;
+  if (s->unroll && poly_is_num(lo, &a) && poly_is_num(hi, &b) && b - a < UNROLL_MAX) {
+    poly *r = poly_num(s, 0);
+    for (double i = a; i <= b; i++) {
+      unroll_push(s, idx, i);
+      r = poly_add(s, r, scalar(s, n->kid[2]));
+      unroll_pop(s);
+    }
+    return r;
+  }
+  bool closable = is_integer(s, lo) && is_integer(s, hi) &&
+                  simp_nonneg(s, poly_add(s, poly_sub(s, hi, lo), poly_num(s, 1)));
+  push_index(s, idx, lo, hi, is_integer(s, lo));
+  poly *body = scalar(s, n->kid[2]);
+  pop_index(s);
+  if (closable)
+    return poly_sum(s, idx, lo, hi, body);
+  return poly_factor(s, ir_make(s->ctx, IR_SUM, idx, 0, canon(s, lo), canon(s, hi), canon(s, body)));
+}
+
+static poly *scalar_var(simp *s, const ir_node *n) {
+  const subst *sb = subst_of(s, n->name);
+  if (sb)
+    return sb->value;
+  for (size_t i = 0; i < s->npows; i++)
+    if (s->pows[i].big == n->name)
+      return poly_pow(s, poly_num(s, 2), poly_factor(s, ir_var(s->ctx, s->pows[i].expo)));
+  return poly_factor(s, (ir_node *)n);
+}
+
+/* Decided comparisons and logic: a truth value, or NULL. */
+static poly *decide(simp *s, ir_op op, poly *a, poly *b) {
+  int c;
+  double x, y;
+  switch (op) {
+  case IR_GE: c = compare(s, a, b); return c ? truth(s, c > 0) : NULL;
+  case IR_LT: c = compare(s, a, b); return c ? truth(s, c < 0) : NULL;
+  case IR_LE: c = compare(s, b, a); return c ? truth(s, c > 0) : NULL;
+  case IR_GT: c = compare(s, b, a); return c ? truth(s, c < 0) : NULL;
+  case IR_EQ:
+  case IR_NE: {
+    poly *d = poly_sub(s, a, b);
+    bool differ = poly_is_num(d, &x) ? x != 0 : compare(s, a, b) < 0 || compare(s, b, a) < 0;
+    if (poly_is_zero(d) || differ)
+      return truth(s, poly_is_zero(d) == (op == IR_EQ));
+    return NULL;
+  }
+  case IR_NOT: return poly_is_num(a, &x) ? truth(s, x == 0) : NULL;
+  case IR_AND:
+    if ((poly_is_num(a, &x) && x == 0) || (poly_is_num(b, &y) && y == 0))
+      return truth(s, false);
+    return poly_is_num(a, &x) && poly_is_num(b, &y) ? truth(s, true) : NULL;
+  case IR_OR:
+    if ((poly_is_num(a, &x) && x != 0) || (poly_is_num(b, &y) && y != 0))
+      return truth(s, true);
+    return poly_is_num(a, &x) && poly_is_num(b, &y) ? truth(s, false) : NULL;
+  default: return NULL;
+  }
+}
+
+static poly *scalar_op(simp *s, const ir_node *n, poly *a, poly *b) {
+  poly *r;
+  switch (n->op) {
+  case IR_ADD: return poly_add(s, a, b);
+  case IR_SUB: return poly_sub(s, a, b);
+  case IR_MUL: return poly_mul(s, a, b);
+  case IR_DIV: return poly_div(s, a, b);
+  case IR_NEG: return poly_sub(s, poly_num(s, 0), a);
+  case IR_POW: return poly_pow(s, a, b);
+  case IR_LOG2:
+    return poly_log(s, a, 2, &r) ? r : opaque(s, IR_LOG2, n, a, NULL);
+  case IR_LOG: {
+    double base;
+    return poly_is_num(a, &base) && base > 0 && base != 1 && poly_log(s, b, base, &r)
+               ? r
+               : opaque(s, IR_LOG, n, a, b);
+  }
+  case IR_CEIL:
+  case IR_FLOOR:
+    return is_integer(s, a) ? a : opaque(s, (ir_op)n->op, n, a, NULL);
+  case IR_ABS:
+    if (simp_nonneg(s, a))
+      return a;
+    if (simp_nonneg(s, poly_sub(s, poly_num(s, 0), a)))
+      return poly_sub(s, poly_num(s, 0), a);
+    return opaque(s, IR_ABS, n, a, NULL);
+  case IR_MIN:
+  case IR_MAX:
+    if (simp_nonneg(s, poly_sub(s, b, a)))
+      return n->op == IR_MIN ? a : b;
+    if (simp_nonneg(s, poly_sub(s, a, b)))
+      return n->op == IR_MIN ? b : a;
+    return opaque(s, (ir_op)n->op, n, a, b);
+  default:
+    r = decide(s, (ir_op)n->op, a, b);
+    return r ? r : opaque(s, (ir_op)n->op, n, a, b);
+  }
+}
+
+static poly *scalar(simp *s, const ir_node *n) {
+  bool memo = !uses_scope(s, n);
+  poly *r = memo ? ptrmap_get(&s->memo, n) : NULL;
+  if (r)
+    return r;
+  double x, y;
+  switch (n->op) {
+  case IR_NUM: r = poly_num(s, n->num); break;
+  case IR_VAR: r = scalar_var(s, n); break;
+  case IR_SUM: r = scalar_sum(s, n); break;
+  case IR_STAGE: r = scalar(s, n->kid[0]); break;
+  case IR_REPEAT: r = poly_mul(s, scalar(s, n->kid[0]), scalar(s, n->kid[1])); break;
+  case IR_IF: {
+    poly *c = scalar(s, n->kid[0]);
+    if (poly_is_num(c, &x)) {
+      r = scalar(s, n->kid[x != 0 ? 1 : 2]);
+    } else {
+      ir_node *t = canon(s, scalar(s, n->kid[1])), *f = canon(s, scalar(s, n->kid[2]));
+      r = poly_factor(s, ir_make(s->ctx, IR_IF, NULL, 0, canon(s, c), t, f));
+    }
+    break;
+  }
+  default: {
+    poly *a = scalar(s, n->kid[0]);
+    poly *b = n->nkids > 1 ? scalar(s, n->kid[1]) : NULL;
+    if (poly_is_num(a, &x) && (!b || poly_is_num(b, &y))) {
+      double v = ir_apply((ir_op)n->op, x, b ? y : 0);
+      if (isfinite(v)) {
+        r = poly_num(s, v);
+        break;
+      }
+    }
+    r = scalar_op(s, n, a, b);
+  }
+  }
+  if (memo)
+    ptrmap_put(&s->memo, n, r);
+  return r;
+}
+
+poly *simp_poly(simp *s, const ir_node *n) { return scalar(s, n); }
+
+/* ---- costs: linear combinations of atoms ---- */
+
+/* The papers write the overhead first, then the transfers. */
+static int atom_rank(const ir_node *a) {
+  switch (a->op) {
+  case IR_O: return 0;
+  case IR_PACK: return 1;
+  case IR_L: return 2;
+  case IR_GAMMA: return 3;
+  default: return 4;
+  }
+}
+
+static int atom_cmp(const ir_node *a, const ir_node *b) {
+  if (!a || !b)
+    return (a == NULL) - (b == NULL);
+  int ra = atom_rank(a), rb = atom_rank(b);
+  return ra != rb ? ra - rb : ir_cmp(a, b);
+}
+
+static int term_sort(const void *x, const void *y) {
+  return atom_cmp(((const term *)x)->atom, ((const term *)y)->atom);
+}
+
+static lin collect(simp *s, term *t, int n) {
+  qsort(t, (size_t)n, sizeof *t, term_sort);
+  lin r = {arena_alloc(s->ar, (size_t)(n ? n : 1) * sizeof *t), 0};
+  for (int i = 0; i < n; i++) {
+    if (r.n && r.t[r.n - 1].atom == t[i].atom)
+      r.t[r.n - 1].c = poly_add(s, r.t[r.n - 1].c, t[i].c);
+    else
+      r.t[r.n++] = t[i];
+  }
+  int k = 0;
+  for (int i = 0; i < r.n; i++)
+    if (!poly_is_zero(r.t[i].c))
+      r.t[k++] = r.t[i];
+  r.n = k;
+  return r;
+}
+
+static lin lin_term(simp *s, ir_node *atom, poly *c) {
+  term *t = arena_alloc(s->ar, sizeof *t);
+  t->atom = atom;
+  t->c = c;
+  return collect(s, t, 1);
+}
+
+static lin lin_add(simp *s, lin a, lin b, double sign) {
+  term *t = arena_alloc(s->ar, (size_t)(a.n + b.n + 1) * sizeof *t);
+  if (a.n)
+    memcpy(t, a.t, (size_t)a.n * sizeof *t);
+  for (int i = 0; i < b.n; i++)
+    t[a.n + i] = (term){b.t[i].atom, sign == 1 ? b.t[i].c : poly_mul(s, poly_num(s, sign), b.t[i].c)};
+  return collect(s, t, a.n + b.n);
+}
+
+static lin lin_scale(simp *s, lin a, poly *c) {
+  term *t = arena_alloc(s->ar, (size_t)(a.n + 1) * sizeof *t);
+  for (int i = 0; i < a.n; i++)
+    t[i] = (term){a.t[i].atom, poly_mul(s, a.t[i].c, c)};
+  return collect(s, t, a.n);
+}
+
+/* c·atom as IR; a coefficient that is only a denominator is written atom/den. */
+static ir_node *term_ir(simp *s, const term *t, bool *negative) {
+  tlop_ctx *ctx = s->ctx;
+  poly *c = renamed(s, t->c);
+  double v;
+  *negative = false;
+  if (!t->atom)
+    return poly_to_ir(s, c, !s->expand);
+  if (poly_leading_negative(c)) {
+    *negative = true;
+    c = poly_negate(s, c);
+  }
+  if (poly_is_num(c, &v) && v == 1)
+    return t->atom;
+  ir_node *ci = poly_to_ir(s, c, !s->expand);
+  if (ci->op == IR_DIV && ci->kid[0]->op == IR_NUM && ci->kid[0]->num == 1)
+    return ir_bin(ctx, IR_DIV, t->atom, ci->kid[1]);
+  return ir_bin(ctx, IR_MUL, ci, t->atom);
+}
+
+static ir_node *lin_ir(simp *s, lin l) {
+  ir_node *r = NULL;
+  for (int i = 0; i < l.n; i++) {
+    bool neg;
+    ir_node *t = term_ir(s, &l.t[i], &neg);
+    if (!r)
+      r = neg ? ir_un(s->ctx, IR_NEG, t) : t;
+    else
+      r = ir_bin(s->ctx, neg ? IR_SUB : IR_ADD, r, t);
+  }
+  return r ? r : ir_num(s->ctx, 0);
+}
+
+static sym channel_of(const simp *s, const ir_node *n) { return n->name ? n->name : s->default_ch; }
+
+/* The ∥ factor that applies to a transfer on channel ch (NULL when it cannot be known:
+ * a scoped ∥ over a transfer on the unnamed default channel). */
+static poly *par_factor(simp *s, const par_scope *par, sym ch) {
+  poly *a = poly_num(s, 1);
+  for (const par_scope *p = par; p; p = p->up)
+    if (!p->ch || p->ch == ch)
+      a = poly_mul(s, a, p->a);
   return a;
 }
 
-static bool is_num(const ir_node *n) { return n->op == IR_NUM; }
-
-/* ---- like terms: a constant plus coefficients times distinct terms ---- */
-
-typedef struct lin {
-  double constant;
-  const ir_node **terms;
-  double *coef;
-  size_t n, cap, coef_cap;
-} lin;
-
-static void lin_add(lin *l, const ir_node *t, double c) {
-  if (is_num(t)) {
-    l->constant += c * t->num;
-    return;
-  }
-  switch (t->op) {
-  case IR_ADD:
-    lin_add(l, t->kid[0], c);
-    lin_add(l, t->kid[1], c);
-    return;
-  case IR_SUB:
-    lin_add(l, t->kid[0], c);
-    lin_add(l, t->kid[1], -c);
-    return;
-  case IR_NEG:
-    lin_add(l, t->kid[0], -c);
-    return;
-  case IR_MUL:
-    if (is_num(t->kid[0])) {
-      lin_add(l, t->kid[1], c * t->kid[0]->num);
-      return;
-    }
-    if (is_num(t->kid[1])) {
-      lin_add(l, t->kid[0], c * t->kid[1]->num);
-      return;
-    }
-    break;
-  default:
-    break;
-  }
-  for (size_t i = 0; i < l->n; i++)
-    if (l->terms[i] == t) {
-      l->coef[i] += c;
-      return;
-    }
-  size_t n = l->n;
-  VEC_PUSH(l->terms, l->n, l->cap, t);
-  l->coef = grow_array(l->coef, &l->coef_cap, n + 1, sizeof *l->coef);
-  l->coef[n] = c;
+/* A transfer on the default channel, when that channel's name is not known, cannot tell
+ * whether a channel-scoped ∥ applies to it. */
+static bool unnamed_transfer(const simp *s, const ir_node *n) {
+  if (s->default_ch || !ir_has_cost(n))
+    return false;
+  if (n->op == IR_L)
+    return n->name == NULL;
+  for (int i = 0; i < n->nkids; i++)
+    if (unnamed_transfer(s, n->kid[i]))
+      return true;
+  return false;
 }
 
-static ir_node *lin_build(inst *in, lin *l) {
-  ir_node *r = NULL;
-  for (size_t i = 0; i < l->n; i++) {
-    if (l->coef[i] == 0)
-      continue;
-    ir_node *t = (ir_node *)l->terms[i];
-    if (l->coef[i] != 1)
-      t = ir_bin(in->ctx, IR_MUL, ir_num(in->ctx, l->coef[i]), t);
-    r = r ? ir_bin(in->ctx, IR_ADD, r, t) : t;
-  }
-  if (l->constant != 0 || !r) {
-    ir_node *c = ir_num(in->ctx, l->constant);
-    r = r ? ir_bin(in->ctx, IR_ADD, r, c) : c;
-  }
-  free(l->terms);
-  free(l->coef);
-  return r;
+static lin norm_transfer(simp *s, const ir_node *n, const par_scope *par) {
+  tlop_ctx *ctx = s->ctx;
+  ir_node *m = canon(s, scalar(s, n->kid[0]));
+  if (n->op == IR_O || n->op == IR_PACK)
+    return lin_term(s, ir_make(ctx, (ir_op)n->op, n->name, 0, m, NULL, NULL), poly_num(s, 1));
+  /* γ is on no channel: only an unscoped ∥ multiplies its τ */
+  poly *a = par_factor(s, par, n->op == IR_L ? channel_of(s, n) : NULL);
+  poly *tau = poly_mul(s, scalar(s, n->kid[1]), a);
+  return lin_term(s, ir_make(ctx, (ir_op)n->op, n->name, 0, m, canon(s, tau), NULL),
+                  poly_num(s, 1));
 }
 
-static ir_node *combine(inst *in, ir_node *n) {
-  lin l = {0};
-  lin_add(&l, n, 1);
-  return lin_build(in, &l);
+/* L(m,a) ∥ L(m,b) = L(m,a+b) on one channel; anything else stays a node. */
+static lin norm_conc(simp *s, const ir_node *n, const par_scope *par) {
+  lin a = norm(s, n->kid[0], par), b = norm(s, n->kid[1], par);
+  double ca, cb;
+  if (a.n == 1 && b.n == 1 && a.t[0].atom && b.t[0].atom && a.t[0].atom->op == IR_L &&
+      b.t[0].atom->op == IR_L && poly_is_num(a.t[0].c, &ca) && ca == 1 &&
+      poly_is_num(b.t[0].c, &cb) && cb == 1 && channel_of(s, a.t[0].atom) == channel_of(s, b.t[0].atom) &&
+      a.t[0].atom->kid[0] == b.t[0].atom->kid[0]) {
+    ir_node *x = a.t[0].atom, *y = b.t[0].atom;
+    poly *tau = poly_add(s, scalar(s, x->kid[1]), scalar(s, y->kid[1]));
+    return lin_term(s, ir_make(s->ctx, IR_L, x->name, 0, x->kid[0], canon(s, tau), NULL),
+                    poly_num(s, 1));
+  }
+  ir_node *x = lin_ir(s, a), *y = lin_ir(s, b);
+  if (ir_cmp(x, y) > 0) {
+    ir_node *t = x;
+    x = y, y = t;
+  }
+  return lin_term(s, ir_bin(s->ctx, IR_CONC, x, y), poly_num(s, 1));
 }
 
-/* ---- the walk ---- */
+/* Shifts a sum's index so that its exponents read 2^i rather than 2^(i+1) throughout. */
+static bool index_shift(simp *s, lin dep, sym idx, double *off) {
+  bool seen = false;
+  *off = 0;
+  for (int i = 0; i < dep.n; i++) {
+    if (!poly_shift_of(s, dep.t[i].c, idx, off, &seen))
+      return false;
+    const ir_node *a = dep.t[i].atom;
+    for (int k = 0; k < a->nkids; k++)
+      if (ir_uses(a->kid[k], idx) && !poly_shift_of(s, scalar(s, a->kid[k]), idx, off, &seen))
+        return false;
+    if (a->op != IR_L && a->op != IR_O && a->op != IR_GAMMA && a->op != IR_PACK)
+      return false;
+  }
+  return seen && *off != 0 && *off == floor(*off);
+}
 
-static ir_node *go_sum(inst *in, const ir_node *n) {
-  ir_node *lo = go(in, n->kid[0]), *hi = go(in, n->kid[1]);
-  if (is_num(lo) && is_num(hi) && isfinite(lo->num) && isfinite(hi->num)) {
-    double count = hi->num >= lo->num ? floor(hi->num - lo->num) + 1 : 0;
-    if (count <= UNROLL_MAX) {
-      ir_node *acc = ir_num(in->ctx, 0);
-      for (double k = 0; k < count; k++) {
-        eval_bind(in->es, n->name, lo->num + k);
-        acc = ir_bin(in->ctx, IR_ADD, acc, go(in, n->kid[2]));
-      }
-      eval_bind(in->es, n->name, NAN);
-      return combine(in, acc);
+static lin norm_sum(simp *s, const ir_node *n, const par_scope *par, bool shifted) {
+  sym idx = n->name;
+  poly *lo = scalar(s, n->kid[0]), *hi = scalar(s, n->kid[1]);
+  double a, b;
+  if (s->unroll && poly_is_num(lo, &a) && poly_is_num(hi, &b) && b - a < UNROLL_MAX) {
+    lin r = {0};
+    for (double i = a; i <= b; i++) {
+      unroll_push(s, idx, i);
+      r = lin_add(s, r, norm(s, n->kid[2], par), 1);
+      unroll_pop(s);
     }
-  }
-  return ir_make(in->ctx, IR_SUM, n->name, 0, lo, hi, go(in, n->kid[2]));
-}
-
-static ir_node *go(inst *in, const ir_node *n) {
-  tlop_ctx *ctx = in->ctx;
-  ir_node *k[3] = {0};
-  switch (n->op) {
-  case IR_NUM:
-    return (ir_node *)n;
-  case IR_VAR: {
-    bool found;
-    double v = eval_lookup_var(in->es, n->name, &found);
-    return found ? ir_num(ctx, v) : (ir_node *)n;
-  }
-  case IR_L:
-  case IR_GAMMA: {
-    ir_node *m = go(in, n->kid[0]), *tau = go(in, n->kid[1]);
-    double a = factor(in, n);
-    if (a != 1)
-      tau = is_num(tau) ? ir_num(ctx, tau->num * a) : ir_bin(ctx, IR_MUL, ir_num(ctx, a), tau);
-    return ir_make(ctx, (ir_op)n->op, n->name, 0, m, tau, NULL);
-  }
-  case IR_PAR: {
-    ir_node *a = go(in, n->kid[0]);
-    if (!is_num(a))
-      return ir_make(ctx, IR_PAR, n->name, 0, a, go(in, n->kid[1]), NULL);
-    const tlop_platform *pf = eval_platform(in->es);
-    scale s = {n->name && pf ? pf_channel_find(pf, n->name) : NULL, a->num};
-    VEC_PUSH(in->sc, in->nsc, in->cap, s);
-    ir_node *r = go(in, n->kid[1]);
-    in->nsc--;
     return r;
   }
-  case IR_CONC: {
-    ir_node *a = go(in, n->kid[0]), *b = go(in, n->kid[1]);
-    /* L(m,a) ∥ L(m,b) = L(m,a+b) on one channel */
-    if (a->op == IR_L && b->op == IR_L && a->name == b->name && a->kid[0] == b->kid[0] &&
-        is_num(a->kid[1]) && is_num(b->kid[1]))
-      return ir_make(ctx, IR_L, a->name, 0, a->kid[0], ir_num(ctx, a->kid[1]->num + b->kid[1]->num),
-                     NULL);
-    return ir_bin(ctx, IR_CONC, a, b);
+  bool closable = is_integer(s, lo) && is_integer(s, hi) &&
+                  simp_nonneg(s, poly_add(s, poly_sub(s, hi, lo), poly_num(s, 1)));
+  push_index(s, idx, lo, hi, is_integer(s, lo));
+  lin body = norm(s, n->kid[2], par);
+  pop_index(s);
+  lin out = {0}, dep = {0};
+  ir_node *lo_ir = canon(s, lo), *hi_ir = canon(s, hi);
+  for (int i = 0; i < body.n; i++) {
+    term t = body.t[i];
+    if (t.atom && ir_uses(t.atom, idx)) {
+      dep = lin_add(s, dep, lin_term(s, t.atom, t.c), 1);
+      continue;
+    }
+    /* Σ c(i)·atom = atom · Σ c(i) */
+    poly *c = closable ? poly_sum(s, idx, lo, hi, t.c)
+                       : poly_factor(s, ir_make(s->ctx, IR_SUM, idx, 0, lo_ir, hi_ir, canon(s, t.c)));
+    out = lin_add(s, out, lin_term(s, t.atom, c), 1);
   }
-  case IR_SUM:
-    return go_sum(in, n);
-  case IR_STAGE:
-    return go(in, n->kid[0]);
+  if (dep.n == 0)
+    return out;
+  double off;
+  if (!shifted && index_shift(s, dep, idx, &off)) {
+    /* Σ_{i=lo}^{hi} f(i) = Σ_{i=lo+c}^{hi+c} f(i − c) */
+    ir_node *moved = ir_subst(s->ctx, n->kid[2], idx,
+                              ir_bin(s->ctx, IR_SUB, ir_var(s->ctx, idx), ir_num(s->ctx, off)));
+    ir_node *bound_lo = ir_bin(s->ctx, IR_ADD, n->kid[0], ir_num(s->ctx, off));
+    ir_node *bound_hi = ir_bin(s->ctx, IR_ADD, n->kid[1], ir_num(s->ctx, off));
+    lin shifted_sum = norm_sum(s, ir_make(s->ctx, IR_SUM, idx, 0, bound_lo, bound_hi, moved), par, true);
+    return lin_add(s, out, shifted_sum, 1);
+  }
+  /* One term: its index-free factor comes out of the sum. */
+  poly *coef = poly_num(s, 1), *in, *d;
+  if (dep.n == 1 && !s->expand && poly_split(s, dep.t[0].c, idx, &in, &d)) {
+    coef = in;
+    dep.t[0].c = d;
+  }
+  ir_node *sum = ir_make(s->ctx, IR_SUM, idx, 0, lo_ir, hi_ir, lin_ir(s, dep));
+  return lin_add(s, out, lin_term(s, sum, coef), 1);
+}
+
+static lin norm(simp *s, const ir_node *n, const par_scope *par) {
+  if (!ir_has_cost(n))
+    return lin_term(s, NULL, scalar(s, n));
+  switch (n->op) {
+  case IR_L:
+  case IR_O:
+  case IR_PACK:
+  case IR_GAMMA:
+    return norm_transfer(s, n, par);
+  case IR_PAR: {
+    poly *a = scalar(s, n->kid[0]);
+    if (n->name && unnamed_transfer(s, n->kid[1]))
+      return lin_term(s, ir_make(s->ctx, IR_PAR, n->name, 0, canon(s, a), lin_ir(s, norm(s, n->kid[1], par)), NULL),
+                      poly_num(s, 1));
+    par_scope p = {n->name, a, par};
+    return norm(s, n->kid[1], &p);
+  }
+  case IR_CONC:
+    return norm_conc(s, n, par);
+  case IR_ADD:
+  case IR_SUB:
+    return lin_add(s, norm(s, n->kid[0], par), norm(s, n->kid[1], par), n->op == IR_SUB ? -1 : 1);
+  case IR_NEG:
+    return lin_scale(s, norm(s, n->kid[0], par), poly_num(s, -1));
+  case IR_MUL:
   case IR_REPEAT:
-    return combine(in, ir_bin(ctx, IR_MUL, go(in, n->kid[0]), go(in, n->kid[1])));
+    if (!ir_has_cost(n->kid[0]))
+      return lin_scale(s, norm(s, n->kid[1], par), scalar(s, n->kid[0]));
+    if (!ir_has_cost(n->kid[1]))
+      return lin_scale(s, norm(s, n->kid[0], par), scalar(s, n->kid[1]));
+    break;
+  case IR_DIV:
+    if (!ir_has_cost(n->kid[1]))
+      return lin_scale(s, norm(s, n->kid[0], par),
+                       poly_div(s, poly_num(s, 1), scalar(s, n->kid[1])));
+    break;
+  case IR_STAGE:
+    return norm(s, n->kid[0], par);
+  case IR_SUM:
+    return norm_sum(s, n, par, false);
   case IR_IF: {
-    ir_node *c = go(in, n->kid[0]);
-    if (is_num(c))
-      return go(in, n->kid[c->num != 0 ? 1 : 2]);
-    return ir_make(ctx, IR_IF, NULL, 0, c, go(in, n->kid[1]), go(in, n->kid[2]));
+    poly *c = scalar(s, n->kid[0]);
+    double v;
+    if (poly_is_num(c, &v))
+      return norm(s, n->kid[v != 0 ? 1 : 2], par);
+    return lin_term(s, ir_make(s->ctx, IR_IF, NULL, 0, canon(s, c), lin_ir(s, norm(s, n->kid[1], par)),
+                               lin_ir(s, norm(s, n->kid[2], par))),
+                    poly_num(s, 1));
   }
   default:
     break;
   }
-  bool all_num = true;
-  for (int i = 0; i < n->nkids; i++) {
-    k[i] = go(in, n->kid[i]);
-    all_num &= is_num(k[i]);
+  /* min, max of costs and products of costs: an atom of their normal forms */
+  ir_node *x = lin_ir(s, norm(s, n->kid[0], par));
+  ir_node *y = n->nkids > 1 ? lin_ir(s, norm(s, n->kid[1], par)) : NULL;
+  if ((n->op == IR_MIN || n->op == IR_MAX || n->op == IR_MUL) && ir_cmp(x, y) > 0) {
+    ir_node *t = x;
+    x = y, y = t;
   }
-  if (all_num && n->nkids && n->op != IR_O && n->op != IR_PACK) {
-    double v = ir_apply((ir_op)n->op, k[0]->num, n->nkids > 1 ? k[1]->num : 0);
-    if (isfinite(v))
-      return ir_num(ctx, v);
+  return lin_term(s, ir_make(s->ctx, (ir_op)n->op, n->name, 0, x, y, NULL), poly_num(s, 1));
+}
+
+/* ---- assumptions ---- */
+
+static bool is_var(const ir_node *n) { return n->op == IR_VAR; }
+
+static void assume(simp *s, const ir_node *f, int pass) {
+  tlop_ctx *ctx = s->ctx;
+  if (f->op == IR_AND) {
+    assume(s, f->kid[0], pass);
+    assume(s, f->kid[1], pass);
+    return;
   }
-  ir_node *r = ir_make(ctx, (ir_op)n->op, n->name, n->num, k[0], k[1], k[2]);
-  if (r->op == IR_ADD || r->op == IR_SUB || r->op == IR_MUL || r->op == IR_NEG)
-    return combine(in, r);
+  const ir_node *a = f->nkids > 0 ? f->kid[0] : NULL, *b = f->nkids > 1 ? f->kid[1] : NULL;
+  /* Pass 0: powers of two and integers; pass 1: substitutions; pass 2: bounds. */
+  if (f->op == IR_EQ && b && is_var(a) && b->op == IR_FLOOR && b->kid[0] == a) {
+    if (pass == 0)
+      VEC_PUSH(s->ints, s->nints, s->ints_cap, a->name);
+    return;
+  }
+  if (f->op == IR_EQ && b && !is_var(a) && is_var(b)) {
+    const ir_node *t = a;
+    a = b, b = t;
+  }
+  if (f->op == IR_EQ && is_var(a) && b->op == IR_POW && b->kid[0]->op == IR_NUM &&
+      b->kid[0]->num == 2 && is_var(b->kid[1])) {
+    if (pass == 0) {
+      pow2 p = {a->name, b->kid[1]->name};
+      VEC_PUSH(s->pows, s->npows, s->pows_cap, p);
+      VEC_PUSH(s->ints, s->nints, s->ints_cap, p.expo);
+    }
+    return;
+  }
+  if (f->op == IR_EQ && is_var(a) && !ir_uses(b, a->name)) {
+    if (pass == 1) {
+      subst sb = {a->name, scalar(s, b)};
+      VEC_PUSH(s->subs, s->nsubs, s->subs_cap, sb);
+    }
+    return;
+  }
+  bool lower = f->op == IR_GE || f->op == IR_GT, upper = f->op == IR_LE || f->op == IR_LT;
+  if ((lower || upper) && b && !is_var(a) && is_var(b)) {
+    const ir_node *t = a;
+    a = b, b = t;
+    lower = !lower, upper = !upper;
+  }
+  if ((lower || upper) && is_var(a) && !ir_uses(b, a->name)) {
+    if (pass == 2) {
+      bound bd = {a->name, lower ? scalar(s, b) : NULL, upper ? scalar(s, b) : NULL};
+      const bound *old = bound_of(s, a->name);
+      if (old)
+        bd.lo = bd.lo ? bd.lo : old->lo, bd.hi = bd.hi ? bd.hi : old->hi;
+      VEC_PUSH(s->bounds, s->nbounds, s->bounds_cap, bd);
+    }
+    return;
+  }
+  if (pass == 0) {
+    char *text = prt_expr(ctx, f, TLOP_FORMAT_TLOP);
+    diag_warning(ctx, f->origin, "assumption '%s' is not of a form the simplifier uses "
+                 "(x = e, x = 2^y, x >= e, x <= e, integer(x))", text);
+    free(text);
+  }
+}
+
+static simp *simp_new(tlop_ctx *ctx, bool expand, bool unroll, sym default_ch) {
+  simp *s = calloc(1, sizeof *s);
+  if (!s)
+    abort();
+  s->ctx = ctx;
+  s->ar = arena_new();
+  s->expand = expand;
+  s->unroll = unroll;
+  s->default_ch = default_ch;
+  return s;
+}
+
+static void simp_free(simp *s) {
+  free(s->subs);
+  free(s->pows);
+  free(s->bounds);
+  free(s->ints);
+  ptrmap_free(&s->memo);
+  arena_free(s->ar);
+  free(s);
+}
+
+static ir_node *run(simp *s, const ir_node *n) { return lin_ir(s, norm(s, n, NULL)); }
+
+ir_node *simp_simplify(tlop_ctx *ctx, const ir_node *n, ir_node *const *facts, size_t nfacts,
+                       const tlop_simp_opts *o) {
+  sym def = o->platform && o->platform->nch ? o->platform->ch[0].name : NULL;
+  simp *s = simp_new(ctx, o->expand, o->unroll, def);
+  for (size_t i = 0; o->env && i < o->env->n; i++) {
+    subst sb = {o->env->names[i], poly_num(s, o->env->values[i])};
+    VEC_PUSH(s->subs, s->nsubs, s->subs_cap, sb);
+  }
+  for (int pass = 0; pass < 3; pass++)
+    for (size_t i = 0; i < nfacts; i++)
+      assume(s, facts[i], pass);
+  ir_node *r = run(s, n);
+  simp_free(s);
   return r;
+}
+
+/* ---- numbers substituted: a stage of `explain` ---- */
+
+static void bind_vars(simp *s, eval_state *es, const ir_node *n, ptrmap *seen) {
+  if (ptrmap_get(seen, n))
+    return;
+  ptrmap_put(seen, n, (void *)n);
+  if (n->op == IR_VAR && !subst_of(s, n->name)) {
+    bool found;
+    double v = eval_lookup_var(es, n->name, &found);
+    if (found) {
+      subst sb = {n->name, poly_num(s, v)};
+      VEC_PUSH(s->subs, s->nsubs, s->subs_cap, sb);
+    }
+  }
+  for (int i = 0; i < n->nkids; i++)
+    bind_vars(s, es, n->kid[i], seen);
 }
 
 ir_node *simp_instantiate(eval_state *es, const ir_node *n, double par) {
-  inst in = {.es = es, .ctx = eval_ctx(es)};
-  scale s = {NULL, par};
-  if (par != 1)
-    VEC_PUSH(in.sc, in.nsc, in.cap, s);
-  ir_node *r = go(&in, n);
-  free(in.sc);
+  tlop_ctx *ctx = eval_ctx(es);
+  const tlop_platform *pf = eval_platform(es);
+  simp *s = simp_new(ctx, false, true, pf && pf->nch ? pf->ch[0].name : NULL);
+  ptrmap seen = {0};
+  bind_vars(s, es, n, &seen);
+  ptrmap_free(&seen);
+  const ir_node *x = par == 1 ? n : ir_make(ctx, IR_PAR, NULL, 0, ir_num(ctx, par), (ir_node *)n, NULL);
+  ir_node *r = run(s, x);
+  simp_free(s);
   return r;
 }

@@ -263,7 +263,11 @@ typedef struct chk_state chk_state;
 /* Checks every declaration of the model; returns the number of errors. */
 int chk_model(tlop_model *model);
 /* Checks an expression in the model's scope; `free_names` (with kinds) are extra globals. */
-int chk_expr(tlop_model *model, ast_expr *e, const ptrmap *free_kinds, kind *out);
+/* With `implicit`, names the model does not define are free variables. */
+int chk_expr(tlop_model *model, ast_expr *e, const ptrmap *free_kinds, bool implicit,
+             kind *out);
+/* Checks an assumption: a comparison whose unknown names are new variables (P = 2^p). */
+int chk_fact(tlop_model *model, ast_expr *e);
 bool chk_is_builtin(sym name);
 kind chk_param_kind(tlop_model *model, ast_decl *param);
 kind chk_fn_result(tlop_model *model, ast_decl *fn);
@@ -332,6 +336,9 @@ ir_node *ir_var(tlop_ctx *ctx, sym name);
 ir_node *ir_un(tlop_ctx *ctx, ir_op op, ir_node *a);
 ir_node *ir_bin(tlop_ctx *ctx, ir_op op, ir_node *a, ir_node *b);
 bool ir_mentions(const ir_node *n, sym var); /* may answer true for a bloom collision */
+bool ir_uses(const ir_node *n, sym var);     /* exactly: var occurs free in n */
+/* A total order on nodes by structure, for canonical forms. */
+int ir_cmp(const ir_node *a, const ir_node *b);
 bool ir_has_cost(const ir_node *n);          /* contains a transfer, overhead, γ or p */
 bool ir_has_stage(const ir_node *n);
 /* Applies a scalar operator to numbers; the one arithmetic of interp and simplifier. */
@@ -375,11 +382,68 @@ unsigned eval_extrapolations(const eval_state *es);
 /* The first look-up that needed extrapolation `bit`, as text: "L[shm](1 MiB, 64)". */
 void eval_extrapolation_example(const eval_state *es, int bit, char *buf, size_t n);
 
-/* ======== simplify.c: instantiation with numbers ======== */
+/* ======== poly.c: the normal form of scalar expressions ======== */
 
-/* Substitutes the bound values, folds constants, pushes ∥ into the transfers, unrolls
- * small concrete sums and combines like terms: `4 ∥ T(1 MiB)` → `o(1 MiB) + 2·L(1 MiB,4)`. */
+/* A polynomial over canonical factors: Σ c · Π base^e · Π b^E, where base is a canonical
+ * IR node (a variable, or an opaque function such as ⌈log₂P⌉), e an integer (negative
+ * for denominators), and b^E an exponential with a numeric base and a polynomial
+ * exponent. Polys are immutable values in the session's scratch arena. */
+typedef struct poly poly;
+typedef struct simp simp;
+
+poly *poly_num(simp *s, double c);
+poly *poly_factor(simp *s, ir_node *base);
+poly *poly_add(simp *s, const poly *a, const poly *b);
+poly *poly_sub(simp *s, const poly *a, const poly *b);
+poly *poly_mul(simp *s, const poly *a, const poly *b);
+poly *poly_div(simp *s, const poly *a, const poly *b);
+poly *poly_pow(simp *s, const poly *base, const poly *expo);
+bool poly_is_num(const poly *p, double *v);
+bool poly_is_zero(const poly *p);
+bool poly_leading_negative(const poly *p);
+poly *poly_negate(simp *s, const poly *p);
+bool poly_uses(const poly *p, sym var);
+/* Integer-valued for every value of its variables that `is_int` accepts. */
+bool poly_is_integer(const poly *p, bool (*is_int)(simp *s, const ir_node *base), simp *s);
+/* As IR: with `factored`, the common monomial is taken out: 2·k·(P − 1)/P. */
+ir_node *poly_to_ir(simp *s, const poly *p, bool factored);
+/* Σ_{var=lo}^{hi} p in closed form for the parts that have one (constants, var, var²,
+ * geometric series); the rest stays as a sum. Requires integer bounds and hi ≥ lo − 1. */
+poly *poly_sum(simp *s, sym var, const poly *lo, const poly *hi, const poly *body);
+/* Substitutes var := value in p. */
+poly *poly_subst(simp *s, const poly *p, sym var, const poly *value);
+/* The numbers of monomials, and access for the decision procedures. */
+int poly_terms(const poly *p);
+/* Linear in var with numeric coefficient: p = a·var + rest; false otherwise. */
+bool poly_linear_in(simp *s, const poly *p, sym var, double *a, poly **rest);
+/* p = c1·2^E1 + c2·2^E2 with no other factor: the pieces; false otherwise. */
+bool poly_two_powers(simp *s, const poly *p, double *c1, poly **e1, double *c2, poly **e2);
+/* The variables p uses, at most max of them. */
+int poly_vars(const poly *p, sym *out, int max);
+/* log_base(p) when p = c·base^E (c > 0, nothing else): log_base(c) + E. */
+bool poly_log(simp *s, const poly *p, double base, poly **out);
+/* For a one-monomial p: p = indep · dep, dep holding what uses var. */
+bool poly_split(simp *s, const poly *p, sym var, poly **indep, poly **dep);
+/* The common shift c of the exponents a·var + a·c in p (see poly.c). */
+bool poly_shift_of(simp *s, const poly *p, sym var, double *off, bool *seen);
+/* Rewrites 2^(c·p + R) as base^c · 2^R for an assumption base = 2^p. */
+poly *poly_unpow2(simp *s, const poly *p, sym expo, ir_node *base);
+
+/* ======== simplify.c: ∥ laws, normal forms, sums, assumptions ======== */
+
+/* The session's services the polynomial layer calls back. */
+arena *simp_arena(simp *s);
+tlop_ctx *simp_ctx(simp *s);
+/* The normal form of n under facts (lowered `assume`s) and the options. */
+ir_node *simp_simplify(tlop_ctx *ctx, const ir_node *n, ir_node *const *facts, size_t nfacts,
+                       const tlop_simp_opts *o);
+/* A stage of `explain`: the values of es substituted, sums written out, ∥ par applied:
+ * `4 ∥ T(1 MiB)` → `o(1 MiB) + 2·L(1 MiB, 4)`. */
 ir_node *simp_instantiate(eval_state *es, const ir_node *n, double par);
+/* Normalizes a scalar IR node into a poly. */
+poly *simp_poly(simp *s, const ir_node *n);
+/* Proves p ≥ 0 under the assumptions and the bounds of the sums in scope. */
+bool simp_nonneg(simp *s, const poly *p);
 
 /* ======== print.c: IR → text ======== */
 

@@ -69,7 +69,7 @@ int cli_usage_error(const char *cmd, const char *fmt, ...) __attribute__((format
 
 tlop_model *cli_load(cli *c, const char *path);
 /* An algorithm's body (its name given) or a parsed expression; NULL after diagnostics. */
-tlop_expr *cli_expr(tlop_model *m, const char *text, const tlop_env *env);
+tlop_expr *cli_expr(tlop_model *m, const char *text, const tlop_env *env, bool symbolic);
 /* The values of --set, with the extra names of a grid bound to placeholder values. */
 tlop_env *cli_env(cli *c, tlop_model *model);
 tlop_platform *cli_platform(cli *c, tlop_model *model);
@@ -82,6 +82,7 @@ int cmd_check(cli *c, int argc, char **argv);
 int cmd_eval(cli *c, int argc, char **argv);
 int cmd_explain(cli *c, int argc, char **argv);
 int cmd_dump_ir(cli *c, int argc, char **argv);
+int cmd_simplify(cli *c, int argc, char **argv);
 int cmd_sweep(cli *c, int argc, char **argv);
 
 #endif

@@ -61,11 +61,13 @@ static void job_free(job *j) {
   tlop_env_free(j->env);
 }
 
-static bool job_open(cli *c, job *j, tlop_model *model, const char *text, bool platform) {
+/* With `symbolic`, names the model does not define are free variables. */
+static bool job_open(cli *c, job *j, tlop_model *model, const char *text, bool platform,
+                     bool symbolic) {
   memset(j, 0, sizeof *j);
   if (!(j->model = model) || !(j->env = cli_env(c, j->model)))
     return false;
-  if (!(j->expr = cli_expr(j->model, text, j->env)))
+  if (!(j->expr = cli_expr(j->model, text, symbolic ? NULL : j->env, symbolic)))
     return false;
   return !platform || (j->pf = cli_platform(c, j->model)) != NULL;
 }
@@ -106,7 +108,7 @@ int cmd_eval(cli *c, int argc, char **argv) {
     return cli_usage_error("eval", "--format takes text, plain or json, not '%s'", fmt);
   job j;
   double v = 0;
-  bool ok = job_open(c, &j, cli_load(c, argv[optind]), argv[optind + 1], true) &&
+  bool ok = job_open(c, &j, cli_load(c, argv[optind]), argv[optind + 1], true, false) &&
             tlop_eval(j.expr, j.pf, j.env, &v) == TLOP_OK;
   FILE *out = ok ? cli_output(c) : NULL;
   if (out) {
@@ -160,7 +162,7 @@ int cmd_explain(cli *c, int argc, char **argv) {
   job j;
   tlop_stage *rows = NULL;
   size_t n = 0;
-  bool ok = job_open(c, &j, m, call, true) &&
+  bool ok = job_open(c, &j, m, call, true, false) &&
             tlop_explain(j.expr, j.pf, j.env, &rows, &n) == TLOP_OK;
   FILE *out = ok ? cli_output(c) : NULL;
   if (out && !strcmp(fmt, "json")) {
@@ -234,7 +236,7 @@ int cmd_dump_ir(cli *c, int argc, char **argv) {
   if (!m)
     return EXIT_INPUT;
   job j;
-  bool ok = job_open(c, &j, m, argv[optind + 1], false);
+  bool ok = job_open(c, &j, m, argv[optind + 1], false, true);
   FILE *out = ok ? cli_output(c) : NULL;
   if (out) {
     char *s = !strcmp(fmt, "dag") ? tlop_expr_dump(c->ctx, j.expr)
@@ -248,6 +250,85 @@ int cmd_dump_ir(cli *c, int argc, char **argv) {
     if (out != stdout)
       fclose(out);
   }
+  job_free(&j);
+  return out ? EXIT_OK : EXIT_INPUT;
+}
+
+/* ---- simplify ---- */
+
+static const char simplify_help[] =
+    "usage: tlop simplify [OPTION]... FILE EXPR\n"
+    "Print EXPR (or algorithm EXPR) in the form the papers derive by hand: ∥ pushed into\n"
+    "the transfers (A ∥ L(m,τ) = L(m,A·τ); o unaffected), like terms combined, sums\n"
+    "closed where a closed form exists (Σ 2^i = 2^n − 1, …), min/max/if decided when the\n"
+    "assumptions decide them. Sums with symbolic bounds are never unrolled.\n\n" COMMON_HELP
+    "  -a, --assume FACTS     facts besides the file's `assume`s, comma separated:\n"
+    "                         x = e (substitute), P = 2^p (a power of two, p integer),\n"
+    "                         x >= e, x <= e (bounds), integer(x)\n"
+    "  -f, --format FMT       unicode (default, the papers' notation), latex or tlop\n"
+    "                         (source that parses back to the same expression)\n"
+    "      --expand           multiply polynomials out instead of taking common factors\n"
+    "      --unroll           write out sums with concrete bounds (up to 64 terms)\n";
+
+typedef struct simplify_flags {
+  char *assume;
+  int expand, unroll;
+} simplify_flags;
+
+static simplify_flags sflags;
+
+static int take_simplify(cli *c, int opt, const char *arg) {
+  switch (opt) {
+  case 'a': {
+    size_t old = sflags.assume ? strlen(sflags.assume) : 0;
+    sflags.assume = realloc(sflags.assume, old + strlen(arg) + 3);
+    snprintf(sflags.assume + old, strlen(arg) + 3, "%s%s", old ? ", " : "", arg);
+    return 1;
+  }
+  case 'X': sflags.expand = 1; return 1;
+  case 'U': sflags.unroll = 1; return 1;
+  default: return cli_take_format_output(c, opt, arg);
+  }
+}
+
+int cmd_simplify(cli *c, int argc, char **argv) {
+  static const struct option opts[] = {{"assume", required_argument, 0, 'a'},
+                                       {"format", required_argument, 0, 'f'},
+                                       {"output", required_argument, 0, 'o'},
+                                       {"expand", no_argument, 0, 'X'},
+                                       {"unroll", no_argument, 0, 'U'},
+                                       {0, 0, 0, 0}};
+  int rc = cli_parse_options(c, argc, argv, "simplify", simplify_help, opts, "a:f:o:", take_simplify);
+  if (rc < 0 && argc - optind != 2)
+    rc = cli_usage_error("simplify", "expected FILE and EXPR");
+  const char *fmt = c->o.format ? c->o.format : "unicode";
+  tlop_format f = !strcmp(fmt, "latex") ? TLOP_FORMAT_LATEX
+                  : !strcmp(fmt, "tlop") ? TLOP_FORMAT_TLOP
+                                         : TLOP_FORMAT_UNICODE;
+  if (rc < 0 && f == TLOP_FORMAT_UNICODE && strcmp(fmt, "unicode"))
+    rc = cli_usage_error("simplify", "--format takes unicode, latex or tlop, not '%s'", fmt);
+  if (rc >= 0) {
+    free(sflags.assume);
+    return rc;
+  }
+  tlop_model *m = cli_load(c, argv[optind]);
+  job j;
+  tlop_expr *r = NULL;
+  bool ok = job_open(c, &j, m, argv[optind + 1], false, true);
+  if (ok) {
+    j.pf = c->o.platform || c->o.nparams ? cli_platform(c, m) : NULL;
+    tlop_simp_opts o = {sflags.assume, sflags.expand, sflags.unroll, j.pf, j.env};
+    ok = (!c->o.platform || j.pf) && tlop_simplify(j.expr, &o, &r) == TLOP_OK;
+  }
+  FILE *out = ok ? cli_output(c) : NULL;
+  if (out) {
+    char *s = tlop_expr_print(c->ctx, r, f);
+    fprintf(out, "%s\n", s);
+    free(s);
+    if (out != stdout)
+      fclose(out);
+  }
+  free(sflags.assume);
   job_free(&j);
   return out ? EXIT_OK : EXIT_INPUT;
 }

@@ -21,6 +21,7 @@ static const struct command {
     {"eval", cmd_eval, "evaluate an expression"},
     {"sweep", cmd_sweep, "evaluate algorithms over a grid of parameters"},
     {"explain", cmd_explain, "per-stage cost table of an algorithm"},
+    {"simplify", cmd_simplify, "the form the papers derive: ∥ pushed in, sums closed"},
     {"dump-ir", cmd_dump_ir, "print the cost IR (DAG) of an expression"},
 };
 
@@ -150,12 +151,13 @@ const struct option cli_format_output_opts[] = {
 
 /* An algorithm's name stands for its body with its parameters free; any other text is
  * parsed as an expression over the model, with the names of env as free variables. */
-tlop_expr *cli_expr(tlop_model *m, const char *text, const tlop_env *env) {
+tlop_expr *cli_expr(tlop_model *m, const char *text, const tlop_env *env, bool symbolic) {
   tlop_expr *e;
   size_t n;
   if (tlop_algorithm_params(m, text, &n))
     return tlop_algorithm_expr(m, text, &e) == TLOP_OK ? e : NULL;
-  return tlop_expr_parse(m, text, env, &e) == TLOP_OK ? e : NULL;
+  tlop_status st = symbolic ? tlop_expr_parse_symbolic(m, text, &e) : tlop_expr_parse(m, text, env, &e);
+  return st == TLOP_OK ? e : NULL;
 }
 
 tlop_model *cli_load(cli *c, const char *path) {

@@ -191,7 +191,7 @@ int cmd_sweep(cli *c, int argc, char **argv) {
       fprintf(stderr, "tlop sweep: '%s' is not an algorithm of %s\n", algos[a], argv[optind]);
       goto done;
     }
-    tlop_expr *e = cli_expr(m, algos[a], env);
+    tlop_expr *e = cli_expr(m, algos[a], env, false);
     if (!e)
       goto done;
     for (size_t i = 0; i < npts; i += CHUNK) {

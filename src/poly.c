@@ -1,0 +1,776 @@
+/* poly.c — the normal form of scalar expressions: polynomials over canonical factors with
+ * integer exponents, and exponentials b^E with a polynomial exponent. Equal polynomials
+ * have equal monomial lists, so their IR is one hash-consed node. Exponentials of base 2
+ * are kept in the papers' shape: a power-of-two coefficient is absorbed into the exponent
+ * (2·2^i is 2^(i+1), k/2·2^−i is k/2^(i+1)), any other coefficient keeps a bare exponent. */
+#include "tlop_int.h"
+
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+
+typedef struct pfac {
+  ir_node *base; /* canonical, not a number, not a numeric-base exponential */
+  int e;
+} pfac;
+
+typedef struct pexp {
+  double b;      /* > 0, != 1 */
+  poly *E;       /* no constant term, unless absorbed from a power-of-two coefficient */
+  ir_node *eir;  /* canonical IR of E: equality by pointer */
+} pexp;
+
+typedef struct mono {
+  double c;
+  int nf, nx;
+  pfac *f; /* sorted by base */
+  pexp *x; /* sorted by b */
+} mono;
+
+struct poly {
+  int n;
+  mono *m; /* canonical order, distinct keys, no zero coefficient */
+};
+
+/* Polynomials larger than this stay opaque rather than multiply out. */
+#define POLY_MAX_TERMS 256
+
+static void *alloc(simp *s, size_t n) { return arena_alloc(simp_arena(s), n ? n : 1); }
+
+static poly *poly_of(simp *s, int n) {
+  poly *p = alloc(s, sizeof *p);
+  p->n = n;
+  p->m = alloc(s, (size_t)n * sizeof *p->m);
+  return p;
+}
+
+poly *poly_num(simp *s, double c) {
+  poly *p = poly_of(s, c != 0);
+  if (c != 0)
+    p->m[0].c = c;
+  return p;
+}
+
+bool poly_is_num(const poly *p, double *v) {
+  if (p->n == 0) {
+    *v = 0;
+    return true;
+  }
+  if (p->n == 1 && p->m[0].nf == 0 && p->m[0].nx == 0) {
+    *v = p->m[0].c;
+    return true;
+  }
+  return false;
+}
+
+bool poly_is_zero(const poly *p) { return p->n == 0; }
+bool poly_leading_negative(const poly *p) { return p->n && p->m[0].c < 0; }
+int poly_terms(const poly *p) { return p->n; }
+
+/* ---- monomials ---- */
+
+static int exp_cmp(const pexp *a, const pexp *b) {
+  if (a->b != b->b)
+    return a->b < b->b ? -1 : 1;
+  return ir_cmp(a->eir, b->eir);
+}
+
+static bool negative_exponent(const poly *E) { return E->n && E->m[0].c < 0; }
+
+/* Signed: a denominator lowers the degree, so 2k comes before 2k/P and P before 1. */
+static int degree(const mono *m) {
+  int d = 0;
+  for (int i = 0; i < m->nf; i++)
+    d += m->f[i].e;
+  for (int i = 0; i < m->nx; i++)
+    d += negative_exponent(m->x[i].E) ? -1 : 1;
+  return d;
+}
+
+/* Canonical order: higher degree first, then factor by factor; constants last. */
+static int key_cmp(const mono *a, const mono *b) {
+  int da = degree(a), db = degree(b);
+  if (da != db)
+    return da > db ? -1 : 1;
+  for (int i = 0; i < a->nf && i < b->nf; i++) {
+    int c = ir_cmp(a->f[i].base, b->f[i].base);
+    if (c)
+      return c;
+    if (a->f[i].e != b->f[i].e)
+      return a->f[i].e > b->f[i].e ? -1 : 1;
+  }
+  if (a->nf != b->nf)
+    return a->nf > b->nf ? -1 : 1;
+  for (int i = 0; i < a->nx && i < b->nx; i++) {
+    int c = exp_cmp(&a->x[i], &b->x[i]);
+    if (c)
+      return c;
+  }
+  return (a->nx < b->nx) - (a->nx > b->nx);
+}
+
+static bool key_eq(const mono *a, const mono *b) {
+  if (a->nf != b->nf || a->nx != b->nx)
+    return false;
+  for (int i = 0; i < a->nf; i++)
+    if (a->f[i].base != b->f[i].base || a->f[i].e != b->f[i].e)
+      return false;
+  for (int i = 0; i < a->nx; i++)
+    if (a->x[i].b != b->x[i].b || a->x[i].eir != b->x[i].eir)
+      return false;
+  return true;
+}
+
+static int fac_sort(const void *a, const void *b) { return ir_cmp(((const pfac *)a)->base, ((const pfac *)b)->base); }
+static int exp_sort(const void *a, const void *b) {
+  double x = ((const pexp *)a)->b, y = ((const pexp *)b)->b;
+  return (x > y) - (x < y);
+}
+
+/* The constant term of a polynomial. */
+static double constant_of(const poly *p) {
+  for (int i = 0; i < p->n; i++)
+    if (p->m[i].nf == 0 && p->m[i].nx == 0)
+      return p->m[i].c;
+  return 0;
+}
+
+/* Puts a monomial in canonical shape: merged factors, exponentials without constant
+ * exponent terms, then a power-of-two coefficient absorbed into the base-2 exponent. */
+static void mono_norm(simp *s, mono *m) {
+  qsort(m->f, (size_t)m->nf, sizeof *m->f, fac_sort);
+  int k = 0;
+  for (int i = 0; i < m->nf; i++) {
+    if (k && m->f[k - 1].base == m->f[i].base)
+      m->f[k - 1].e += m->f[i].e;
+    else
+      m->f[k++] = m->f[i];
+    if (m->f[k - 1].e == 0)
+      k--;
+  }
+  m->nf = k;
+  qsort(m->x, (size_t)m->nx, sizeof *m->x, exp_sort);
+  k = 0;
+  for (int i = 0; i < m->nx; i++) {
+    if (k && m->x[k - 1].b == m->x[i].b)
+      m->x[k - 1].E = poly_add(s, m->x[k - 1].E, m->x[i].E);
+    else
+      m->x[k++] = m->x[i];
+  }
+  m->nx = k;
+  k = 0;
+  for (int i = 0; i < m->nx; i++) {
+    pexp x = m->x[i];
+    double c0 = constant_of(x.E);
+    if (c0 != 0) {
+      m->c *= pow(x.b, c0);
+      x.E = poly_sub(s, x.E, poly_num(s, c0));
+    }
+    if (x.b == 2 && m->c != 0 && !poly_is_zero(x.E)) {
+      int ex;
+      double mant = frexp(fabs(m->c), &ex);
+      if (mant == 0.5 && ex != 1) {
+        x.E = poly_add(s, x.E, poly_num(s, ex - 1));
+        m->c = m->c < 0 ? -1 : 1;
+      }
+    }
+    if (!poly_is_zero(x.E)) {
+      x.eir = poly_to_ir(s, x.E, false);
+      m->x[k++] = x;
+    }
+  }
+  m->nx = k;
+}
+
+static mono mono_copy(simp *s, const mono *a, int extra_f, int extra_x) {
+  mono m = *a;
+  m.f = alloc(s, (size_t)(a->nf + extra_f) * sizeof *m.f);
+  m.x = alloc(s, (size_t)(a->nx + extra_x) * sizeof *m.x);
+  memcpy(m.f, a->f, (size_t)a->nf * sizeof *m.f);
+  memcpy(m.x, a->x, (size_t)a->nx * sizeof *m.x);
+  return m;
+}
+
+static mono mono_mul(simp *s, const mono *a, const mono *b) {
+  mono m = mono_copy(s, a, b->nf, b->nx);
+  m.c = a->c * b->c;
+  memcpy(m.f + a->nf, b->f, (size_t)b->nf * sizeof *m.f);
+  memcpy(m.x + a->nx, b->x, (size_t)b->nx * sizeof *m.x);
+  m.nf = a->nf + b->nf;
+  m.nx = a->nx + b->nx;
+  mono_norm(s, &m);
+  return m;
+}
+
+static int mono_sort(const void *a, const void *b) { return key_cmp(a, b); }
+
+/* A polynomial from monomials in any order: sorted, like terms combined, zeros dropped. */
+static poly *collect(simp *s, mono *ms, int n) {
+  qsort(ms, (size_t)n, sizeof *ms, mono_sort);
+  poly *p = poly_of(s, n);
+  int k = 0;
+  for (int i = 0; i < n; i++) {
+    if (ms[i].c == 0)
+      continue;
+    if (k && key_eq(&p->m[k - 1], &ms[i])) {
+      p->m[k - 1].c += ms[i].c;
+      if (p->m[k - 1].c == 0)
+        k--;
+    } else {
+      p->m[k++] = ms[i];
+    }
+  }
+  p->n = k;
+  return p;
+}
+
+static poly *single(simp *s, mono m) {
+  mono *ms = alloc(s, sizeof *ms);
+  ms[0] = m;
+  return collect(s, ms, 1);
+}
+
+poly *poly_factor(simp *s, ir_node *base) {
+  if (base->op == IR_NUM)
+    return poly_num(s, base->num);
+  mono m = {.c = 1, .nf = 1};
+  m.f = alloc(s, sizeof *m.f);
+  m.f[0] = (pfac){base, 1};
+  return single(s, m);
+}
+
+/* b^E as a polynomial (b numeric, > 0, != 1). */
+static poly *exponential(simp *s, double b, const poly *E) {
+  mono m = {.c = 1, .nx = 1};
+  m.x = alloc(s, sizeof *m.x);
+  m.x[0] = (pexp){b, (poly *)E, NULL};
+  mono_norm(s, &m);
+  return single(s, m);
+}
+
+/* ---- arithmetic ---- */
+
+poly *poly_add(simp *s, const poly *a, const poly *b) {
+  mono *ms = alloc(s, (size_t)(a->n + b->n) * sizeof *ms);
+  memcpy(ms, a->m, (size_t)a->n * sizeof *ms);
+  memcpy(ms + a->n, b->m, (size_t)b->n * sizeof *ms);
+  return collect(s, ms, a->n + b->n);
+}
+
+static poly *scale(simp *s, const poly *a, double c) {
+  poly *p = poly_of(s, a->n);
+  for (int i = 0; i < a->n; i++) {
+    p->m[i] = a->m[i];
+    p->m[i].c *= c;
+  }
+  return c == 0 ? poly_num(s, 0) : p;
+}
+
+poly *poly_sub(simp *s, const poly *a, const poly *b) { return poly_add(s, a, scale(s, b, -1)); }
+poly *poly_negate(simp *s, const poly *p) { return scale(s, p, -1); }
+
+/* An opaque factor standing for a polynomial that does not multiply out. */
+static poly *opaque(simp *s, const poly *p, int e) {
+  mono m = {.c = 1, .nf = 1};
+  m.f = alloc(s, sizeof *m.f);
+  m.f[0] = (pfac){poly_to_ir(s, p, true), e};
+  return single(s, m);
+}
+
+poly *poly_mul(simp *s, const poly *a, const poly *b) {
+  if ((long)a->n * b->n > POLY_MAX_TERMS)
+    return poly_mul(s, opaque(s, a, 1), b->n > 1 ? opaque(s, b, 1) : b);
+  mono *ms = alloc(s, (size_t)(a->n * b->n) * sizeof *ms);
+  int k = 0;
+  for (int i = 0; i < a->n; i++)
+    for (int j = 0; j < b->n; j++)
+      ms[k++] = mono_mul(s, &a->m[i], &b->m[j]);
+  return collect(s, ms, k);
+}
+
+/* m^k for a monomial, any integer k. */
+static mono mono_pow(simp *s, const mono *a, int k) {
+  mono m = mono_copy(s, a, 0, 0);
+  m.c = pow(a->c, k);
+  for (int i = 0; i < m.nf; i++)
+    m.f[i].e *= k;
+  for (int i = 0; i < m.nx; i++)
+    m.x[i].E = scale(s, a->x[i].E, k);
+  mono_norm(s, &m);
+  return m;
+}
+
+/* The common monomial of a polynomial: positive integer gcd of the coefficients (1 when
+ * any is not an integer), the least exponent of every factor (missing counts as 0), and
+ * the exponentials every monomial shares. */
+static mono common(simp *s, const poly *p) {
+  mono g = {.c = 1};
+  if (p->n < 2)
+    return p->n ? p->m[0] : g;
+  double gc = 0;
+  bool ints = true;
+  for (int i = 0; i < p->n && ints; i++) {
+    double c = fabs(p->m[i].c);
+    ints = c == floor(c) && c < 9007199254740992.0;
+    for (double x = gc, y = c; ints && y != 0;) {
+      double t = fmod(x, y);
+      x = y;
+      y = t;
+      gc = x;
+    }
+  }
+  g.c = ints && gc > 0 ? gc : 1;
+  int nmax = 0;
+  for (int i = 0; i < p->n; i++)
+    nmax += p->m[i].nf;
+  g.f = alloc(s, (size_t)nmax * sizeof *g.f);
+  for (int i = 0; i < p->n; i++)
+    for (int j = 0; j < p->m[i].nf; j++) {
+      ir_node *base = p->m[i].f[j].base;
+      bool done = false;
+      for (int k = 0; k < g.nf && !done; k++)
+        done = g.f[k].base == base;
+      if (done)
+        continue;
+      int e = 0;
+      for (int r = 0; r < p->n; r++) {
+        int er = 0;
+        for (int t = 0; t < p->m[r].nf; t++)
+          if (p->m[r].f[t].base == base)
+            er = p->m[r].f[t].e;
+        if (r == 0 || er < e)
+          e = er;
+      }
+      /* Only a factor in every monomial, or a denominator of some, is common. */
+      if (e != 0)
+        g.f[g.nf++] = (pfac){base, e};
+    }
+  g.x = alloc(s, (size_t)p->m[0].nx * sizeof *g.x);
+  for (int j = 0; j < p->m[0].nx; j++) {
+    bool all = true;
+    for (int r = 1; r < p->n && all; r++) {
+      bool has = false;
+      for (int t = 0; t < p->m[r].nx; t++)
+        has |= p->m[r].x[t].b == p->m[0].x[j].b && p->m[r].x[t].eir == p->m[0].x[j].eir;
+      all = has;
+    }
+    if (all)
+      g.x[g.nx++] = p->m[0].x[j];
+  }
+  qsort(g.f, (size_t)g.nf, sizeof *g.f, fac_sort);
+  return g;
+}
+
+poly *poly_div(simp *s, const poly *a, const poly *b) {
+  double v;
+  if (poly_is_num(b, &v) && v != 0)
+    return scale(s, a, 1 / v);
+  if (b->n == 1)
+    return poly_mul(s, a, single(s, mono_pow(s, &b->m[0], -1)));
+  mono g = common(s, b);
+  poly *rest = poly_mul(s, b, single(s, mono_pow(s, &g, -1)));
+  return poly_mul(s, poly_mul(s, a, single(s, mono_pow(s, &g, -1))), opaque(s, rest, -1));
+}
+
+poly *poly_pow(simp *s, const poly *base, const poly *expo) {
+  double k, b;
+  if (poly_is_num(expo, &k)) {
+    if (poly_is_num(base, &b))
+      return poly_num(s, pow(b, k));
+    if (k == floor(k) && fabs(k) <= 64) {
+      if (base->n == 1)
+        return single(s, mono_pow(s, &base->m[0], (int)k));
+      if (k >= 0 && k <= 8 && base->n <= 8) {
+        poly *r = poly_num(s, 1);
+        for (int i = 0; i < (int)k; i++)
+          r = poly_mul(s, r, base);
+        return r;
+      }
+      if (k == -1)
+        return poly_div(s, poly_num(s, 1), base);
+    }
+  }
+  if (poly_is_num(base, &b) && b > 0) {
+    if (b == 1)
+      return poly_num(s, 1);
+    return exponential(s, b, expo);
+  }
+  /* (c·Π b^E)^X = c^X · Π b^(E·X) when the base has no other factor. */
+  if (base->n == 1 && base->m[0].nf == 0 && base->m[0].c > 0) {
+    const mono *m = &base->m[0];
+    poly *r = m->c == 1 ? poly_num(s, 1) : exponential(s, m->c, expo);
+    for (int i = 0; i < m->nx; i++)
+      r = poly_mul(s, r, exponential(s, m->x[i].b, poly_mul(s, m->x[i].E, expo)));
+    return r;
+  }
+  return poly_factor(s, ir_bin(simp_ctx(s), IR_POW, poly_to_ir(s, base, true),
+                               poly_to_ir(s, expo, true)));
+}
+
+/* ---- variables ---- */
+
+static bool mono_uses(const mono *m, sym var) {
+  for (int i = 0; i < m->nf; i++)
+    if (ir_uses(m->f[i].base, var))
+      return true;
+  for (int i = 0; i < m->nx; i++)
+    if (poly_uses(m->x[i].E, var))
+      return true;
+  return false;
+}
+
+bool poly_uses(const poly *p, sym var) {
+  for (int i = 0; i < p->n; i++)
+    if (mono_uses(&p->m[i], var))
+      return true;
+  return false;
+}
+
+static int add_var(sym *out, int n, int max, sym v) {
+  for (int i = 0; i < n; i++)
+    if (out[i] == v)
+      return n;
+  if (n < max)
+    out[n++] = v;
+  return n;
+}
+
+int poly_vars(const poly *p, sym *out, int max) {
+  int n = 0;
+  for (int i = 0; i < p->n; i++) {
+    for (int j = 0; j < p->m[i].nf; j++)
+      if (p->m[i].f[j].base->op == IR_VAR)
+        n = add_var(out, n, max, p->m[i].f[j].base->name);
+    for (int j = 0; j < p->m[i].nx; j++) {
+      sym inner[16];
+      int k = poly_vars(p->m[i].x[j].E, inner, 16);
+      for (int t = 0; t < k; t++)
+        n = add_var(out, n, max, inner[t]);
+    }
+  }
+  return n;
+}
+
+bool poly_is_integer(const poly *p, bool (*is_int)(simp *s, const ir_node *base), simp *s) {
+  for (int i = 0; i < p->n; i++) {
+    const mono *m = &p->m[i];
+    if (m->c != floor(m->c))
+      return false;
+    for (int j = 0; j < m->nf; j++)
+      if (m->f[j].e < 0 || !is_int(s, m->f[j].base))
+        return false;
+    for (int j = 0; j < m->nx; j++)
+      if (m->x[j].b != floor(m->x[j].b) || !poly_is_integer(m->x[j].E, is_int, s) ||
+          !simp_nonneg(s, m->x[j].E))
+        return false;
+  }
+  return true;
+}
+
+bool poly_linear_in(simp *s, const poly *p, sym var, double *a, poly **rest) {
+  mono *ms = alloc(s, (size_t)p->n * sizeof *ms);
+  int k = 0;
+  *a = 0;
+  for (int i = 0; i < p->n; i++) {
+    const mono *m = &p->m[i];
+    if (!mono_uses(m, var)) {
+      ms[k++] = *m;
+      continue;
+    }
+    if (m->nf != 1 || m->nx != 0 || m->f[0].e != 1 || m->f[0].base->op != IR_VAR ||
+        m->f[0].base->name != var)
+      return false;
+    *a += m->c;
+  }
+  *rest = collect(s, ms, k);
+  return true;
+}
+
+bool poly_two_powers(simp *s, const poly *p, double *c1, poly **e1, double *c2, poly **e2) {
+  (void)s;
+  if (p->n != 2)
+    return false;
+  for (int i = 0; i < 2; i++) {
+    const mono *m = &p->m[i];
+    bool pure = m->nf == 0 && (m->nx == 0 || (m->nx == 1 && m->x[0].b == 2));
+    if (!pure)
+      return false;
+  }
+  *c1 = p->m[0].c;
+  *c2 = p->m[1].c;
+  *e1 = p->m[0].nx ? p->m[0].x[0].E : poly_num(s, 0);
+  *e2 = p->m[1].nx ? p->m[1].x[0].E : poly_num(s, 0);
+  return true;
+}
+
+static poly *mono_poly(simp *s, const mono *m) { return single(s, mono_copy(s, m, 0, 0)); }
+
+poly *poly_subst(simp *s, const poly *p, sym var, const poly *value) {
+  poly *r = poly_num(s, 0);
+  tlop_ctx *ctx = simp_ctx(s);
+  for (int i = 0; i < p->n; i++) {
+    const mono *m = &p->m[i];
+    if (!mono_uses(m, var)) {
+      r = poly_add(s, r, mono_poly(s, m));
+      continue;
+    }
+    poly *t = poly_num(s, m->c);
+    for (int j = 0; j < m->nf; j++) {
+      ir_node *b = m->f[j].base;
+      poly *f;
+      if (b->op == IR_VAR && b->name == var)
+        f = (poly *)value;
+      else if (ir_uses(b, var))
+        f = simp_poly(s, ir_subst(ctx, b, var, poly_to_ir(s, value, false)));
+      else
+        f = poly_factor(s, b);
+      t = poly_mul(s, t, poly_pow(s, f, poly_num(s, m->f[j].e)));
+    }
+    for (int j = 0; j < m->nx; j++)
+      t = poly_mul(s, t, exponential(s, m->x[j].b, poly_subst(s, m->x[j].E, var, value)));
+    r = poly_add(s, r, t);
+  }
+  return r;
+}
+
+poly *poly_unpow2(simp *s, const poly *p, sym expo, ir_node *base) {
+  mono *ms = alloc(s, (size_t)p->n * sizeof *ms);
+  for (int i = 0; i < p->n; i++) {
+    mono m = mono_copy(s, &p->m[i], p->m[i].nx, 0);
+    for (int j = 0; j < m.nx; j++) {
+      double a;
+      poly *rest;
+      if (m.x[j].b != 2 || !poly_linear_in(s, m.x[j].E, expo, &a, &rest) || a != floor(a) ||
+          a == 0)
+        continue;
+      m.f[m.nf++] = (pfac){base, (int)a};
+      m.x[j].E = rest;
+    }
+    mono_norm(s, &m);
+    ms[i] = m;
+  }
+  return collect(s, ms, p->n);
+}
+
+bool poly_log(simp *s, const poly *p, double base, poly **out) {
+  if (p->n != 1 || p->m[0].nf != 0 || p->m[0].c <= 0)
+    return false;
+  const mono *m = &p->m[0];
+  poly *r = poly_num(s, base == 2 ? log2(m->c) : log(m->c) / log(base));
+  for (int i = 0; i < m->nx; i++) {
+    if (m->x[i].b != base)
+      return false;
+    r = poly_add(s, r, m->x[i].E);
+  }
+  *out = r;
+  return true;
+}
+
+/* Accumulates the offset c of every exponent a·var + a·c in p (the shift that would make
+ * them a·var); false when two disagree or var occurs other than in such an exponent. */
+bool poly_shift_of(simp *s, const poly *p, sym var, double *off, bool *seen) {
+  for (int i = 0; i < p->n; i++) {
+    const mono *m = &p->m[i];
+    for (int j = 0; j < m->nf; j++)
+      if (ir_uses(m->f[j].base, var))
+        return false;
+    for (int j = 0; j < m->nx; j++) {
+      double a, r;
+      poly *rest;
+      if (!poly_uses(m->x[j].E, var))
+        continue;
+      if (!poly_linear_in(s, m->x[j].E, var, &a, &rest) || !poly_is_num(rest, &r))
+        return false;
+      double c = r / a;
+      if (*seen && c != *off)
+        return false;
+      *off = c;
+      *seen = true;
+    }
+  }
+  return true;
+}
+
+/* ---- closed sums ---- */
+
+/* Σ_{i=lo}^{hi} of one index-dependent monomial shape; NULL when there is no closed form. */
+static poly *sum_shape(simp *s, sym var, const poly *lo, const poly *hi, const mono *m) {
+  poly *one = poly_num(s, 1);
+  poly *count = poly_add(s, poly_sub(s, hi, lo), one);
+  int power = -1;
+  for (int j = 0; j < m->nf; j++) {
+    const pfac *f = &m->f[j];
+    if (!ir_uses(f->base, var))
+      continue;
+    if (f->base->op != IR_VAR || power >= 0 || f->e < 1 || f->e > 2)
+      return NULL;
+    power = f->e;
+  }
+  /* The exponentials: b^(a·var) contributes r = b^a to a geometric ratio. */
+  double ratio_b = 0, ratio_a = 0;
+  for (int j = 0; j < m->nx; j++) {
+    double a;
+    poly *rest;
+    if (!poly_uses(m->x[j].E, var))
+      continue;
+    if (!poly_linear_in(s, m->x[j].E, var, &a, &rest) || ratio_a != 0 || a == 0)
+      return NULL;
+    ratio_b = m->x[j].b;
+    ratio_a = a;
+  }
+  if (ratio_a != 0 && power > 0)
+    return NULL; /* arithmetico-geometric: left as a sum */
+  if (ratio_a != 0) {
+    /* Σ r^i = (r^(hi+1) − r^lo)/(r − 1), r = b^a */
+    double r = pow(ratio_b, ratio_a);
+    if (r == 1)
+      return count;
+    poly *a = poly_num(s, ratio_a);
+    poly *top = poly_sub(s, exponential(s, ratio_b, poly_mul(s, a, poly_add(s, hi, one))),
+                         exponential(s, ratio_b, poly_mul(s, a, (poly *)lo)));
+    return scale(s, top, 1 / (r - 1));
+  }
+  if (power < 0)
+    return count;
+  poly *sum_hi, *sum_lo;
+  poly *lom1 = poly_sub(s, lo, one);
+  if (power == 1) {
+    /* Σ_{i=lo}^{hi} i = (hi(hi+1) − (lo−1)lo)/2 */
+    sum_hi = poly_mul(s, hi, poly_add(s, hi, one));
+    sum_lo = poly_mul(s, lom1, (poly *)lo);
+    return scale(s, poly_sub(s, sum_hi, sum_lo), 0.5);
+  }
+  /* Σ i² = n(n+1)(2n+1)/6 between the bounds */
+  poly *two = poly_num(s, 2);
+  sum_hi = poly_mul(s, poly_mul(s, hi, poly_add(s, hi, one)), poly_add(s, poly_mul(s, two, hi), one));
+  sum_lo = poly_mul(s, poly_mul(s, lom1, (poly *)lo), poly_sub(s, poly_mul(s, two, lo), one));
+  return scale(s, poly_sub(s, sum_hi, sum_lo), 1.0 / 6);
+}
+
+/* The part of a monomial that does not depend on var (coefficient included). */
+static mono split_indep(simp *s, const mono *m, sym var, mono *dep) {
+  mono in = mono_copy(s, m, 0, m->nx);
+  *dep = mono_copy(s, m, 0, 0);
+  dep->c = 1;
+  in.nf = dep->nf = 0;
+  for (int j = 0; j < m->nf; j++)
+    if (ir_uses(m->f[j].base, var))
+      dep->f[dep->nf++] = m->f[j];
+    else
+      in.f[in.nf++] = m->f[j];
+  in.nx = dep->nx = 0;
+  for (int j = 0; j < m->nx; j++) {
+    double a;
+    poly *rest;
+    if (!poly_uses(m->x[j].E, var)) {
+      in.x[in.nx++] = m->x[j];
+    } else if (poly_linear_in(s, m->x[j].E, var, &a, &rest) && !poly_is_zero(rest)) {
+      /* b^(a·i + R) = b^R · b^(a·i) */
+      in.x[in.nx++] = (pexp){m->x[j].b, rest, NULL};
+      dep->x[dep->nx++] = (pexp){m->x[j].b, poly_sub(s, m->x[j].E, rest), NULL};
+    } else {
+      dep->x[dep->nx++] = m->x[j];
+    }
+  }
+  mono_norm(s, &in);
+  mono_norm(s, dep);
+  return in;
+}
+
+bool poly_split(simp *s, const poly *p, sym var, poly **indep, poly **dep) {
+  if (p->n != 1)
+    return false;
+  mono d;
+  mono in = split_indep(s, &p->m[0], var, &d);
+  *indep = mono_poly(s, &in);
+  *dep = mono_poly(s, &d);
+  return true;
+}
+
+poly *poly_sum(simp *s, sym var, const poly *lo, const poly *hi, const poly *body) {
+  poly *closed = poly_num(s, 0), *open = poly_num(s, 0);
+  for (int i = 0; i < body->n; i++) {
+    mono dep;
+    mono in = split_indep(s, &body->m[i], var, &dep);
+    poly *sum = sum_shape(s, var, lo, hi, &dep);
+    if (sum)
+      closed = poly_add(s, closed, poly_mul(s, mono_poly(s, &in), sum));
+    else
+      open = poly_add(s, open, mono_poly(s, &body->m[i]));
+  }
+  if (poly_is_zero(open))
+    return closed;
+  tlop_ctx *ctx = simp_ctx(s);
+  ir_node *sum = ir_make(ctx, IR_SUM, var, 0, poly_to_ir(s, lo, true), poly_to_ir(s, hi, true),
+                         poly_to_ir(s, open, true));
+  return poly_add(s, closed, poly_factor(s, sum));
+}
+
+/* ---- back to IR ---- */
+
+static ir_node *mul(tlop_ctx *ctx, ir_node *a, ir_node *b) {
+  if (!a)
+    return b;
+  return ir_bin(ctx, IR_MUL, a, b);
+}
+
+/* A monomial without its sign: numerator and denominator products (NULL when empty). */
+static void mono_parts(simp *s, const mono *m, ir_node **num, ir_node **den) {
+  tlop_ctx *ctx = simp_ctx(s);
+  *num = *den = NULL;
+  if (fabs(m->c) != 1)
+    *num = ir_num(ctx, fabs(m->c));
+  for (int i = 0; i < m->nf; i++) {
+    int e = abs(m->f[i].e);
+    ir_node *f = e == 1 ? m->f[i].base : ir_bin(ctx, IR_POW, m->f[i].base, ir_num(ctx, e));
+    if (m->f[i].e > 0)
+      *num = mul(ctx, *num, f);
+    else
+      *den = mul(ctx, *den, f);
+  }
+  for (int i = 0; i < m->nx; i++) {
+    bool neg = negative_exponent(m->x[i].E);
+    poly *E = neg ? scale(s, m->x[i].E, -1) : m->x[i].E;
+    ir_node *f = ir_bin(ctx, IR_POW, ir_num(ctx, m->x[i].b), poly_to_ir(s, E, false));
+    if (neg)
+      *den = mul(ctx, *den, f);
+    else
+      *num = mul(ctx, *num, f);
+  }
+}
+
+static ir_node *quotient(tlop_ctx *ctx, ir_node *num, ir_node *den) {
+  if (!num)
+    num = ir_num(ctx, 1);
+  return den ? ir_bin(ctx, IR_DIV, num, den) : num;
+}
+
+/* Σ of monomials with their signs: a + b − c. */
+static ir_node *sum_ir(simp *s, const poly *p) {
+  tlop_ctx *ctx = simp_ctx(s);
+  ir_node *r = NULL;
+  for (int i = 0; i < p->n; i++) {
+    ir_node *num, *den;
+    mono_parts(s, &p->m[i], &num, &den);
+    ir_node *t = quotient(ctx, num, den);
+    bool neg = p->m[i].c < 0;
+    if (!r)
+      r = neg ? ir_un(ctx, IR_NEG, t) : t;
+    else
+      r = ir_bin(ctx, neg ? IR_SUB : IR_ADD, r, t);
+  }
+  return r ? r : ir_num(ctx, 0);
+}
+
+ir_node *poly_to_ir(simp *s, const poly *p, bool factored) {
+  tlop_ctx *ctx = simp_ctx(s);
+  if (!factored || p->n < 2)
+    return sum_ir(s, p);
+  mono g = common(s, p);
+  if (g.c == 1 && g.nf == 0 && g.nx == 0)
+    return sum_ir(s, p);
+  poly *rest = poly_mul(s, p, single(s, mono_pow(s, &g, -1)));
+  ir_node *num, *den;
+  mono_parts(s, &g, &num, &den);
+  return quotient(ctx, mul(ctx, num, sum_ir(s, rest)), den);
+}
