@@ -287,8 +287,8 @@ static kind kind_named(parse_state *ps, sym name, TLOP_YYLTYPE l) {
   for (size_t i = 0; i < sizeof kinds / sizeof *kinds; i++)
     if (strcmp(name->name, kinds[i].name) == 0)
       return (kind){kinds[i].tag, (int8_t)kinds[i].b, (int8_t)kinds[i].s};
-  diag_error(ps->ctx, SP(l), "unknown kind '%s': expected size, count, time, real, bandwidth "
-             "or rate (time per byte)", name->name);
+  diag_error(ps->ctx, SP(l), "unknown kind '%s': expected size, count, time, real, number, "
+             "bandwidth, rate (time per byte) or bool", name->name);
   ps->errors++;
   return KIND_ANY;
 }
@@ -347,7 +347,7 @@ static void tlop_yyerror(TLOP_YYLTYPE *l, void *scanner, parse_state *ps, const 
   /* Bison says "memory exhausted" when its stack bound is reached. */
   if (strstr(msg, "exhausted"))
     diag_error(ps->ctx, (span){ps->src, l->lo, l->hi},
-               "input nested too deeply for the parser (more than %d levels)", YYMAXDEPTH / 4);
+               "input nested too deeply: the parser's stack of %d entries is full", YYMAXDEPTH);
   else
     diag_error(ps->ctx, (span){ps->src, l->lo, l->hi}, "%s", msg);
   ps->errors++;

@@ -128,8 +128,12 @@ TLOP_API tlop_status tlop_value_parse(tlop_ctx *ctx, const char *text, double *v
 TLOP_API tlop_status tlop_expr_parse(tlop_model *model, const char *text, const tlop_env *env,
                             tlop_expr **out);
 /* The body of an algorithm with its parameters as free variables (bound by env or a
- * grid when evaluated); TLOP_ERR_ARG when there is no such algorithm. */
-TLOP_API tlop_status tlop_algorithm_expr(tlop_model *model, const char *name, tlop_expr **out);
+ * grid when evaluated); TLOP_ERR_ARG when there is no such algorithm, TLOP_ERR_CHECK when
+ * a value of env does not fit the kind of the parameter it binds (P: count = 3us). */
+TLOP_API tlop_status tlop_algorithm_expr(tlop_model *model, const char *name, const tlop_env *env,
+                                         tlop_expr **out);
+/* Does the model (its file or an import) declare a `param` of this name? */
+TLOP_API int tlop_model_has_param(const tlop_model *model, const char *name);
 /* The form the papers derive by hand: ∥ pushed into the transfers, like terms combined,
  * sums closed where they have a closed form, assumptions applied. The result evaluates to
  * the same value for every valuation that satisfies the assumptions. */

@@ -228,12 +228,14 @@ static tlop_model *empty_model(tlop_ctx *ctx) {
   return ctx->empty;
 }
 
-static tlop_status value_parse(tlop_ctx *ctx, const char *text, double *value, kind *k) {
+/* `what` names the value in messages, as a file name would: "<value of m>". */
+static tlop_status value_parse(tlop_ctx *ctx, const char *what, const char *text, double *value,
+                               kind *k) {
   tlop_model *m = empty_model(ctx);
   if (!m || !text)
     return TLOP_ERR_ARG;
   tlop_status st;
-  ir_node *n = parse_checked(m, text, text, NULL, false, k, &st);
+  ir_node *n = parse_checked(m, what, text, NULL, false, k, &st);
   if (!n)
     return st;
   if (ir_has_cost(n) || k->tag == K_BOOL) {
@@ -248,7 +250,7 @@ static tlop_status value_parse(tlop_ctx *ctx, const char *text, double *value, k
 
 tlop_status tlop_value_parse(tlop_ctx *ctx, const char *text, double *value, tlop_kind *kd) {
   kind k;
-  tlop_status st = value_parse(ctx, text, value, &k);
+  tlop_status st = value_parse(ctx, "<value>", text, value, &k);
   if (st == TLOP_OK && kd)
     *kd = kind_public(k);
   return st;
@@ -259,7 +261,10 @@ tlop_status tlop_env_set_text(tlop_env *env, const char *name, const char *value
     return TLOP_ERR_ARG;
   double v;
   kind k;
-  tlop_status st = value_parse(env->ctx, value, &v, &k);
+  strbuf what = {0};
+  sb_printf(&what, "<value of %s>", name);
+  tlop_status st = value_parse(env->ctx, what.s, value, &v, &k);
+  free(what.s);
   if (st != TLOP_OK)
     return st;
   return env_put(env, ctx_sym(env->ctx, name), v, k);
@@ -288,13 +293,41 @@ static tlop_status expr_parse(tlop_model *model, const char *text, const tlop_en
   return TLOP_OK;
 }
 
-tlop_status tlop_algorithm_expr(tlop_model *model, const char *name, tlop_expr **out) {
+/* A value given for an annotated algorithm parameter must have its kind. */
+static bool env_fits(tlop_model *model, const ast_decl *fn, const tlop_env *env) {
+  bool ok = true;
+  for (int i = 0; env && i < fn->nargs; i++) {
+    kind want = fn->args[i]->k;
+    for (size_t j = 0; j < env->n; j++) {
+      kind got = env->kinds[j];
+      if (env->names[j] != fn->args[i]->name || want.tag != K_DIM || got.tag != K_DIM ||
+          kind_eq(got, want))
+        continue;
+      char b1[48], b2[48];
+      diag_error(model->ctx, (span){0}, "the value given for '%s' is a %s, but '%s' of %s is a %s",
+                 fn->args[i]->name->name, kind_name(got, b2, sizeof b2), fn->args[i]->name->name,
+                 fn->name->name, kind_name(want, b1, sizeof b1));
+      diag_note(model->ctx, fn->args[i]->sp, "'%s' is declared here", fn->args[i]->name->name);
+      ok = false;
+    }
+  }
+  return ok;
+}
+
+int tlop_model_has_param(const tlop_model *model, const char *name) {
+  return ptrmap_get(&model->values, ctx_sym(model->ctx, name)) != NULL;
+}
+
+tlop_status tlop_algorithm_expr(tlop_model *model, const char *name, const tlop_env *env,
+                                tlop_expr **out) {
   *out = NULL;
   if (!model || !name)
     return TLOP_ERR_ARG;
   ast_decl *fn = ptrmap_get(&model->funcs, ctx_sym(model->ctx, name));
   if (!fn || fn->kind != D_ALGORITHM)
     return TLOP_ERR_ARG;
+  if (!env_fits(model, fn, env))
+    return TLOP_ERR_CHECK;
   ir_node *n = lower_function(model, fn);
   if (!n)
     return TLOP_ERR_CHECK;
@@ -404,10 +437,10 @@ static void warn_extrapolations(tlop_ctx *ctx, eval_state *es) {
       continue;
     char what[160];
     eval_extrapolation_example(es, bit, what, sizeof what);
-    const char *rule = bit == 2 ? (ctx->tau_rule == TLOP_TAU_CLAMP
-                                       ? " (--tau-beyond=clamp: L(m,T) was used)"
-                                       : " (--tau-beyond=proportional: L(m,T)·τ/T was used)")
-                                : "";
+    const char *rule = bit != 2                    ? ""
+                       : eval_extrapolation_is_gamma(es, bit) ? " (a gamma table holds τ = 1: that value was used)"
+                       : ctx->tau_rule == TLOP_TAU_CLAMP ? " (--tau-beyond=clamp: L(m,T) was used)"
+                                                         : " (--tau-beyond=proportional: L(m,T)·τ/T was used)";
     diag_warning(ctx, (span){0}, "%s is %s%s", what, extrapolation_words[bit], rule);
   }
 }
@@ -483,6 +516,10 @@ tlop_status tlop_axis_parse(tlop_ctx *ctx, const char *spec, tlop_axis *out) {
   out->name = strndup(spec, (size_t)(eq - spec));
   const char *body = eq + 1;
   const char *dots = strstr(body, "..");
+  strbuf label = {0};
+  sb_printf(&label, "<grid axis %s>", out->name);
+  const char *what = arena_strdup(ctx->ar, label.s);
+  free(label.s);
   kind k = KIND_NUM;
   size_t cap = 0;
   tlop_status st = TLOP_OK;
@@ -492,7 +529,7 @@ tlop_status tlop_axis_parse(tlop_ctx *ctx, const char *spec, tlop_axis *out) {
          v = strtok_r(NULL, ",", &save)) {
       double x;
       kind vk;
-      st = value_parse(ctx, v, &x, &vk);
+      st = value_parse(ctx, what, v, &x, &vk);
       if (vk.tag == K_DIM)
         k = vk;
       VEC_PUSH(out->values, out->count, cap, x);
@@ -505,13 +542,13 @@ tlop_status tlop_axis_parse(tlop_ctx *ctx, const char *spec, tlop_axis *out) {
     double lo = 0, hi = 0, step = 1;
     kind ka = KIND_NUM, kb = KIND_NUM, ks = KIND_NUM;
     char op = colon ? colon[1] : '+';
-    if ((st = value_parse(ctx, a, &lo, &ka)) == TLOP_OK &&
-        (st = value_parse(ctx, b, &hi, &kb)) == TLOP_OK && colon) {
+    if ((st = value_parse(ctx, what, a, &lo, &ka)) == TLOP_OK &&
+        (st = value_parse(ctx, what, b, &hi, &kb)) == TLOP_OK && colon) {
       if (op != '*' && op != '+') {
         diag_error(ctx, (span){0}, "grid axis '%s': the step is ':*FACTOR' or ':+STEP'", spec);
         st = TLOP_ERR_ARG;
       } else {
-        st = value_parse(ctx, colon + 2, &step, &ks);
+        st = value_parse(ctx, what, colon + 2, &step, &ks);
       }
     }
     free(a);

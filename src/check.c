@@ -92,10 +92,27 @@ struct chk_state {
   ptrmap params;      /* ast_decl → kind* (resolved parameter kinds) */
   const ptrmap *free; /* sym → kind*: extra globals of an expression */
   call_frame *calls;  /* instantiations under way, for notes on errors */
+  ast_decl **active;  /* functions whose bodies are being checked, outermost first */
+  size_t nactive, active_cap;
   bool in_channel;    /* checking a channel's own L/o/p: no transfers inside */
   bool implicit;      /* unknown names are new variables (assumptions, symbolic work) */
   int errors;
 };
+
+/* Where an error inside an instantiated function came from: one note per call. */
+static void call_notes(chk_state *c) {
+  for (call_frame *f = c->calls; f; f = f->up)
+    diag_note(c->model->ctx, f->at, "in this call of '%s'", f->fn->name->name);
+}
+
+static void error_only(chk_state *c, span at, const char *fmt, ...) TLOP_PRINTF(3, 4);
+static void error_only(chk_state *c, span at, const char *fmt, ...) {
+  va_list ap;
+  va_start(ap, fmt);
+  diag_emit(c->model->ctx, TLOP_ERROR, at, fmt, ap);
+  va_end(ap);
+  c->errors++;
+}
 
 static void error_at(chk_state *c, span at, const char *fmt, ...) TLOP_PRINTF(3, 4);
 static void error_at(chk_state *c, span at, const char *fmt, ...) {
@@ -104,8 +121,7 @@ static void error_at(chk_state *c, span at, const char *fmt, ...) {
   diag_emit(c->model->ctx, TLOP_ERROR, at, fmt, ap);
   va_end(ap);
   c->errors++;
-  for (call_frame *f = c->calls; f; f = f->up)
-    diag_note(c->model->ctx, f->at, "in this call of '%s'", f->fn->name->name);
+  call_notes(c);
 }
 
 static void note_at(chk_state *c, span at, const char *fmt, ...) TLOP_PRINTF(3, 4);
@@ -155,9 +171,10 @@ static kind unify(chk_state *c, kind a, span as, kind b, span bs, const char *wh
     return a;
   char b1[48], b2[48];
   const char *an = kind_name(a, b1, sizeof b1), *bn = kind_name(b, b2, sizeof b2);
-  error_at(c, span_join(as, bs), "cannot %s a %s and a %s", what, an, bn);
+  error_only(c, span_join(as, bs), "cannot %s a %s and a %s", what, an, bn);
   note_at(c, as, "this is a %s", an);
   note_at(c, bs, "this is a %s", bn);
+  call_notes(c);
   return KIND_ANY;
 }
 
@@ -354,6 +371,13 @@ static kind check_builtin(chk_state *c, ast_expr *e, const struct builtin *b, ki
   return KIND_ANY;
 }
 
+static bool local(const scope *sc, sym name) {
+  for (; sc; sc = sc->up)
+    if (sc->name == name)
+      return true;
+  return false;
+}
+
 static kind check_call(chk_state *c, ast_expr *e, const scope *sc) {
   sym name = e->u.call.name;
   int n = e->u.call.nargs;
@@ -390,6 +414,9 @@ static kind check_call(chk_state *c, ast_expr *e, const scope *sc) {
     } else {
       result = check_builtin(c, e, b, args);
     }
+  } else if (local(sc, name)) {
+    error_at(c, e->u.call.name_sp, "'%s' is a local value (a parameter, let or sum index), "
+             "not a function", name->name);
   } else if (ptrmap_get(&c->model->values, name)) {
     error_at(c, e->u.call.name_sp, "'%s' is a parameter, not a function", name->name);
   } else {
@@ -415,6 +442,7 @@ static fn_info *info_of(chk_state *c, ast_decl *fn) {
 
 /* Checks a body with its parameters bound to the given kinds. */
 static kind check_body(chk_state *c, ast_decl *fn, const kind *args) {
+  VEC_PUSH(c->active, c->nactive, c->active_cap, fn);
   scope *frames = calloc((size_t)(fn->nargs ? fn->nargs : 1), sizeof *frames);
   const scope *sc = NULL;
   for (int i = 0; i < fn->nargs; i++) {
@@ -423,6 +451,7 @@ static kind check_body(chk_state *c, ast_decl *fn, const kind *args) {
   }
   kind k = check(c, fn->body, sc);
   free(frames);
+  c->nactive--;
   if (fn->k.tag != K_ANY)
     expect(c, k, fn->k, fn->body->sp, "the result");
   return fn->k.tag != K_ANY ? fn->k : k;
@@ -449,8 +478,20 @@ static void check_generic(chk_state *c, ast_decl *fn) {
 static kind check_fn(chk_state *c, ast_decl *fn, const kind *args, span at) {
   fn_info *fi = info_of(c, fn);
   if (fi->state == FN_CHECKING) {
-    error_at(c, at, "'%s' calls itself: recursion is not allowed; use sum or repeat to "
-             "iterate", fn->name->name);
+    strbuf chain = {0};
+    size_t from = c->nactive;
+    while (from > 0 && c->active[from - 1] != fn)
+      from--;
+    for (size_t i = from ? from - 1 : 0; i < c->nactive; i++)
+      sb_printf(&chain, "%s → ", c->active[i]->name->name);
+    sb_puts(&chain, fn->name->name);
+    if (from == c->nactive)
+      error_at(c, at, "'%s' calls itself: recursion is not allowed; use sum or repeat to "
+               "iterate", fn->name->name);
+    else
+      error_at(c, at, "recursion through %s is not allowed; use sum or repeat to iterate",
+               chain.s);
+    free(chain.s);
     note_at(c, fn->name_sp, "'%s' is defined here", fn->name->name);
     return KIND_ANY;
   }
@@ -758,6 +799,7 @@ void chk_free(chk_state *c) {
     return;
   ptrmap_free(&c->fns);
   ptrmap_free(&c->params);
+  free(c->active);
 }
 
 /* The resolved kind of a global parameter (after chk_model). */

@@ -44,6 +44,25 @@ static int utf8_width(const char *a, const char *b) {
   return w;
 }
 
+/* Copies source bytes for display: control bytes and broken UTF-8 become '?', so the
+ * message stays one line of valid text (the caret counts one column for each). */
+static void echo(strbuf *b, const char *p, const char *end) {
+  while (p < end) {
+    unsigned char c = (unsigned char)*p;
+    int len = c < 0x80 ? 1 : (c & 0xE0) == 0xC0 ? 2 : (c & 0xF0) == 0xE0 ? 3 : (c & 0xF8) == 0xF0 ? 4 : 0;
+    bool ok = len > 0 && p + len <= end;
+    for (int i = 1; ok && i < len; i++)
+      ok = ((unsigned char)p[i] & 0xC0) == 0x80;
+    if (!ok || (c < 0x20 && c != '\t') || c == 0x7F) {
+      sb_putn(b, "?", 1);
+      p++;
+    } else {
+      sb_putn(b, p, (size_t)len);
+      p += len;
+    }
+  }
+}
+
 static const char *severity_word(tlop_severity sev) {
   return sev == TLOP_ERROR ? "error" : sev == TLOP_WARNING ? "warning" : "note";
 }
@@ -99,7 +118,9 @@ void diag_emit(tlop_ctx *ctx, tlop_severity sev, span at, const char *fmt, va_li
     while (to < eol && ((unsigned char)*to & 0xC0) == 0x80)
       to++;
   }
-  sb_printf(&text, "  %.*s\n  ", (int)(to - from), from);
+  sb_puts(&text, "  ");
+  echo(&text, from, to);
+  sb_puts(&text, "\n  ");
   for (const char *p = from; p < s->text + lo && p < to; p++)
     if (((unsigned char)*p & 0xC0) != 0x80)
       sb_putn(&text, *p == '\t' ? "\t" : " ", 1);

@@ -121,10 +121,15 @@ static void fail(eval_state *es, const ir_node *n, const char *fmt, ...) {
     sb_puts(&b, " in ");
     strbuf e = {0};
     prt_expr_to(&e, n, TLOP_FORMAT_UNICODE);
-    if (e.len > 160)
-      sb_printf(&b, "%.157s…", e.s);
-    else
+    if (e.len > 160) {
+      size_t cut = 157;
+      while (cut > 0 && ((unsigned char)e.s[cut] & 0xC0) == 0x80)
+        cut--; /* never inside a UTF-8 character */
+      sb_putn(&b, e.s, cut);
+      sb_puts(&b, "…");
+    } else {
       sb_puts(&b, e.s);
+    }
     free(e.s);
   }
   sym vars[8];
@@ -199,6 +204,8 @@ static void note_extrapolation(eval_state *es, unsigned flags, const pf_channel 
     }
   es->extrap |= flags;
 }
+
+bool eval_extrapolation_is_gamma(const eval_state *es, int bit) { return es->first[bit].op == IR_GAMMA; }
 
 void eval_extrapolation_example(const eval_state *es, int bit, char *buf, size_t n) {
   char m[48], tau[40];
@@ -496,8 +503,7 @@ static bool eval(eval_state *es, const ir_node *n, double *out) {
     bool found;
     *out = eval_lookup_var(es, n->name, &found);
     if (!found && !es->failed)
-      fail(es, n, "'%s' has no value: give it with --set %s=… (or a --grid axis)", n->name->name,
-           n->name->name);
+      fail(es, n, "'%s' has no value: give it one with --set %s=…", n->name->name, n->name->name);
     return found;
   }
   case IR_IF:

@@ -89,6 +89,8 @@ static char *normalize(arena *ar, const char *path) {
 }
 
 static char *join(arena *ar, const char *dir, const char *name) {
+  if (strcmp(dir, ".") == 0)
+    return arena_strdup(ar, name);
   strbuf b = {0};
   sb_printf(&b, "%s/%s", dir, name);
   char *s = arena_strdup(ar, b.s);

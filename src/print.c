@@ -1,6 +1,6 @@
-/* print.c — IR → text, in the papers' notation (unicode) or as .tlop source that parses
- * back to the same DAG, with the fewest parentheses the precedences allow; and a debug
- * listing of the DAG with one numbered line per distinct node. */
+/* print.c — IR → text, in the papers' notation (unicode), as LaTeX math, or as .tlop
+ * source that parses back to the same DAG, with the fewest parentheses the precedences
+ * allow; and a debug listing of the DAG with one numbered line per distinct node. */
 #include "tlop_int.h"
 
 #include <math.h>
@@ -18,6 +18,9 @@ typedef struct printer {
 static void pr(printer *p, const ir_node *n, int min);
 
 static bool uni(const printer *p) { return p->f == TLOP_FORMAT_UNICODE; }
+static bool tex(const printer *p) { return p->f == TLOP_FORMAT_LATEX; }
+/* The papers' notation, in Unicode or LaTeX. */
+static bool paper(const printer *p) { return p->f != TLOP_FORMAT_TLOP; }
 
 static int prec(const ir_node *n) {
   switch (n->op) {
@@ -44,6 +47,16 @@ static void put(printer *p, const char *s) { sb_puts(p->b, s); }
 static void num(printer *p, double v) {
   char buf[48];
   fmt_double(buf, sizeof buf, v);
+  char *e = strchr(buf, 'e');
+  if (tex(p) && e) {
+    /* 1e+300 → 1 \cdot 10^{300} */
+    *e = 0;
+    put(p, buf);
+    put(p, " \\cdot 10^{");
+    put(p, e[1] == '+' ? e + 2 : e + 1);
+    put(p, "}");
+    return;
+  }
   if (uni(p) && buf[0] == '-') {
     put(p, "−");
     put(p, buf + 1);
@@ -53,28 +66,51 @@ static void num(printer *p, double v) {
 }
 
 static void name(printer *p, sym s) {
-  if (uni(p) && !strcmp(s->name, "tau"))
-    put(p, "τ");
-  else
+  if (!strcmp(s->name, "tau") && paper(p)) {
+    put(p, tex(p) ? "\\tau" : "τ");
+    return;
+  }
+  if (!tex(p)) {
     put(p, s->name);
+    return;
+  }
+  /* LaTeX: one letter as it is (primes kept), longer names upright-italic, _ escaped */
+  size_t letters = strcspn(s->name, "'");
+  bool single = letters == 1 || (((unsigned char)s->name[0] & 0xE0) == 0xC0 && letters == 2);
+  if (!single)
+    put(p, "\\mathit{");
+  for (const char *c = s->name; *c && (size_t)(c - s->name) < letters; c++) {
+    if (*c == '_')
+      put(p, "\\_");
+    else
+      sb_putn(p->b, c, 1);
+  }
+  if (!single)
+    put(p, "}");
+  put(p, s->name + letters);
 }
 
+static void open_paren(printer *p) { put(p, tex(p) ? "\\left(" : "("); }
+static void close_paren(printer *p) { put(p, tex(p) ? "\\right)" : ")"); }
+
 static void args(printer *p, const ir_node *n, int from) {
-  put(p, "(");
+  open_paren(p);
   for (int i = from; i < n->nkids; i++) {
     if (i > from)
       put(p, ", ");
     pr(p, n->kid[i], P_OPEN + 1);
   }
-  put(p, ")");
+  close_paren(p);
 }
 
 /* A message size: with its unit in the papers' notation. */
 static void size_arg(printer *p, const ir_node *m) {
-  if (uni(p) && m->op == IR_NUM && m->num >= 0) {
+  if (paper(p) && m->op == IR_NUM && m->num >= 0) {
     char buf[64];
     tlop_format_size(buf, sizeof buf, m->num);
+    put(p, tex(p) ? "\\text{" : "");
     put(p, buf);
+    put(p, tex(p) ? "}" : "");
   } else {
     pr(p, m, P_OPEN + 1);
   }
@@ -82,13 +118,18 @@ static void size_arg(printer *p, const ir_node *m) {
 
 static void transfer(printer *p, const ir_node *n, const char *fname) {
   put(p, fname);
-  if (n->op != IR_GAMMA && n->name) {
+  if (tex(p) && n->name) {
+    /* L_{net}(m, τ), \gamma_{sum}(m, τ) */
+    put(p, "_{\\mathrm{");
+    put(p, n->name->name);
+    put(p, "}}");
+  } else if (n->op != IR_GAMMA && n->name) {
     put(p, "[");
     put(p, n->name->name);
     put(p, "]");
   }
   put(p, "(");
-  if (n->op == IR_GAMMA) {
+  if (n->op == IR_GAMMA && !tex(p)) {
     put(p, n->name->name);
     put(p, ", ");
   }
@@ -131,8 +172,8 @@ static void binary(printer *p, const ir_node *n, const char *op, int lp, int rp)
 static void pr_sum(printer *p, const ir_node *n) {
   const ir_node *body = n->kid[2];
   bool stage = body->op == IR_STAGE && p->f == TLOP_FORMAT_TLOP;
-  if (uni(p)) {
-    put(p, "Σ_{");
+  if (paper(p)) {
+    put(p, tex(p) ? "\\sum_{" : "Σ_{");
     name(p, n->name);
     put(p, "=");
     pr(p, n->kid[0], P_OPEN + 1);
@@ -158,18 +199,38 @@ static void pr_sum(printer *p, const ir_node *n) {
   }
 }
 
+/* Does n print starting with a letter? Then a number before it is written 2k, 2L(S,1). */
+static bool starts_with_letter(const ir_node *n) {
+  switch (n->op) {
+  case IR_VAR: case IR_L: case IR_O: case IR_PACK: case IR_GAMMA: case IR_MIN: case IR_MAX:
+  case IR_LOG2: case IR_LOG: case IR_ABS: case IR_SQRT:
+    return true;
+  case IR_MUL: case IR_DIV: case IR_POW:
+    return starts_with_letter(n->kid[0]);
+  default:
+    return false;
+  }
+}
+
+/* The operator words of each format: unicode, latex, tlop. */
+static const char *word(const printer *p, const char *u, const char *l, const char *t) {
+  return uni(p) ? u : tex(p) ? l : t;
+}
+
 static void pr(printer *p, const ir_node *n, int min) {
   /* In the papers' notation Σ is a prefix of its body, which reaches over a product. */
-  int level = n->op == IR_SUM && p->f != TLOP_FORMAT_TLOP ? P_ATOM : prec(n);
+  int level = n->op == IR_SUM && paper(p) ? P_ATOM : prec(n);
+  /* \frac{}{} needs no parentheses around itself */
+  if (tex(p) && n->op == IR_DIV)
+    level = P_ATOM;
   bool paren = level < min;
   if (paren)
-    put(p, "(");
-  bool u = uni(p);
+    open_paren(p);
   switch (n->op) {
   case IR_NUM: num(p, n->num); break;
   case IR_VAR: name(p, n->name); break;
   case IR_ADD:
-    if (!u && all_stages(n)) {
+    if (!paper(p) && all_stages(n)) {
       put(p, "stages {");
       stage_items(p, n);
       put(p, " }");
@@ -177,82 +238,121 @@ static void pr(printer *p, const ir_node *n, int min) {
       binary(p, n, " + ", P_ADD, P_ADD + 1);
     }
     break;
-  case IR_SUB: binary(p, n, u ? " − " : " - ", P_ADD, P_ADD + 1); break;
-  case IR_MUL:
-  case IR_DIV: {
+  case IR_SUB: binary(p, n, word(p, " − ", " - ", " - "), P_ADD, P_ADD + 1); break;
+  case IR_MUL: {
     /* (Σ …)·x: the papers' Σ would take x into its body */
     int left = n->kid[0]->op == IR_SUM ? P_ATOM + 1 : P_MUL;
-    binary(p, n, n->op == IR_DIV ? "/" : u ? "·" : " * ", left, P_MUL + 1);
+    bool juxtapose = paper(p) && n->kid[0]->op == IR_NUM && n->kid[0]->num > 0 &&
+                     starts_with_letter(n->kid[1]);
+    binary(p, n, juxtapose ? "" : word(p, "·", " \\cdot ", " * "), left, P_MUL + 1);
     break;
   }
-  case IR_MOD: binary(p, n, " % ", P_MUL, P_MUL + 1); break;
-  case IR_POW: binary(p, n, "^", P_ATOM, P_POW); break;
+  case IR_DIV:
+    if (tex(p)) {
+      put(p, "\\frac{");
+      pr(p, n->kid[0], P_OPEN);
+      put(p, "}{");
+      pr(p, n->kid[1], P_OPEN);
+      put(p, "}");
+    } else {
+      binary(p, n, "/", n->kid[0]->op == IR_SUM ? P_ATOM + 1 : P_MUL, P_MUL + 1);
+    }
+    break;
+  case IR_MOD: binary(p, n, word(p, " mod ", " \\bmod ", " % "), P_MUL, P_MUL + 1); break;
+  case IR_POW:
+    pr(p, n->kid[0], P_ATOM);
+    if (tex(p)) {
+      put(p, "^{");
+      pr(p, n->kid[1], P_OPEN);
+      put(p, "}");
+    } else {
+      put(p, "^");
+      pr(p, n->kid[1], P_POW);
+    }
+    break;
   case IR_NEG:
-    put(p, u ? "−" : "-");
+    put(p, word(p, "−", "-", "-"));
     /* −a·b reads as −(a·b) in the papers; the source form keeps the tree exact */
-    pr(p, n->kid[0], u ? P_MUL : P_NEG);
+    pr(p, n->kid[0], paper(p) ? P_MUL : P_NEG);
     break;
   case IR_LT: binary(p, n, " < ", P_CMP + 1, P_CMP + 1); break;
-  case IR_LE: binary(p, n, u ? " ≤ " : " <= ", P_CMP + 1, P_CMP + 1); break;
+  case IR_LE: binary(p, n, word(p, " ≤ ", " \\le ", " <= "), P_CMP + 1, P_CMP + 1); break;
   case IR_GT: binary(p, n, " > ", P_CMP + 1, P_CMP + 1); break;
-  case IR_GE: binary(p, n, u ? " ≥ " : " >= ", P_CMP + 1, P_CMP + 1); break;
-  case IR_EQ: binary(p, n, " == ", P_CMP + 1, P_CMP + 1); break;
-  case IR_NE: binary(p, n, u ? " ≠ " : " != ", P_CMP + 1, P_CMP + 1); break;
-  case IR_AND: binary(p, n, " and ", P_AND, P_AND + 1); break;
-  case IR_OR: binary(p, n, " or ", P_OR, P_OR + 1); break;
+  case IR_GE: binary(p, n, word(p, " ≥ ", " \\ge ", " >= "), P_CMP + 1, P_CMP + 1); break;
+  case IR_EQ: binary(p, n, word(p, " = ", " = ", " == "), P_CMP + 1, P_CMP + 1); break;
+  case IR_NE: binary(p, n, word(p, " ≠ ", " \\ne ", " != "), P_CMP + 1, P_CMP + 1); break;
+  case IR_AND: binary(p, n, word(p, " and ", " \\wedge ", " and "), P_AND, P_AND + 1); break;
+  case IR_OR: binary(p, n, word(p, " or ", " \\vee ", " or "), P_OR, P_OR + 1); break;
   case IR_NOT:
-    put(p, "not ");
+    put(p, word(p, "not ", "\\neg ", "not "));
     pr(p, n->kid[0], P_NOT);
     break;
   case IR_PAR:
     pr(p, n->kid[0], P_PAR + 1);
-    put(p, u ? " ∥" : " ||");
+    put(p, word(p, " ∥", " \\parallel", " ||"));
     if (n->name) {
-      put(p, "[");
+      put(p, tex(p) ? "_{\\mathrm{" : "[");
       put(p, n->name->name);
-      put(p, "]");
+      put(p, tex(p) ? "}}" : "]");
     }
     put(p, " ");
     /* A sum under ∥ is parenthesized, as the papers write it: A ∥ (X + Y). */
     pr(p, n->kid[1], P_ADD + 1);
     break;
-  case IR_CONC: binary(p, n, u ? " ∥ " : " || ", P_PAR + 1, P_PAR); break;
+  case IR_CONC: binary(p, n, word(p, " ∥ ", " \\parallel ", " || "), P_PAR + 1, P_PAR); break;
   case IR_MIN: case IR_MAX: case IR_LOG: case IR_ABS: case IR_SQRT:
-    put(p, ir_op_name((ir_op)n->op));
-    args(p, n, 0);
+    if (tex(p) && n->op == IR_SQRT) {
+      put(p, "\\sqrt{");
+      pr(p, n->kid[0], P_OPEN);
+      put(p, "}");
+    } else if (tex(p) && n->op == IR_LOG) {
+      put(p, "\\log_{");
+      pr(p, n->kid[0], P_OPEN);
+      put(p, "}");
+      open_paren(p);
+      pr(p, n->kid[1], P_OPEN);
+      close_paren(p);
+    } else {
+      if (tex(p))
+        put(p, n->op == IR_MIN ? "\\min" : n->op == IR_MAX ? "\\max" : "\\operatorname{abs}");
+      else
+        put(p, ir_op_name((ir_op)n->op));
+      args(p, n, 0);
+    }
     break;
   case IR_LOG2:
-    put(p, u ? "log₂" : "log2");
-    if (u && n->kid[0]->op == IR_VAR)
+    put(p, word(p, "log₂", "\\log_2 ", "log2"));
+    if (paper(p) && n->kid[0]->op == IR_VAR)
       name(p, n->kid[0]->name); /* log₂P */
     else
       args(p, n, 0);
     break;
   case IR_CEIL: case IR_FLOOR:
-    if (u) {
-      put(p, n->op == IR_CEIL ? "⌈" : "⌊");
+    if (paper(p)) {
+      bool c = n->op == IR_CEIL;
+      put(p, uni(p) ? (c ? "⌈" : "⌊") : (c ? "\\lceil " : "\\lfloor "));
       pr(p, n->kid[0], P_OPEN);
-      put(p, n->op == IR_CEIL ? "⌉" : "⌋");
+      put(p, uni(p) ? (c ? "⌉" : "⌋") : (c ? " \\rceil" : " \\rfloor"));
     } else {
       put(p, ir_op_name((ir_op)n->op));
       args(p, n, 0);
     }
     break;
   case IR_IF:
-    put(p, "if ");
+    put(p, word(p, "if ", "\\text{if } ", "if "));
     pr(p, n->kid[0], P_OPEN);
-    put(p, " then ");
+    put(p, word(p, " then ", "\\text{ then } ", " then "));
     pr(p, n->kid[1], P_OPEN);
-    put(p, " else ");
+    put(p, word(p, " else ", "\\text{ else } ", " else "));
     pr(p, n->kid[2], P_OPEN);
     break;
   case IR_SUM: pr_sum(p, n); break;
   case IR_L: transfer(p, n, "L"); break;
   case IR_O: transfer(p, n, "o"); break;
   case IR_PACK: transfer(p, n, "p"); break;
-  case IR_GAMMA: transfer(p, n, u ? "γ" : "gamma"); break;
+  case IR_GAMMA: transfer(p, n, word(p, "γ", "\\gamma", "gamma")); break;
   case IR_STAGE:
-    if (u) {
+    if (paper(p)) {
       pr(p, n->kid[0], min);
     } else {
       put(p, "stages {");
@@ -261,8 +361,8 @@ static void pr(printer *p, const ir_node *n, int min) {
     }
     break;
   case IR_REPEAT:
-    if (u) {
-      binary(p, n, " × ", P_MUL, P_MUL + 1);
+    if (paper(p)) {
+      binary(p, n, word(p, " × ", " \\times ", ""), P_MUL, P_MUL + 1);
     } else {
       put(p, "repeat ");
       pr(p, n->kid[0], P_OPEN + 1);
@@ -274,7 +374,7 @@ static void pr(printer *p, const ir_node *n, int min) {
   default: put(p, "?"); break;
   }
   if (paren)
-    put(p, ")");
+    close_paren(p);
 }
 
 void prt_expr_to(strbuf *b, const ir_node *n, tlop_format f) {

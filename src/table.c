@@ -496,7 +496,8 @@ static void text_header(parser *p, text_state *st, int line, const char *b, cons
     }
     snprintf(what, sizeof what, "%s count", q);
     st->ncount = parse_count(p, line, what, arg, argn, MAX_COLS);
-  } else if (!st->seen_header) {
+  } else if (!st->seen_header && st->seen_m && st->seen_tau) {
+    /* the column header follows the two counts; a '#' line before them is a comment */
     st->seen_header = 1;
     st->hb = b;
     st->he = e;

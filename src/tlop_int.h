@@ -192,6 +192,7 @@ typedef struct parse_state {
   ast_expr *expr;  /* result of an expression */
   int errors;
   uint32_t offset; /* byte offset of the scanner in src */
+  uint32_t comment_at; /* where the block comment being skipped began */
   bool too_deep;   /* the nesting limit was reported */
 } parse_state;
 
@@ -381,6 +382,7 @@ tlop_ctx *eval_ctx(const eval_state *es);
 unsigned eval_extrapolations(const eval_state *es);
 /* The first look-up that needed extrapolation `bit`, as text: "L[shm](1 MiB, 64)". */
 void eval_extrapolation_example(const eval_state *es, int bit, char *buf, size_t n);
+bool eval_extrapolation_is_gamma(const eval_state *es, int bit);
 
 /* ======== poly.c: the normal form of scalar expressions ======== */
 

@@ -27,8 +27,14 @@ typedef struct cli_opts {
 
 typedef struct cli {
   tlop_ctx *ctx;
+  const char *cmd; /* the subcommand, for messages */
+  bool misused;    /* a bad option value (--set, --grid): exit 2, not 1 */
   cli_opts o;
 } cli;
+
+/* The exit status of a failed command: 2 after a bad option value (with the hint to
+ * --help), else 1. */
+int cli_failed(cli *c);
 
 /* Long options shared by the subcommands, and their handler: returns 1 when it took the
  * option, 0 when the option is not a shared one, -1 on a bad value (already reported). */
@@ -69,7 +75,7 @@ int cli_usage_error(const char *cmd, const char *fmt, ...) __attribute__((format
 
 tlop_model *cli_load(cli *c, const char *path);
 /* An algorithm's body (its name given) or a parsed expression; NULL after diagnostics. */
-tlop_expr *cli_expr(tlop_model *m, const char *text, const tlop_env *env, bool symbolic);
+tlop_expr *cli_expr(cli *c, tlop_model *m, const char *text, const tlop_env *env, bool symbolic);
 /* The values of --set, with the extra names of a grid bound to placeholder values. */
 tlop_env *cli_env(cli *c, tlop_model *model);
 tlop_platform *cli_platform(cli *c, tlop_model *model);

@@ -11,7 +11,8 @@
 static const char check_help[] =
     "usage: tlop check [OPTION]... FILE...\n"
     "Parse and check each FILE and what it imports: syntax, names, arity, recursion,\n"
-    "kinds, and the tables of the platforms it declares. Silent on success.\n\n" COMMON_HELP;
+    "kinds, and the tables of the platforms it declares (and of --platform, --params).\n"
+    "Silent on success.\n\n" COMMON_HELP;
 
 int cmd_check(cli *c, int argc, char **argv) {
   int rc = cli_parse_options(c, argc, argv, "check", check_help, NULL, NULL, NULL);
@@ -35,6 +36,12 @@ int cmd_check(cli *c, int argc, char **argv) {
       else
         ok = false;
     }
+    /* --platform and --params are checked too: the platform exists, the tables read */
+    if (c->o.platform || c->o.nparams) {
+      tlop_platform *pf = cli_platform(c, m);
+      ok &= pf != NULL;
+      tlop_platform_free(pf);
+    }
   }
   return ok && tlop_ctx_errors(c->ctx) == 0 ? EXIT_OK : EXIT_INPUT;
 }
@@ -46,7 +53,8 @@ static const char eval_help[] =
     "Evaluate EXPR, any expression over FILE's definitions (e.g. 'bcast_binomial(m,P)'),\n"
     "with the values of --set, on a platform. Prints the cost in seconds.\n\n" COMMON_HELP
     "  -f, --format FMT       text (default: value with unit), plain (only the number,\n"
-    "                         %.17g, seconds for a cost) or json\n";
+    "                         %.17g, seconds for a cost) or json\n"
+    "  -o, --output FILE      write there instead of standard output\n";
 
 /* Loads FILE, parses EXPR with --set values and opens the platform. */
 typedef struct job {
@@ -67,7 +75,7 @@ static bool job_open(cli *c, job *j, tlop_model *model, const char *text, bool p
   memset(j, 0, sizeof *j);
   if (!(j->model = model) || !(j->env = cli_env(c, j->model)))
     return false;
-  if (!(j->expr = cli_expr(j->model, text, symbolic ? NULL : j->env, symbolic)))
+  if (!(j->expr = cli_expr(c, j->model, text, symbolic ? NULL : j->env, symbolic)))
     return false;
   return !platform || (j->pf = cli_platform(c, j->model)) != NULL;
 }
@@ -133,7 +141,7 @@ int cmd_eval(cli *c, int argc, char **argv) {
       fclose(out);
   }
   job_free(&j);
-  return out ? EXIT_OK : EXIT_INPUT;
+  return out ? EXIT_OK : cli_failed(c);
 }
 
 /* ---- explain ---- */
@@ -143,7 +151,8 @@ static const char explain_help[] =
     "Print the stages of algorithm ALGO with its numbers substituted: each stage's\n"
     "τ-Lop expression (∥ pushed into the transfers), its cost and the cumulative cost.\n"
     "ALGO may also be any expression, e.g. 'bcast_binomial(4MiB, 16)'.\n\n" COMMON_HELP
-    "  -f, --format FMT       text (default) or json\n";
+    "  -f, --format FMT       text (default) or json\n"
+    "  -o, --output FILE      write there instead of standard output\n";
 
 int cmd_explain(cli *c, int argc, char **argv) {
   int rc = cli_parse_options(c, argc, argv, "explain", explain_help, cli_format_output_opts, "f:o:",
@@ -210,7 +219,7 @@ int cmd_explain(cli *c, int argc, char **argv) {
     fclose(out);
   tlop_stages_free(rows, n);
   job_free(&j);
-  return out ? EXIT_OK : EXIT_INPUT;
+  return out ? EXIT_OK : cli_failed(c);
 }
 
 /* ---- dump-ir ---- */
@@ -220,7 +229,8 @@ static const char dump_help[] =
     "Print the cost IR of EXPR: the hash-consed DAG with one line per distinct node\n"
     "(--format dag, default), or the expression in the papers' notation (unicode) or\n"
     "as .tlop source (tlop). Names bound with --set stay symbolic.\n\n" COMMON_HELP
-    "  -f, --format FMT       dag, unicode or tlop\n";
+    "  -f, --format FMT       dag, unicode or tlop\n"
+    "  -o, --output FILE      write there instead of standard output\n";
 
 int cmd_dump_ir(cli *c, int argc, char **argv) {
   int rc = cli_parse_options(c, argc, argv, "dump-ir", dump_help, cli_format_output_opts, "f:o:",
@@ -251,7 +261,7 @@ int cmd_dump_ir(cli *c, int argc, char **argv) {
       fclose(out);
   }
   job_free(&j);
-  return out ? EXIT_OK : EXIT_INPUT;
+  return out ? EXIT_OK : cli_failed(c);
 }
 
 /* ---- simplify ---- */
@@ -268,7 +278,8 @@ static const char simplify_help[] =
     "  -f, --format FMT       unicode (default, the papers' notation), latex or tlop\n"
     "                         (source that parses back to the same expression)\n"
     "      --expand           multiply polynomials out instead of taking common factors\n"
-    "      --unroll           write out sums with concrete bounds (up to 64 terms)\n";
+    "      --unroll           write out sums with concrete bounds (up to 64 terms)\n"
+    "  -o, --output FILE      write there instead of standard output\n";
 
 typedef struct simplify_flags {
   char *assume;
@@ -330,5 +341,5 @@ int cmd_simplify(cli *c, int argc, char **argv) {
   }
   free(sflags.assume);
   job_free(&j);
-  return out ? EXIT_OK : EXIT_INPUT;
+  return out ? EXIT_OK : cli_failed(c);
 }

@@ -78,7 +78,7 @@ int cli_common_option(cli *c, int opt, const char *arg) {
     else if (!strcmp(arg, "clamp"))
       tlop_ctx_set_tau_rule(c->ctx, TLOP_TAU_CLAMP);
     else {
-      fprintf(stderr, "tlop: --tau-beyond takes 'proportional' or 'clamp', not '%s'\n", arg);
+      cli_usage_error(c->cmd, "--tau-beyond takes 'proportional' or 'clamp', not '%s'", arg);
       return -1;
     }
     return 1;
@@ -87,7 +87,7 @@ int cli_common_option(cli *c, int opt, const char *arg) {
     errno = 0;
     double v = strtod(arg, &end);
     if (*end || errno || !(v >= 1) || !isfinite(v)) {
-      fprintf(stderr, "tlop: --max-terms takes a positive number, not '%s'\n", arg);
+      cli_usage_error(c->cmd, "--max-terms takes a number of at least 1, not '%s'", arg);
       return -1;
     }
     tlop_ctx_set_max_terms(c->ctx, v);
@@ -109,10 +109,9 @@ int cli_parse_options(cli *c, int argc, char **argv, const char *cmd, const char
   memcpy(all, common, nc * sizeof *all);
   if (ne)
     memcpy(all + nc, extra, ne * sizeof *all);
+  /* ':' first: a missing value is told apart from an unknown option */
   char shorts[32];
-  snprintf(shorts, sizeof shorts, "+%s%s", CLI_COMMON_SHORTOPTS, extra_short ? extra_short : "");
-  /* '+' would stop at the first operand; options may follow operands, so drop it. */
-  memmove(shorts, shorts + 1, strlen(shorts));
+  snprintf(shorts, sizeof shorts, ":%s%s", CLI_COMMON_SHORTOPTS, extra_short ? extra_short : "");
   optind = 1;
   opterr = 0;
   int rc = -1, opt;
@@ -120,8 +119,10 @@ int cli_parse_options(cli *c, int argc, char **argv, const char *cmd, const char
     if (opt == 'h') {
       fputs(help, stdout);
       rc = EXIT_OK;
-    } else if (opt == '?' || opt == ':') {
-      rc = cli_usage_error(cmd, "unknown option or missing value: '%s'", argv[optind - 1]);
+    } else if (opt == ':') {
+      rc = cli_usage_error(cmd, "option '%s' needs a value", argv[optind - 1]);
+    } else if (opt == '?') {
+      rc = cli_usage_error(cmd, "unknown option '%s'", argv[optind - 1]);
     } else {
       int r = cli_common_option(c, opt, optarg);
       if (r == 0)
@@ -151,11 +152,14 @@ const struct option cli_format_output_opts[] = {
 
 /* An algorithm's name stands for its body with its parameters free; any other text is
  * parsed as an expression over the model, with the names of env as free variables. */
-tlop_expr *cli_expr(tlop_model *m, const char *text, const tlop_env *env, bool symbolic) {
+tlop_expr *cli_expr(cli *c, tlop_model *m, const char *text, const tlop_env *env, bool symbolic) {
   tlop_expr *e;
   size_t n;
-  if (tlop_algorithm_params(m, text, &n))
-    return tlop_algorithm_expr(m, text, &e) == TLOP_OK ? e : NULL;
+  if (tlop_algorithm_params(m, text, &n)) {
+    tlop_status st = tlop_algorithm_expr(m, text, env, &e);
+    c->misused |= st == TLOP_ERR_CHECK; /* a --set or --grid value of the wrong kind */
+    return st == TLOP_OK ? e : NULL;
+  }
   tlop_status st = symbolic ? tlop_expr_parse_symbolic(m, text, &e) : tlop_expr_parse(m, text, env, &e);
   return st == TLOP_OK ? e : NULL;
 }
@@ -179,7 +183,7 @@ static bool set_values(tlop_env *env, const char *spec) {
     *q = 0;
     char *eq = strchr(p, '=');
     if (!eq || eq == p) {
-      fprintf(stderr, "tlop: --set takes NAME=VALUE, not '%s'\n", p);
+      fprintf(stderr, "error: --set takes NAME=VALUE, not '%s'\n", p);
       ok = false;
     } else {
       *eq = 0;
@@ -197,9 +201,17 @@ tlop_env *cli_env(cli *c, tlop_model *model) {
   for (size_t i = 0; i < c->o.nsets; i++)
     if (!set_values(env, c->o.sets[i])) {
       tlop_env_free(env);
+      c->misused = true;
       return NULL;
     }
   return env;
+}
+
+int cli_failed(cli *c) {
+  if (!c->misused)
+    return EXIT_INPUT;
+  fprintf(stderr, "Try 'tlop %s --help'.\n", c->cmd);
+  return EXIT_USAGE;
 }
 
 tlop_platform *cli_platform(cli *c, tlop_model *model) {
@@ -273,6 +285,7 @@ int main(int argc, char **argv) {
     if (strcmp(name, commands[i].name) != 0)
       continue;
     cli c = {0};
+    c.cmd = name;
     c.ctx = tlop_ctx_new();
     if (!c.ctx) {
       fputs("tlop: out of memory\n", stderr);

@@ -128,22 +128,36 @@ static void write_json(FILE *out, const tlop_axis *axes, size_t naxes, char **al
 static void write_table(FILE *out, const tlop_axis *axes, size_t naxes, char **algos,
                         size_t nalgo, const double *pts, const double *res, size_t n) {
   for (size_t j = 0; j < naxes; j++)
-    fprintf(out, "%12s  ", axes[j].name);
+    fprintf(out, "%s%12s", j ? "  " : "", axes[j].name);
   for (size_t a = 0; a < nalgo; a++)
-    fprintf(out, "%16s  ", algos[a]);
+    fprintf(out, "  %16s", algos[a]);
   fputc('\n', out);
   for (size_t i = 0; i < n; i++) {
     char buf[64];
     for (size_t j = 0; j < naxes; j++) {
       cli_fmt_value(buf, sizeof buf, pts[i * naxes + j], axes[j].kind);
-      fprintf(out, "%12s  ", buf);
+      fprintf(out, "%s%12s", j ? "  " : "", buf);
     }
     for (size_t a = 0; a < nalgo; a++) {
       cli_fmt_value(buf, sizeof buf, res[a * n + i], TLOP_KIND_TIME);
-      fprintf(out, "%16s  ", buf);
+      fprintf(out, "  %16s", buf);
     }
     fputc('\n', out);
   }
+}
+
+/* An axis must bind something: a parameter of one of the algorithms or a model param. */
+static bool axis_used(tlop_model *m, char **algos, size_t nalgo, const char *name) {
+  if (tlop_model_has_param(m, name))
+    return true;
+  for (size_t a = 0; a < nalgo; a++) {
+    size_t np;
+    const char *const *params = tlop_algorithm_params(m, algos[a], &np);
+    for (size_t i = 0; params && i < np; i++)
+      if (!strcmp(params[i], name))
+        return true;
+  }
+  return false;
 }
 
 /* Points evaluated per call, so the progress bar can move. */
@@ -173,9 +187,23 @@ int cmd_sweep(cli *c, int argc, char **argv) {
   if (!m || !(env = cli_env(c, m)) || !(pf = cli_platform(c, m)))
     goto done;
   for (size_t j = 0; j < naxes; j++) {
-    if (tlop_axis_parse(c->ctx, c->o.grids[j], &axes[j]) != TLOP_OK)
+    if (tlop_axis_parse(c->ctx, c->o.grids[j], &axes[j]) != TLOP_OK) {
+      c->misused = true;
       goto done;
+    }
     names[j] = axes[j].name;
+    if (!axis_used(m, algos, nalgo, names[j])) {
+      fprintf(stderr, "error: grid axis '%s' is neither a parameter of the algorithms nor a "
+              "param of the model\n", names[j]);
+      c->misused = true;
+      goto done;
+    }
+    for (size_t k = 0; k < j; k++)
+      if (!strcmp(names[k], names[j])) {
+        fprintf(stderr, "error: grid axis '%s' is given twice\n", names[j]);
+        c->misused = true;
+        goto done;
+      }
     /* Grid names are free variables of the calls, with the kinds of their values. */
     tlop_env_set(env, axes[j].name, axes[j].values[0], axes[j].kind);
   }
@@ -191,7 +219,7 @@ int cmd_sweep(cli *c, int argc, char **argv) {
       fprintf(stderr, "tlop sweep: '%s' is not an algorithm of %s\n", algos[a], argv[optind]);
       goto done;
     }
-    tlop_expr *e = cli_expr(m, algos[a], env, false);
+    tlop_expr *e = cli_expr(c, m, algos[a], env, false);
     if (!e)
       goto done;
     for (size_t i = 0; i < npts; i += CHUNK) {
@@ -215,6 +243,8 @@ int cmd_sweep(cli *c, int argc, char **argv) {
     fclose(out);
   rc = EXIT_OK;
 done:
+  if (rc != EXIT_OK)
+    rc = cli_failed(c);
   for (size_t j = 0; j < naxes; j++)
     tlop_axis_free(&axes[j]);
   free(axes);

@@ -1,0 +1,150 @@
+/* jit_int.h — private declarations of the JIT (libtlop_jit), one section per file: jit.c
+ * (LLVM, target machines, passes, ORC, the object cache), jit_expr.c (cost IR → LLVM IR),
+ * jit_table.c (table look-ups as IR), jit_batch.c (kernels, threads, the interpreter
+ * fallback) and jit_emit.c (tlop emit). The only header that includes LLVM-C. */
+#ifndef TLOP_JIT_INT_H
+#define TLOP_JIT_INT_H
+
+#include "tlop_int.h"
+#include "tlop_jit.h"
+
+#include <llvm-c/Analysis.h>
+#include <llvm-c/Core.h>
+#include <llvm-c/Error.h>
+#include <llvm-c/LLJIT.h>
+#include <llvm-c/Orc.h>
+#include <llvm-c/Target.h>
+#include <llvm-c/TargetMachine.h>
+#include <llvm-c/Transforms/PassBuilder.h>
+
+/* ======== jit.c: LLVM, ORC and the object cache ======== */
+
+/* Where the time of the last jit_load went, for the benchmark. */
+typedef struct jit_stats {
+  double hash_ms, opt_ms, codegen_ms, link_ms;
+  bool cache_hit;    /* the object came from the disk cache */
+  bool loaded;       /* the module was already in this JIT: nothing was done */
+} jit_stats;
+
+struct tlop_jit {
+  tlop_ctx *ctx;
+  LLVMContextRef llctx;   /* modules are built in it, one at a time */
+  LLVMTargetMachineRef tm; /* this host's CPU: what the kernels run on */
+  LLVMOrcLLJITRef lljit;
+  LLVMOrcJITDylibRef jd;
+  char *cache_dir;        /* NULL: no cache */
+  int jobs;               /* 0: the number of cores */
+  uint64_t *loaded;       /* hashes of the modules linked into lljit */
+  size_t nloaded, loaded_cap;
+  jit_stats stats;
+};
+
+/* Reports an LLVM error (prefixed with `what`) through the context and disposes of it. */
+tlop_status jit_fail(tlop_ctx *ctx, LLVMErrorRef err, const char *what);
+/* Reports a failure that came as a message LLVM allocated, and disposes of the message. */
+tlop_status jit_fail_message(tlop_ctx *ctx, char *msg, const char *what);
+/* A target machine for this host (the JIT) or for a generic CPU of the same triple
+ * (emitted objects that may run elsewhere). */
+tlop_status jit_target_machine(tlop_ctx *ctx, bool host, LLVMTargetMachineRef *out);
+/* Sets the module's triple and data layout for tm, verifies it and runs the pipeline. */
+tlop_status jit_optimize(tlop_ctx *ctx, LLVMModuleRef m, LLVMTargetMachineRef tm);
+/* Compiles a module (consumed) into the JIT — taken from the cache when it was compiled
+ * before — and returns the addresses of the functions named fns[0..n) in it. */
+tlop_status jit_load(tlop_jit *jit, LLVMModuleRef m, const char *const *fns, size_t n,
+                     void **addrs);
+/* Milliseconds on a monotonic clock. */
+double jit_now_ms(void);
+
+/* ======== jit_table.c: the look-ups of table.c as IR ======== */
+
+/* A table as one function sees it: constants (baked) or loaded from a run-time slot. */
+typedef struct jit_tab {
+  const tab_table *t;
+  LLVMValueRef m, v;       /* pointers to the sizes and the row-major values */
+  LLVMValueRef nrows, ncols; /* i64 */
+  int rows;                /* the row count when known at compile time, else 0 */
+} jit_tab;
+
+/* Where a message size falls in a table (table.c's `locus`), plus its TAB_* flags. */
+typedef struct jit_locus {
+  LLVMValueRef lo, hi;      /* i64 rows */
+  LLVMValueRef interp;      /* i1: hi != lo, interpolate with dm/span */
+  LLVMValueRef dm, span, q; /* double */
+  LLVMValueRef flags;       /* i8 */
+} jit_locus;
+
+struct jit_gen;
+/* Each emits at the builder's position and may add blocks; the builder ends at the end
+ * of the last block they used. */
+jit_locus jit_tab_locate(struct jit_gen *g, const jit_tab *t, LLVMValueRef m);
+LLVMValueRef jit_tab_column(struct jit_gen *g, const jit_tab *t, const jit_locus *p,
+                            LLVMValueRef col);
+/* tab_L; *flags gets TAB_BEYOND_TAU when the τ rule was applied. */
+LLVMValueRef jit_tab_L(struct jit_gen *g, const jit_tab *t, const jit_locus *p,
+                       LLVMValueRef tau, LLVMValueRef *flags);
+/* The module-level arrays of a baked table (created once per module). */
+void jit_tab_globals(struct jit_gen *g, const tab_table *t, LLVMValueRef *m, LLVMValueRef *v);
+
+/* ======== jit_expr.c: cost IR → LLVM IR ======== */
+
+/* A table the module uses: baked globals, or a run-time slot (emit without baking). */
+typedef struct jit_modtab {
+  const tab_table *t;
+  const char *channel;   /* for the emitted header; "gamma" for a gamma table */
+  LLVMValueRef gm, gv;   /* baked: constant arrays */
+  int slot;              /* run time: index in the tables argument */
+} jit_modtab;
+
+/* One module being generated: its types, declarations and tables. */
+typedef struct jit_gen {
+  tlop_ctx *ctx;
+  LLVMContextRef c;
+  LLVMModuleRef mod;
+  LLVMBuilderRef b;
+  LLVMTypeRef f64, i1, i8, i64, ptr, point_ty;
+  const tlop_platform *pf;
+  const tlop_env *env;
+  const char *const *names; /* the point's variables: x[j] is names[j] */
+  size_t nvars;
+  bool bake;                /* tables as constants; else slots of the tables argument */
+  tlop_tau_rule tau_rule;
+  double max_terms;
+  jit_modtab *tabs;
+  size_t ntabs, tabs_cap;
+  int nslots;
+  LLVMValueRef fn_pow, fn_log, fn_log_base;
+  LLVMTypeRef ty_d_d, ty_d_dd;
+  char why[200];            /* why the last expression was left to the interpreter */
+} jit_gen;
+
+/* The run-time table slot layout: { const double *m, *v; int64_t nrows, ncols; }. */
+#define JIT_SLOT_FIELDS 4
+
+void jit_gen_init(jit_gen *g, tlop_ctx *ctx, LLVMContextRef c, const char *module_name,
+                  const tlop_platform *pf, const tlop_env *env, const char *const *names,
+                  size_t nvars, bool bake);
+/* Disposes of the builder and of the module unless it was handed over (g->mod NULL). */
+void jit_gen_dispose(jit_gen *g);
+/* Emits `double name(const double *x, const void *tables, uint8_t *xflags)`: the value of
+ * the expression at the point x (NaN when the interpreter must look at the point) and
+ * its TAB_* extrapolation flags. NULL when the expression needs the interpreter (an
+ * unbound name, a missing channel…): g->why says why. */
+LLVMValueRef jit_gen_point(jit_gen *g, const tlop_model *model, const ir_node *root,
+                           const char *name);
+/* Declares an LLVM intrinsic over double ("llvm.floor", 1 or 2 operands) and calls it. */
+LLVMValueRef jit_call_intrinsic(jit_gen *g, const char *name, LLVMValueRef a, LLVMValueRef b);
+LLVMValueRef jit_const(jit_gen *g, double v);
+LLVMValueRef jit_i64(jit_gen *g, long long v);
+
+/* ======== jit_batch.c: kernels and their evaluation ======== */
+
+/* void kernel(const double *pts, int64_t n, int64_t stride, double *out, uint8_t *xflags) */
+typedef void (*jit_kernel_fn)(const double *, int64_t, int64_t, double *, uint8_t *);
+
+/* Runs kernel `which` over n points on the JIT's threads, without the interpreter
+ * fallback: out[i] is NaN where the interpreter must look; xf[i] the point's flags.
+ * TLOP_ERR_ARG when that expression was left to the interpreter. */
+tlop_status jit_kernels_run(tlop_kernels *k, size_t which, const double *pts, size_t n,
+                            double *out, uint8_t *xf);
+
+#endif

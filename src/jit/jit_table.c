@@ -1,0 +1,182 @@
+/* jit_table.c — the table look-ups of table.c (locate, the column formula, tab_L) emitted
+ * as LLVM IR, operation for operation and in the same order, so the JIT and the
+ * interpreter get the same bits. A baked table has a known row count: its binary search
+ * unrolls into a few selects; a run-time table searches in a loop. */
+#include "jit_int.h"
+
+#include <float.h>
+
+static LLVMValueRef load_at(jit_gen *g, LLVMValueRef base, LLVMValueRef idx) {
+  LLVMValueRef p = LLVMBuildInBoundsGEP2(g->b, g->f64, base, &idx, 1, "");
+  return LLVMBuildLoad2(g->b, g->f64, p, "");
+}
+
+static LLVMBasicBlockRef new_block(jit_gen *g, const char *name) {
+  LLVMValueRef fn = LLVMGetBasicBlockParent(LLVMGetInsertBlock(g->b));
+  return LLVMAppendBasicBlockInContext(g->c, fn, name);
+}
+
+static LLVMValueRef phi2(jit_gen *g, LLVMTypeRef ty, LLVMValueRef a, LLVMBasicBlockRef from_a,
+                         LLVMValueRef b, LLVMBasicBlockRef from_b) {
+  LLVMValueRef phi = LLVMBuildPhi(g->b, ty, "");
+  LLVMValueRef vals[2] = {a, b};
+  LLVMBasicBlockRef from[2] = {from_a, from_b};
+  LLVMAddIncoming(phi, vals, from, 2);
+  return phi;
+}
+
+static LLVMValueRef flag(jit_gen *g, LLVMValueRef cond, unsigned bit) {
+  return LLVMBuildSelect(g->b, cond, LLVMConstInt(g->i8, bit, 0), LLVMConstInt(g->i8, 0, 0), "");
+}
+
+/* The largest row lo with m[lo] <= x, given m[0] <= x (any lo when x is NaN): the
+ * branch-free halving search; it finds the same row as table.c's bisection. */
+static LLVMValueRef search(jit_gen *g, const jit_tab *t, LLVMValueRef x) {
+  LLVMBuilderRef b = g->b;
+  if (t->rows > 0) {
+    LLVMValueRef lo = jit_i64(g, 0);
+    for (long len = t->rows; len > 1; len -= len / 2) {
+      LLVMValueRef mid = LLVMBuildAdd(b, lo, jit_i64(g, len / 2), "");
+      LLVMValueRef le = LLVMBuildFCmp(b, LLVMRealOLE, load_at(g, t->m, mid), x, "");
+      lo = LLVMBuildSelect(b, le, mid, lo, "");
+    }
+    return lo;
+  }
+  LLVMBasicBlockRef from = LLVMGetInsertBlock(b), head = new_block(g, "search"),
+                    step = new_block(g, "search.step"), out = new_block(g, "search.out");
+  LLVMBuildBr(b, head);
+  LLVMPositionBuilderAtEnd(b, head);
+  LLVMValueRef lo = LLVMBuildPhi(b, g->i64, "lo"), len = LLVMBuildPhi(b, g->i64, "len");
+  LLVMBuildCondBr(b, LLVMBuildICmp(b, LLVMIntSGT, len, jit_i64(g, 1), ""), step, out);
+  LLVMPositionBuilderAtEnd(b, step);
+  LLVMValueRef half = LLVMBuildLShr(b, len, jit_i64(g, 1), "");
+  LLVMValueRef mid = LLVMBuildAdd(b, lo, half, "");
+  LLVMValueRef le = LLVMBuildFCmp(b, LLVMRealOLE, load_at(g, t->m, mid), x, "");
+  LLVMValueRef lo2 = LLVMBuildSelect(b, le, mid, lo, ""), len2 = LLVMBuildSub(b, len, half, "");
+  LLVMBuildBr(b, head);
+  LLVMValueRef lo_in[2] = {jit_i64(g, 0), lo2}, len_in[2] = {t->nrows, len2};
+  LLVMBasicBlockRef bbs[2] = {from, step};
+  LLVMAddIncoming(lo, lo_in, bbs, 2);
+  LLVMAddIncoming(len, len_in, bbs, 2);
+  LLVMPositionBuilderAtEnd(b, out);
+  return lo;
+}
+
+jit_locus jit_tab_locate(jit_gen *g, const jit_tab *t, LLVMValueRef m) {
+  LLVMBuilderRef b = g->b;
+  LLVMValueRef zero = jit_const(g, 0), one = jit_i64(g, 1);
+  LLVMValueRef n1 = LLVMBuildSub(b, t->nrows, one, "");
+  LLVMValueRef last = load_at(g, t->m, n1), first = load_at(g, t->m, jit_i64(g, 0));
+
+  /* Beyond the last row (rare, so a branch): q copies of the last row plus the remainder
+   * r, 0 < r <= last; a single row at m = 0 repeats nothing; m = inf saturates. */
+  LLVMBasicBlockRef from = LLVMGetInsertBlock(b), big = new_block(g, "tab.beyond"),
+                    in = new_block(g, "tab.in");
+  LLVMBuildCondBr(b, LLVMBuildFCmp(b, LLVMRealOGT, m, last, ""), big, in);
+  LLVMPositionBuilderAtEnd(b, big);
+  LLVMValueRef no_len = LLVMBuildFCmp(b, LLVMRealOEQ, last, zero, "");
+  LLVMValueRef inf = LLVMBuildFCmp(b, LLVMRealOGT, m, jit_const(g, DBL_MAX), "");
+  LLVMValueRef r = LLVMBuildFRem(b, m, last, "");
+  r = LLVMBuildSelect(b, LLVMBuildFCmp(b, LLVMRealOEQ, r, zero, ""), last, r, "");
+  LLVMValueRef qf = LLVMBuildFDiv(b, LLVMBuildFSub(b, m, r, ""), last, "");
+  qf = jit_call_intrinsic(g, "llvm.floor", LLVMBuildFAdd(b, qf, jit_const(g, 0.5), ""), NULL);
+  LLVMValueRef qb = LLVMBuildSelect(b, no_len, zero,
+                                    LLVMBuildSelect(b, inf, jit_const(g, DBL_MAX), qf, ""), "");
+  LLVMValueRef mb = LLVMBuildSelect(b, LLVMBuildOr(b, no_len, inf, ""), last, r, "");
+  LLVMBasicBlockRef big_end = LLVMGetInsertBlock(b);
+  LLVMBuildBr(b, in);
+  LLVMPositionBuilderAtEnd(b, in);
+  LLVMValueRef q = phi2(g, g->f64, zero, from, qb, big_end);
+  LLVMValueRef x = phi2(g, g->f64, m, from, mb, big_end);
+  LLVMValueRef fl = phi2(g, g->i8, LLVMConstInt(g->i8, 0, 0), from,
+                         LLVMConstInt(g->i8, TAB_BEYOND_M, 0), big_end);
+
+  /* Below the first row: the first row (flagged unless it is the beyond rule's remainder);
+   * at or past the last: the last row; else the row below x, interpolated unless exact. */
+  LLVMValueRef below = LLVMBuildFCmp(b, LLVMRealULE, x, first, "");
+  LLVMValueRef flag_below = LLVMBuildAnd(b, LLVMBuildFCmp(b, LLVMRealOLT, x, first, ""),
+                                         LLVMBuildFCmp(b, LLVMRealOEQ, q, zero, ""), "");
+  fl = LLVMBuildOr(b, fl, flag(g, flag_below, TAB_BELOW_M), "");
+  LLVMValueRef at_last = LLVMBuildFCmp(b, LLVMRealOGE, x, last, "");
+  LLVMValueRef lo = search(g, t, x);
+  LLVMValueRef exact = LLVMBuildFCmp(b, LLVMRealOEQ, load_at(g, t->m, lo), x, "");
+  jit_locus p;
+  p.lo = LLVMBuildSelect(b, below, jit_i64(g, 0), LLVMBuildSelect(b, at_last, n1, lo, ""), "");
+  p.interp = LLVMBuildNot(b, LLVMBuildOr(b, LLVMBuildOr(b, below, at_last, ""), exact, ""), "");
+  p.hi = LLVMBuildSelect(b, p.interp, LLVMBuildAdd(b, lo, one, ""), p.lo, "");
+  LLVMValueRef m_lo = load_at(g, t->m, p.lo);
+  p.dm = LLVMBuildFSub(b, x, m_lo, "");
+  p.span = LLVMBuildFSub(b, load_at(g, t->m, p.hi), m_lo, "");
+  p.q = q;
+  p.flags = fl;
+  return p;
+}
+
+/* y = v[lo] + (v[hi] - v[lo]) * dm / span when interpolating, then q * v[last] + y. */
+LLVMValueRef jit_tab_column(jit_gen *g, const jit_tab *t, const jit_locus *p, LLVMValueRef col) {
+  LLVMBuilderRef b = g->b;
+  LLVMValueRef nc = t->ncols;
+  LLVMValueRef y0 = load_at(g, t->v, LLVMBuildAdd(b, LLVMBuildMul(b, p->lo, nc, ""), col, ""));
+  LLVMValueRef y1 = load_at(g, t->v, LLVMBuildAdd(b, LLVMBuildMul(b, p->hi, nc, ""), col, ""));
+  LLVMValueRef yi = LLVMBuildFMul(b, LLVMBuildFSub(b, y1, y0, ""), p->dm, "");
+  yi = LLVMBuildFAdd(b, y0, LLVMBuildFDiv(b, yi, p->span, ""), "");
+  LLVMValueRef y = LLVMBuildSelect(b, p->interp, yi, y0, "");
+  LLVMValueRef n1 = LLVMBuildSub(b, t->nrows, jit_i64(g, 1), "");
+  LLVMValueRef ylast = load_at(g, t->v, LLVMBuildAdd(b, LLVMBuildMul(b, n1, nc, ""), col, ""));
+  LLVMValueRef yq = LLVMBuildFAdd(b, LLVMBuildFMul(b, p->q, ylast, ""), y, "");
+  return LLVMBuildSelect(b, LLVMBuildFCmp(b, LLVMRealUNE, p->q, jit_const(g, 0), ""), yq, y, "");
+}
+
+/* Columns 1..T are τ = 1..T: between two columns interpolate (a branch: τ is an integer
+ * nearly always); beyond T, L(m,T)·τ/T or L(m,T) by the rule. τ below 1 reads as 1. */
+LLVMValueRef jit_tab_L(jit_gen *g, const jit_tab *t, const jit_locus *p, LLVMValueRef tau,
+                       LLVMValueRef *flags) {
+  LLVMBuilderRef b = g->b;
+  LLVMValueRef one = jit_const(g, 1);
+  LLVMValueRef T = LLVMBuildSub(b, t->ncols, jit_i64(g, 1), "");
+  LLVMValueRef Td = LLVMBuildSIToFP(b, T, g->f64, "");
+  tau = LLVMBuildSelect(b, LLVMBuildFCmp(b, LLVMRealOGE, tau, one, ""), tau, one, "");
+  LLVMValueRef beyond = LLVMBuildFCmp(b, LLVMRealOGT, tau, Td, "");
+  *flags = flag(g, beyond, TAB_BEYOND_TAU);
+  LLVMValueRef k = jit_call_intrinsic(g, "llvm.floor", tau, NULL);
+  LLVMValueRef c = LLVMBuildFPToSI(b, LLVMBuildSelect(b, beyond, Td, k, ""), g->i64, "");
+  LLVMValueRef a = jit_tab_column(g, t, p, c);
+  LLVMValueRef frac = LLVMBuildAnd(b, LLVMBuildNot(b, beyond, ""),
+                                   LLVMBuildFCmp(b, LLVMRealUNE, tau, k, ""), "");
+  LLVMBasicBlockRef from = LLVMGetInsertBlock(b), between = new_block(g, "tab.between"),
+                    join = new_block(g, "tab.L");
+  LLVMBuildCondBr(b, frac, between, join);
+  LLVMPositionBuilderAtEnd(b, between);
+  LLVMValueRef a1 = jit_tab_column(g, t, p, LLVMBuildAdd(b, c, jit_i64(g, 1), ""));
+  LLVMValueRef mixed = LLVMBuildFMul(b, LLVMBuildFSub(b, a1, a, ""), LLVMBuildFSub(b, tau, k, ""), "");
+  mixed = LLVMBuildFAdd(b, a, mixed, "");
+  LLVMBasicBlockRef between_end = LLVMGetInsertBlock(b);
+  LLVMBuildBr(b, join);
+  LLVMPositionBuilderAtEnd(b, join);
+  LLVMValueRef inside = phi2(g, g->f64, a, from, mixed, between_end);
+  LLVMValueRef past = g->tau_rule == TLOP_TAU_CLAMP
+                          ? a
+                          : LLVMBuildFDiv(b, LLVMBuildFMul(b, a, tau, ""), Td, "");
+  return LLVMBuildSelect(b, beyond, past, inside, "");
+}
+
+static LLVMValueRef const_array(jit_gen *g, const double *vals, size_t n, const char *name) {
+  LLVMValueRef *elems = malloc((n ? n : 1) * sizeof *elems);
+  if (!elems)
+    abort();
+  for (size_t i = 0; i < n; i++)
+    elems[i] = jit_const(g, vals[i]);
+  LLVMValueRef init = LLVMConstArray2(g->f64, elems, n);
+  free(elems);
+  LLVMValueRef gl = LLVMAddGlobal(g->mod, LLVMTypeOf(init), name);
+  LLVMSetInitializer(gl, init);
+  LLVMSetGlobalConstant(gl, 1);
+  LLVMSetLinkage(gl, LLVMPrivateLinkage);
+  LLVMSetUnnamedAddress(gl, LLVMGlobalUnnamedAddr);
+  return gl;
+}
+
+void jit_tab_globals(jit_gen *g, const tab_table *t, LLVMValueRef *m, LLVMValueRef *v) {
+  *m = const_array(g, t->m, (size_t)t->nrows, "tab.m");
+  *v = const_array(g, t->v, (size_t)t->nrows * (size_t)t->ncols, "tab.v");
+}
