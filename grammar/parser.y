@@ -56,7 +56,7 @@ static void tlop_yyerror(TLOP_YYLTYPE *l, void *scanner, parse_state *ps, const 
   kind k;
 }
 
-%token START_FILE START_EXPR
+%token START_FILE START_EXPR START_FACTS
 %token <name> IDENT "identifier"
 %token <num> NUMBER "number"
 %token <unit> UNIT "unit"
@@ -91,6 +91,7 @@ static void tlop_yyerror(TLOP_YYLTYPE *l, void *scanner, parse_state *ps, const 
 top:
     START_FILE decls          { ps->decls = $2; }
   | START_EXPR expr           { ps->expr = $2; }
+  | START_FACTS facts         { ps->expr = $2; }
   ;
 
 /* Declarations are collected in reverse and put in order by ast_decls_array. */
@@ -390,6 +391,13 @@ int parse_file(tlop_ctx *ctx, arena *ar, const source *src, ast_decl **out) {
   for (int i = 0; i < n; i++)
     all[i]->next = i + 1 < n ? all[i + 1] : NULL;
   *out = n ? all[0] : NULL;
+  return errors;
+}
+
+int parse_facts(tlop_ctx *ctx, arena *ar, const source *src, ast_expr ***out, int *n) {
+  parse_state ps;
+  int errors = run(ctx, ar, src, START_FACTS, &ps);
+  *out = ast_exprs_array(&ps, errors ? NULL : ps.expr, n);
   return errors;
 }
 

@@ -339,38 +339,24 @@ tlop_status tlop_algorithm_expr(tlop_model *model, const char *name, const tlop_
   return TLOP_OK;
 }
 
-/* Splits "P = 2^p, p >= 1" at top-level commas; a lone '=' means equality. */
-static size_t parse_facts(tlop_model *model, const char *text, ir_node ***facts, size_t *cap,
-                          size_t n, bool *ok) {
+/* The facts of an --assume text, lowered; false (after diagnostics) when one is wrong. */
+static bool parse_assumptions(tlop_model *model, const char *text, ir_node ***facts,
+                              size_t *n, size_t *cap) {
   tlop_ctx *ctx = model->ctx;
   size_t len = strlen(text);
-  char *buf = malloc(2 * len + 1);
-  size_t k = 0;
-  int depth = 0;
-  for (size_t i = 0; i <= len; i++) {
-    char ch = text[i];
-    depth += (ch == '(') - (ch == ')');
-    if (ch == 0 || (ch == ',' && depth == 0)) {
-      buf[k] = 0;
-      const source *src = source_new(ctx, "<assume>", arena_strdup(ctx->ar, buf), k);
-      ast_expr *e;
-      if (parse_expr(ctx, ctx->ar, src, &e) != 0 || chk_fact(model, e) != 0) {
-        *ok = false;
-      } else {
-        ir_node *f = lower_expr(model, e);
-        if (f)
-          VEC_PUSH(*facts, n, *cap, f);
-      }
-      k = 0;
-      continue;
-    }
-    bool lone_eq = ch == '=' && (i == 0 || !strchr("=<>!", text[i - 1])) && text[i + 1] != '=';
-    if (lone_eq)
-      buf[k++] = '=';
-    buf[k++] = ch;
+  const source *src = source_new(ctx, "<assume>", arena_strndup(ctx->ar, text, len), len);
+  ast_expr **list;
+  int count;
+  if (parse_facts(ctx, ctx->ar, src, &list, &count) != 0)
+    return false;
+  bool ok = true;
+  for (int i = 0; i < count; i++) {
+    ir_node *f = chk_fact(model, list[i]) == 0 ? lower_expr(model, list[i]) : NULL;
+    if (f)
+      VEC_PUSH(*facts, *n, *cap, f);
+    ok &= f != NULL;
   }
-  free(buf);
-  return n;
+  return ok;
 }
 
 tlop_status tlop_simplify(const tlop_expr *expr, const tlop_simp_opts *opts, tlop_expr **out) {
@@ -388,12 +374,9 @@ tlop_status tlop_simplify(const tlop_expr *expr, const tlop_simp_opts *opts, tlo
         if (f)
           VEC_PUSH(facts, n, cap, f);
       }
-  bool ok = true;
-  if (opts->assume)
-    n = parse_facts(model, opts->assume, &facts, &cap, n, &ok);
-  if (!ok) {
+  if (opts->assume && !parse_assumptions(model, opts->assume, &facts, &n, &cap)) {
     free(facts);
-    return TLOP_ERR_CHECK;
+    return TLOP_ERR_ARG;
   }
   ir_node *r = simp_simplify(model->ctx, expr->node, facts, n, opts);
   free(facts);
@@ -542,7 +525,11 @@ tlop_status tlop_axis_parse(tlop_ctx *ctx, const char *spec, tlop_axis *out) {
     double lo = 0, hi = 0, step = 1;
     kind ka = KIND_NUM, kb = KIND_NUM, ks = KIND_NUM;
     char op = colon ? colon[1] : '+';
-    if ((st = value_parse(ctx, what, a, &lo, &ka)) == TLOP_OK &&
+    if (!*a || !*b || (colon && !colon[1])) {
+      diag_error(ctx, (span){0}, "grid axis '%s': a range needs a start and an end, "
+                 "NAME=a..b:*f or NAME=a..b:+d", spec);
+      st = TLOP_ERR_ARG;
+    } else if ((st = value_parse(ctx, what, a, &lo, &ka)) == TLOP_OK &&
         (st = value_parse(ctx, what, b, &hi, &kb)) == TLOP_OK && colon) {
       if (op != '*' && op != '+') {
         diag_error(ctx, (span){0}, "grid axis '%s': the step is ':*FACTOR' or ':+STEP'", spec);

@@ -99,10 +99,19 @@ struct chk_state {
   int errors;
 };
 
-/* Where an error inside an instantiated function came from: one note per call. */
+/* Where an error inside an instantiated function came from: a note per call, the
+ * innermost few. */
 static void call_notes(chk_state *c) {
+  int shown = 0, more = 0;
   for (call_frame *f = c->calls; f; f = f->up)
-    diag_note(c->model->ctx, f->at, "in this call of '%s'", f->fn->name->name);
+    if (shown < 4) {
+      diag_note(c->model->ctx, f->at, "in this call of '%s'", f->fn->name->name);
+      shown++;
+    } else {
+      more++;
+    }
+  if (more)
+    diag_note(c->model->ctx, (span){0}, "… and %d calls around those", more);
 }
 
 static void error_only(chk_state *c, span at, const char *fmt, ...) TLOP_PRINTF(3, 4);
@@ -302,7 +311,7 @@ static kind check_name(chk_state *c, ast_expr *e, const scope *sc) {
   if (d)
     return param_kind(c, d, e->sp);
   if (c->implicit)
-    return KIND_NUM;
+    return KIND_ANY;
   if (ptrmap_get(&c->model->funcs, name)) {
     error_at(c, e->sp, "'%s' is a function: call it with its arguments, '%s(…)'", name->name,
              name->name);
@@ -441,7 +450,15 @@ static fn_info *info_of(chk_state *c, ast_decl *fn) {
 }
 
 /* Checks a body with its parameters bound to the given kinds. */
+/* Deepest chain of function bodies checked inside each other (calls nest the checker). */
+#define CHK_MAX_NESTING 1000
+
 static kind check_body(chk_state *c, ast_decl *fn, const kind *args) {
+  if (c->nactive >= CHK_MAX_NESTING) {
+    error_at(c, fn->name_sp, "calls nested too deeply: more than %d functions inside each other",
+             CHK_MAX_NESTING);
+    return KIND_ANY;
+  }
   VEC_PUSH(c->active, c->nactive, c->active_cap, fn);
   scope *frames = calloc((size_t)(fn->nargs ? fn->nargs : 1), sizeof *frames);
   const scope *sc = NULL;
@@ -554,6 +571,10 @@ static kind check_binary(chk_state *c, ast_expr *e, const scope *sc) {
       error_at(c, e->sp, "arithmetic on a truth value");
       return KIND_ANY;
     }
+    /* Symbolic work reads back printed forms, where a size has lost its unit: there a
+     * bare number times a count stays a bare number (8192/k may be a size again). */
+    if (c->implicit && ((a.tag == K_NUM && is_dim(b, 0, 0)) || (b.tag == K_NUM && is_dim(a, 0, 0))))
+      return KIND_NUM;
     return mul_kind(a, b, e->u.bin.op == OP_MUL ? 1 : -1);
   case OP_POW:
     expect(c, a, KIND_COUNT, l->sp, "the base of a power");

@@ -69,13 +69,6 @@ static const char *severity_word(tlop_severity sev) {
 
 static void deliver(tlop_ctx *ctx, tlop_severity sev, const char *file, int line, int col,
                     const char *msg, const char *text) {
-  uint32_t h = 2166136261u;
-  for (const char *p = text; *p; p++)
-    h = (h ^ (unsigned char)*p) * 16777619u;
-  /* Instantiating a function for several argument kinds can find one mistake twice. */
-  if (h == ctx->last_diag_hash)
-    return;
-  ctx->last_diag_hash = h;
   if (sev == TLOP_ERROR)
     ctx->errors++;
   if (!ctx->diag_fn)

@@ -154,8 +154,12 @@ tlop_status tlop_explain(const tlop_expr *expr, const tlop_platform *pf, const t
   tlop_ctx *ctx = expr->model->ctx;
   *rows = NULL;
   *nrows = 0;
-  if (!pf || !pf_check_expr(pf, expr->node))
-    return pf ? TLOP_ERR_EVAL : TLOP_ERR_ARG;
+  if (!pf) {
+    diag_error(ctx, expr->node->origin, "explain needs a platform to price the stages");
+    return TLOP_ERR_ARG;
+  }
+  if (!pf_check_expr(pf, expr->node))
+    return TLOP_ERR_EVAL;
   explainer x = {.ctx = ctx, .es = eval_new(ctx, pf)};
   eval_use_env(x.es, env, expr->model);
   int counter = 1;

@@ -171,14 +171,14 @@ static ir_node *subst(tlop_ctx *ctx, ir_node *n, sym var, ir_node *value, ptrmap
     return n;
   if (n->op == IR_VAR)
     return n->name == var ? value : n;
-  if (n->op == IR_SUM && n->name == var)
-    return n; /* var is rebound below */
   ir_node *done = ptrmap_get(memo, n);
   if (done)
     return done;
   ir_node *k[3] = {0};
   for (int i = 0; i < n->nkids; i++)
-    k[i] = subst(ctx, n->kid[i], var, value, memo);
+    /* a sum over var rebinds it in its body, not in its bounds */
+    k[i] = n->op == IR_SUM && n->name == var && i == 2 ? n->kid[i]
+                                                       : subst(ctx, n->kid[i], var, value, memo);
   ir_node *r = ir_make(ctx, (ir_op)n->op, n->name, n->num, k[0], k[1], k[2]);
   if (!r->origin.src)
     r->origin = n->origin;

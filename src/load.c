@@ -201,8 +201,13 @@ module *load_module_path(tlop_ctx *ctx, const char *path, span from) {
 }
 
 module *load_module_text(tlop_ctx *ctx, const char *name, const char *text, size_t len) {
+  /* Each source is a new module, even under a name used before. */
   char *copy = arena_strndup(ctx->ar, text, len);
-  return module_from_text(ctx, name, name, path_dir(ctx->ar, name), copy, len);
+  strbuf key = {0};
+  sb_printf(&key, "<source %u>%s", ctx->sources++, name);
+  module *m = module_from_text(ctx, key.s, name, path_dir(ctx->ar, name), copy, len);
+  free(key.s);
+  return m;
 }
 
 /* ---- the model: a root module and its imports, one global scope ---- */

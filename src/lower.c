@@ -149,9 +149,14 @@ static ir_node *lower(lowerer *lw, ast_expr *e, const binding *env) {
   tlop_ctx *ctx = ctx_of(lw);
   ir_node *r = NULL;
   switch (e->kind) {
-  case E_NUM:
-    r = ir_num(ctx, e->u.num.v);
+  case E_NUM: {
+    /* the literal's unit stays with the number, so printed source checks again */
+    kind k = e->u.num.k;
+    const char *unit = kind_eq(k, KIND_SIZE) ? "B" : kind_eq(k, KIND_TIME) ? "s"
+                       : k.tag == K_DIM && k.b == 1 && k.s == -1 ? "B/s" : NULL;
+    r = ir_make(ctx, IR_NUM, unit ? ctx_sym(ctx, unit) : NULL, e->u.num.v, NULL, NULL, NULL);
     break;
+  }
   case E_NAME:
     for (const binding *b = env; b; b = b->up)
       if (b->name == e->u.name.name)

@@ -49,6 +49,8 @@ static const char *table_path(tlop_ctx *ctx, const module *m, const char *path) 
     dir = arena_strdup(ctx->ar, b.s);
     free(b.s);
   }
+  if (strcmp(dir, ".") == 0)
+    return path;
   strbuf b = {0};
   sb_printf(&b, "%s/%s", dir, path);
   char *s = arena_strdup(ctx->ar, b.s);

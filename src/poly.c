@@ -5,6 +5,7 @@
  * (2·2^i is 2^(i+1), k/2·2^−i is k/2^(i+1)), any other coefficient keeps a bare exponent. */
 #include "tlop_int.h"
 
+#include <float.h>
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
@@ -135,6 +136,39 @@ static double constant_of(const poly *p) {
   return 0;
 }
 
+/* Moves the constant terms of the exponents into the coefficient: 2^(i+1) → 2·2^i.
+ * Monomials are compared and combined in this raw shape. */
+static void unabsorb(simp *s, mono *m) {
+  int k = 0;
+  for (int i = 0; i < m->nx; i++) {
+    pexp x = m->x[i];
+    double c0 = constant_of(x.E);
+    if (c0 != 0) {
+      m->c *= pow(x.b, c0);
+      x.E = poly_sub(s, x.E, poly_num(s, c0));
+    }
+    if (!poly_is_zero(x.E)) {
+      x.eir = poly_to_ir(s, x.E, false);
+      m->x[k++] = x;
+    }
+  }
+  m->nx = k;
+}
+
+/* The papers' shape: a power-of-two coefficient absorbed into the base-2 exponent,
+ * 2·2^i → 2^(i+1), k/2·2^−i → k·2^(−i−1). */
+static void absorb(simp *s, mono *m) {
+  for (int i = 0; i < m->nx; i++) {
+    pexp *x = &m->x[i];
+    int ex;
+    if (x->b != 2 || m->c == 0 || frexp(fabs(m->c), &ex) != 0.5 || ex == 1)
+      continue;
+    x->E = poly_add(s, x->E, poly_num(s, ex - 1));
+    x->eir = poly_to_ir(s, x->E, false);
+    m->c = m->c < 0 ? -1 : 1;
+  }
+}
+
 /* Puts a monomial in canonical shape: merged factors, exponentials without constant
  * exponent terms, then a power-of-two coefficient absorbed into the base-2 exponent. */
 static void mono_norm(simp *s, mono *m) {
@@ -158,44 +192,28 @@ static void mono_norm(simp *s, mono *m) {
       m->x[k++] = m->x[i];
   }
   m->nx = k;
-  k = 0;
-  for (int i = 0; i < m->nx; i++) {
-    pexp x = m->x[i];
-    double c0 = constant_of(x.E);
-    if (c0 != 0) {
-      m->c *= pow(x.b, c0);
-      x.E = poly_sub(s, x.E, poly_num(s, c0));
-    }
-    if (x.b == 2 && m->c != 0 && !poly_is_zero(x.E)) {
-      int ex;
-      double mant = frexp(fabs(m->c), &ex);
-      if (mant == 0.5 && ex != 1) {
-        x.E = poly_add(s, x.E, poly_num(s, ex - 1));
-        m->c = m->c < 0 ? -1 : 1;
-      }
-    }
-    if (!poly_is_zero(x.E)) {
-      x.eir = poly_to_ir(s, x.E, false);
-      m->x[k++] = x;
-    }
-  }
-  m->nx = k;
+  unabsorb(s, m);
+  absorb(s, m);
 }
 
 static mono mono_copy(simp *s, const mono *a, int extra_f, int extra_x) {
   mono m = *a;
   m.f = alloc(s, (size_t)(a->nf + extra_f) * sizeof *m.f);
   m.x = alloc(s, (size_t)(a->nx + extra_x) * sizeof *m.x);
-  memcpy(m.f, a->f, (size_t)a->nf * sizeof *m.f);
-  memcpy(m.x, a->x, (size_t)a->nx * sizeof *m.x);
+  if (a->nf)
+    memcpy(m.f, a->f, (size_t)a->nf * sizeof *m.f);
+  if (a->nx)
+    memcpy(m.x, a->x, (size_t)a->nx * sizeof *m.x);
   return m;
 }
 
 static mono mono_mul(simp *s, const mono *a, const mono *b) {
   mono m = mono_copy(s, a, b->nf, b->nx);
   m.c = a->c * b->c;
-  memcpy(m.f + a->nf, b->f, (size_t)b->nf * sizeof *m.f);
-  memcpy(m.x + a->nx, b->x, (size_t)b->nx * sizeof *m.x);
+  if (b->nf)
+    memcpy(m.f + a->nf, b->f, (size_t)b->nf * sizeof *m.f);
+  if (b->nx)
+    memcpy(m.x + a->nx, b->x, (size_t)b->nx * sizeof *m.x);
   m.nf = a->nf + b->nf;
   m.nx = a->nx + b->nx;
   mono_norm(s, &m);
@@ -204,16 +222,43 @@ static mono mono_mul(simp *s, const mono *a, const mono *b) {
 
 static int mono_sort(const void *a, const void *b) { return key_cmp(a, b); }
 
-/* A polynomial from monomials in any order: sorted, like terms combined, zeros dropped. */
+static mono mono_copy(simp *s, const mono *a, int extra_f, int extra_x);
+
+/* A coefficient within a few ulps of a small fraction a/q is that fraction, so that
+ * 5/3 reached by different roundings is one number and its forms compare equal. */
+static double snapped(double c) {
+  if (c == floor(c) || !isfinite(c))
+    return c;
+  for (double q = 2; q <= 256; q++) {
+    double a = round(c * q);
+    if (a != 0 && fabs(a) < 1e15 && fabs(a / q - c) <= 4 * DBL_EPSILON * fabs(c))
+      return a / q;
+  }
+  return c;
+}
+
+static void unabsorb(simp *s, mono *m);
+static void absorb(simp *s, mono *m);
+
+/* A polynomial from monomials in any order: sorted, like terms combined, zeros dropped.
+ * Like terms are found in the raw shape (32a·2^p and a·2^p/3 are both a·2^p), then each
+ * monomial takes the papers' shape again; two raw keys never meet after that, as raw
+ * exponents have no constant term. */
 static poly *collect(simp *s, mono *ms, int n) {
+  for (int i = 0; i < n; i++)
+    if (ms[i].nx) {
+      ms[i] = mono_copy(s, &ms[i], 0, 0);
+      unabsorb(s, &ms[i]);
+    }
   qsort(ms, (size_t)n, sizeof *ms, mono_sort);
   poly *p = poly_of(s, n);
   int k = 0;
   for (int i = 0; i < n; i++) {
+    ms[i].c = snapped(ms[i].c);
     if (ms[i].c == 0)
       continue;
     if (k && key_eq(&p->m[k - 1], &ms[i])) {
-      p->m[k - 1].c += ms[i].c;
+      p->m[k - 1].c = snapped(p->m[k - 1].c + ms[i].c);
       if (p->m[k - 1].c == 0)
         k--;
     } else {
@@ -221,6 +266,9 @@ static poly *collect(simp *s, mono *ms, int n) {
     }
   }
   p->n = k;
+  for (int i = 0; i < p->n; i++)
+    absorb(s, &p->m[i]);
+  qsort(p->m, (size_t)p->n, sizeof *p->m, mono_sort);
   return p;
 }
 
@@ -252,28 +300,37 @@ static poly *exponential(simp *s, double b, const poly *E) {
 
 poly *poly_add(simp *s, const poly *a, const poly *b) {
   mono *ms = alloc(s, (size_t)(a->n + b->n) * sizeof *ms);
-  memcpy(ms, a->m, (size_t)a->n * sizeof *ms);
-  memcpy(ms + a->n, b->m, (size_t)b->n * sizeof *ms);
+  if (a->n)
+    memcpy(ms, a->m, (size_t)a->n * sizeof *ms);
+  if (b->n)
+    memcpy(ms + a->n, b->m, (size_t)b->n * sizeof *ms);
   return collect(s, ms, a->n + b->n);
 }
 
-static poly *scale(simp *s, const poly *a, double c) {
-  poly *p = poly_of(s, a->n);
+/* a·c, or a/c with `divide` (dividing, not multiplying by a rounded 1/c, keeps 7/6 the
+ * same double however it is reached). */
+static poly *scaled(simp *s, const poly *a, double c, bool divide) {
+  if (c == 0 && !divide)
+    return poly_num(s, 0);
+  mono *ms = alloc(s, (size_t)a->n * sizeof *ms);
   for (int i = 0; i < a->n; i++) {
-    p->m[i] = a->m[i];
-    p->m[i].c *= c;
+    ms[i] = a->m[i];
+    ms[i].c = divide ? ms[i].c / c : ms[i].c * c;
   }
-  return c == 0 ? poly_num(s, 0) : p;
+  return collect(s, ms, a->n); /* 2·2^p is 2^(p+1) */
 }
+
+static poly *scale(simp *s, const poly *a, double c) { return scaled(s, a, c, false); }
 
 poly *poly_sub(simp *s, const poly *a, const poly *b) { return poly_add(s, a, scale(s, b, -1)); }
 poly *poly_negate(simp *s, const poly *p) { return scale(s, p, -1); }
 
-/* An opaque factor standing for a polynomial that does not multiply out. */
+/* An opaque factor standing for a polynomial that does not multiply out; its base is
+ * the expanded sum, so that a positive power of it is recognized and multiplied out. */
 static poly *opaque(simp *s, const poly *p, int e) {
   mono m = {.c = 1, .nf = 1};
   m.f = alloc(s, sizeof *m.f);
-  m.f[0] = (pfac){poly_to_ir(s, p, true), e};
+  m.f[0] = (pfac){poly_to_ir(s, p, false), e};
   return single(s, m);
 }
 
@@ -300,6 +357,19 @@ static mono mono_pow(simp *s, const mono *a, int k) {
   return m;
 }
 
+/* A coefficient as a fraction a/q with a small denominator (k/2, 3k/4, 7/6), when a/q is
+ * exactly c, so that printing it as a/q reads back as the same number; else q = 1. */
+static double denominator_of(double c) {
+  if (c == floor(c))
+    return 1;
+  for (double q = 2; q <= 1024; q++) {
+    double a = round(c * q);
+    if (fabs(a) < 1e15 && a / q == c)
+      return q;
+  }
+  return 1;
+}
+
 /* The common monomial of a polynomial: positive integer gcd of the coefficients (1 when
  * any is not an integer), the least exponent of every factor (missing counts as 0), and
  * the exponentials every monomial shares. */
@@ -307,11 +377,24 @@ static mono common(simp *s, const poly *p) {
   mono g = {.c = 1};
   if (p->n < 2)
     return p->n ? p->m[0] : g;
+  /* the gcd of the coefficients as fractions over their common denominator q */
+  double q = 1;
+  for (int i = 0; i < p->n && q <= 1024; i++) {
+    double d = denominator_of(fabs(p->m[i].c));
+    if (d == 1 && p->m[i].c != floor(p->m[i].c))
+      q = 2048; /* not a small fraction: no common coefficient */
+    else
+      for (double k = 1; k <= d; k++)
+        if (fmod(q * k, d) == 0) {
+          q *= k;
+          break;
+        }
+  }
   double gc = 0;
-  bool ints = true;
+  bool ints = q <= 1024;
   for (int i = 0; i < p->n && ints; i++) {
-    double c = fabs(p->m[i].c);
-    ints = c == floor(c) && c < 9007199254740992.0;
+    double c = round(fabs(p->m[i].c) * q);
+    ints = c < 9007199254740992.0;
     for (double x = gc, y = c; ints && y != 0;) {
       double t = fmod(x, y);
       x = y;
@@ -319,7 +402,7 @@ static mono common(simp *s, const poly *p) {
       gc = x;
     }
   }
-  g.c = ints && gc > 0 ? gc : 1;
+  g.c = ints && gc > 0 ? gc / q : 1;
   int nmax = 0;
   for (int i = 0; i < p->n; i++)
     nmax += p->m[i].nf;
@@ -341,35 +424,84 @@ static mono common(simp *s, const poly *p) {
         if (r == 0 || er < e)
           e = er;
       }
-      /* Only a factor in every monomial, or a denominator of some, is common. */
-      if (e != 0)
+      /* A factor in every monomial is common; so is a variable's denominator in some.
+       * A denominator that is itself a sum is common only if every monomial has it, or
+       * the division would leave it unexpanded in the others. */
+      bool in_all = true;
+      for (int r = 0; r < p->n && in_all; r++) {
+        bool has = false;
+        for (int t = 0; t < p->m[r].nf; t++)
+          has |= p->m[r].f[t].base == base;
+        in_all = has;
+      }
+      bool sum = base->op == IR_ADD || base->op == IR_SUB || base->op == IR_NEG;
+      if (e != 0 && (in_all || !sum))
         g.f[g.nf++] = (pfac){base, e};
     }
+  /* An exponential b^E in every monomial is common with the least E, when the others
+   * are provably not smaller: 2^p and 2^(2p) share 2^p for p ≥ 0. */
   g.x = alloc(s, (size_t)p->m[0].nx * sizeof *g.x);
   for (int j = 0; j < p->m[0].nx; j++) {
+    pexp least = p->m[0].x[j];
     bool all = true;
     for (int r = 1; r < p->n && all; r++) {
-      bool has = false;
+      const pexp *same = NULL;
       for (int t = 0; t < p->m[r].nx; t++)
-        has |= p->m[r].x[t].b == p->m[0].x[j].b && p->m[r].x[t].eir == p->m[0].x[j].eir;
-      all = has;
+        if (p->m[r].x[t].b == least.b)
+          same = &p->m[r].x[t];
+      if (!same) {
+        all = false;
+      } else if (same->eir != least.eir) {
+        poly *d = poly_sub(s, same->E, least.E);
+        if (simp_nonneg(s, d))
+          continue;
+        if (simp_nonneg(s, poly_sub(s, least.E, same->E)))
+          least = *same;
+        else
+          all = false;
+      }
     }
     if (all)
-      g.x[g.nx++] = p->m[0].x[j];
+      g.x[g.nx++] = least;
   }
   qsort(g.f, (size_t)g.nf, sizeof *g.f, fac_sort);
   return g;
 }
 
+/* A monomial whose opaque sum factors (kept for denominators) have a positive exponent
+ * after a power or an inversion: those factors are multiplied out again. */
+static poly *expanded(simp *s, mono m) {
+  poly *r = NULL;
+  int k = 0;
+  for (int i = 0; i < m.nf; i++) {
+    ir_node *b = m.f[i].base;
+    bool sum = b->op == IR_ADD || b->op == IR_SUB || b->op == IR_NEG;
+    if (sum && m.f[i].e > 0) {
+      poly *f = simp_poly(s, b);
+      for (int e = 0; e < m.f[i].e; e++)
+        r = r ? poly_mul(s, r, f) : f;
+    } else {
+      m.f[k++] = m.f[i];
+    }
+  }
+  m.nf = k;
+  poly *rest = single(s, m);
+  return r ? poly_mul(s, rest, r) : rest;
+}
+
 poly *poly_div(simp *s, const poly *a, const poly *b) {
   double v;
   if (poly_is_num(b, &v) && v != 0)
-    return scale(s, a, 1 / v);
+    return scaled(s, a, v, true);
   if (b->n == 1)
-    return poly_mul(s, a, single(s, mono_pow(s, &b->m[0], -1)));
+    return poly_mul(s, a, expanded(s, mono_pow(s, &b->m[0], -1)));
+  /* b = g · rest with rest monic (leading coefficient 1), so that a denominator has one
+   * form however it was scaled: a/2 + 1/2 and a + 1 are both (a + 1). */
   mono g = common(s, b);
   poly *rest = poly_mul(s, b, single(s, mono_pow(s, &g, -1)));
-  return poly_mul(s, poly_mul(s, a, single(s, mono_pow(s, &g, -1))), opaque(s, rest, -1));
+  g.c *= rest->m[0].c;
+  rest = scaled(s, rest, rest->m[0].c, true);
+  return poly_mul(s, poly_mul(s, a, expanded(s, mono_pow(s, &g, -1))), opaque(s, rest, -1));
 }
 
 poly *poly_pow(simp *s, const poly *base, const poly *expo) {
@@ -379,15 +511,21 @@ poly *poly_pow(simp *s, const poly *base, const poly *expo) {
       return poly_num(s, pow(b, k));
     if (k == floor(k) && fabs(k) <= 64) {
       if (base->n == 1)
-        return single(s, mono_pow(s, &base->m[0], (int)k));
+        return expanded(s, mono_pow(s, &base->m[0], (int)k));
       if (k >= 0 && k <= 8 && base->n <= 8) {
         poly *r = poly_num(s, 1);
         for (int i = 0; i < (int)k; i++)
           r = poly_mul(s, r, base);
         return r;
       }
-      if (k == -1)
-        return poly_div(s, poly_num(s, 1), base);
+      if (k < 0) {
+        /* 1/(a + 1)^2 keeps its base: (a + 1) with exponent −2 */
+        poly *inv = poly_div(s, poly_num(s, 1), base);
+        poly *r = poly_num(s, 1);
+        for (int i = 0; i < (int)-k; i++)
+          r = poly_mul(s, r, inv);
+        return r;
+      }
     }
   }
   if (poly_is_num(base, &b) && b > 0) {
@@ -575,13 +713,14 @@ bool poly_shift_of(simp *s, const poly *p, sym var, double *off, bool *seen) {
       if (ir_uses(m->f[j].base, var))
         return false;
     for (int j = 0; j < m->nx; j++) {
-      double a, r;
+      double a;
       poly *rest;
       if (!poly_uses(m->x[j].E, var))
         continue;
-      if (!poly_linear_in(s, m->x[j].E, var, &a, &rest) || !poly_is_num(rest, &r))
+      if (!poly_linear_in(s, m->x[j].E, var, &a, &rest))
         return false;
-      double c = r / a;
+      /* 2^(p − i − 1) = 2^(−(i + 1) + p): the numeric part gives the shift */
+      double c = constant_of(rest) / a;
       if (*seen && c != *off)
         return false;
       *off = c;
@@ -718,8 +857,11 @@ static ir_node *mul(tlop_ctx *ctx, ir_node *a, ir_node *b) {
 static void mono_parts(simp *s, const mono *m, ir_node **num, ir_node **den) {
   tlop_ctx *ctx = simp_ctx(s);
   *num = *den = NULL;
-  if (fabs(m->c) != 1)
-    *num = ir_num(ctx, fabs(m->c));
+  double q = denominator_of(fabs(m->c)), a = fabs(m->c) * q;
+  if (a != 1)
+    *num = ir_num(ctx, a);
+  if (q != 1)
+    *den = ir_num(ctx, q);
   for (int i = 0; i < m->nf; i++) {
     int e = abs(m->f[i].e);
     ir_node *f = e == 1 ? m->f[i].base : ir_bin(ctx, IR_POW, m->f[i].base, ir_num(ctx, e));

@@ -4,6 +4,7 @@
 #include "tlop_int.h"
 
 #include <math.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -13,6 +14,7 @@ enum { P_OPEN = 1, P_OR, P_AND, P_NOT, P_CMP, P_PAR, P_ADD, P_MUL, P_NEG, P_POW,
 typedef struct printer {
   strbuf *b;
   tlop_format f;
+  bool followed; /* more of a product follows: a Σ here needs parentheses */
 } printer;
 
 static void pr(printer *p, const ir_node *n, int min);
@@ -44,6 +46,24 @@ static int prec(const ir_node *n) {
 
 static void put(printer *p, const char *s) { sb_puts(p->b, s); }
 
+/* A number with its unit: 8192 B (source), 8 KiB (the papers' notation). */
+static void quantity(printer *p, const ir_node *n) {
+  char buf[64];
+  const char *unit = n->name->name;
+  if (paper(p) && !strcmp(unit, "B") && n->num >= 0) {
+    tlop_format_size(buf, sizeof buf, n->num);
+  } else if (paper(p) && !strcmp(unit, "s")) {
+    tlop_format_time(buf, sizeof buf, n->num);
+  } else {
+    char digits[48];
+    fmt_double(digits, sizeof digits, n->num);
+    snprintf(buf, sizeof buf, "%s %s", digits, unit);
+  }
+  put(p, tex(p) ? "\\text{" : "");
+  put(p, buf);
+  put(p, tex(p) ? "}" : "");
+}
+
 static void num(printer *p, double v) {
   char buf[48];
   fmt_double(buf, sizeof buf, v);
@@ -53,7 +73,12 @@ static void num(printer *p, double v) {
     *e = 0;
     put(p, buf);
     put(p, " \\cdot 10^{");
-    put(p, e[1] == '+' ? e + 2 : e + 1);
+    char *x = e + 1 + (e[1] == '+');
+    if (*x == '-')
+      put(p, "-"), x++;
+    while (*x == '0' && x[1])
+      x++;
+    put(p, x);
     put(p, "}");
     return;
   }
@@ -94,6 +119,8 @@ static void open_paren(printer *p) { put(p, tex(p) ? "\\left(" : "("); }
 static void close_paren(printer *p) { put(p, tex(p) ? "\\right)" : ")"); }
 
 static void args(printer *p, const ir_node *n, int from) {
+  bool outer = p->followed;
+  p->followed = false;
   open_paren(p);
   for (int i = from; i < n->nkids; i++) {
     if (i > from)
@@ -101,6 +128,7 @@ static void args(printer *p, const ir_node *n, int from) {
     pr(p, n->kid[i], P_OPEN + 1);
   }
   close_paren(p);
+  p->followed = outer;
 }
 
 /* A message size: with its unit in the papers' notation. */
@@ -117,6 +145,8 @@ static void size_arg(printer *p, const ir_node *m) {
 }
 
 static void transfer(printer *p, const ir_node *n, const char *fname) {
+  bool outer = p->followed;
+  p->followed = false;
   put(p, fname);
   if (tex(p) && n->name) {
     /* L_{net}(m, τ), \gamma_{sum}(m, τ) */
@@ -139,6 +169,7 @@ static void transfer(printer *p, const ir_node *n, const char *fname) {
     pr(p, n->kid[1], P_OPEN + 1);
   }
   put(p, ")");
+  p->followed = outer;
 }
 
 /* stages { a; "label": b; } from the chain of additions of STAGE nodes. */
@@ -164,14 +195,20 @@ static void stage_items(printer *p, const ir_node *n) {
 }
 
 static void binary(printer *p, const ir_node *n, const char *op, int lp, int rp) {
+  bool outer = p->followed;
+  /* the left operand of a product has more of the product after it */
+  p->followed = outer || rp >= P_MUL;
   pr(p, n->kid[0], lp);
+  p->followed = rp >= P_MUL && outer;
   put(p, op);
   pr(p, n->kid[1], rp);
+  p->followed = outer;
 }
 
 static void pr_sum(printer *p, const ir_node *n) {
   const ir_node *body = n->kid[2];
-  bool stage = body->op == IR_STAGE && p->f == TLOP_FORMAT_TLOP;
+  /* an indexed stage is an unlabelled STAGE; a labelled one prints as a stages block */
+  bool stage = body->op == IR_STAGE && !body->name && p->f == TLOP_FORMAT_TLOP;
   if (paper(p)) {
     put(p, tex(p) ? "\\sum_{" : "Σ_{");
     name(p, n->name);
@@ -218,16 +255,24 @@ static const char *word(const printer *p, const char *u, const char *l, const ch
 }
 
 static void pr(printer *p, const ir_node *n, int min) {
-  /* In the papers' notation Σ is a prefix of its body, which reaches over a product. */
-  int level = n->op == IR_SUM && paper(p) ? P_ATOM : prec(n);
+  /* In the papers' notation Σ is a prefix of its body, which reaches over the rest of the
+   * product: it stands bare only where nothing of the product follows it. */
+  int level = n->op == IR_SUM && paper(p) ? (p->followed ? 0 : P_ATOM) : prec(n);
   /* \frac{}{} needs no parentheses around itself */
   if (tex(p) && n->op == IR_DIV)
     level = P_ATOM;
-  bool paren = level < min;
-  if (paren)
+  bool paren = level < min, outer = p->followed;
+  if (paren) {
     open_paren(p);
+    p->followed = false; /* parentheses close the product */
+  }
   switch (n->op) {
-  case IR_NUM: num(p, n->num); break;
+  case IR_NUM:
+    if (n->name)
+      quantity(p, n);
+    else
+      num(p, n->num);
+    break;
   case IR_VAR: name(p, n->name); break;
   case IR_ADD:
     if (!paper(p) && all_stages(n)) {
@@ -240,10 +285,12 @@ static void pr(printer *p, const ir_node *n, int min) {
     break;
   case IR_SUB: binary(p, n, word(p, " − ", " - ", " - "), P_ADD, P_ADD + 1); break;
   case IR_MUL: {
-    /* (Σ …)·x: the papers' Σ would take x into its body */
-    int left = n->kid[0]->op == IR_SUM ? P_ATOM + 1 : P_MUL;
+    int left = P_MUL;
+    char digits[48];
+    if (n->kid[0]->op == IR_NUM)
+      fmt_double(digits, sizeof digits, n->kid[0]->num);
     bool juxtapose = paper(p) && n->kid[0]->op == IR_NUM && n->kid[0]->num > 0 &&
-                     starts_with_letter(n->kid[1]);
+                     !strchr(digits, 'e') && starts_with_letter(n->kid[1]);
     binary(p, n, juxtapose ? "" : word(p, "·", " \\cdot ", " * "), left, P_MUL + 1);
     break;
   }
@@ -255,7 +302,7 @@ static void pr(printer *p, const ir_node *n, int min) {
       pr(p, n->kid[1], P_OPEN);
       put(p, "}");
     } else {
-      binary(p, n, "/", n->kid[0]->op == IR_SUM ? P_ATOM + 1 : P_MUL, P_MUL + 1);
+      binary(p, n, "/", P_MUL, P_MUL + 1);
     }
     break;
   case IR_MOD: binary(p, n, word(p, " mod ", " \\bmod ", " % "), P_MUL, P_MUL + 1); break;
@@ -373,12 +420,13 @@ static void pr(printer *p, const ir_node *n, int min) {
     break;
   default: put(p, "?"); break;
   }
+  p->followed = outer;
   if (paren)
     close_paren(p);
 }
 
 void prt_expr_to(strbuf *b, const ir_node *n, tlop_format f) {
-  printer p = {b, f};
+  printer p = {b, f, false};
   pr(&p, n, P_OPEN);
 }
 

@@ -107,15 +107,19 @@ static bool uses_scope(const simp *s, const ir_node *n) {
   return false;
 }
 
+/* A sum's index hides any substitution of a variable of the same name in its body. */
 static void push_index(simp *s, sym idx, poly *lo, poly *hi, bool integer) {
   bound b = {idx, lo, hi};
   VEC_PUSH(s->bounds, s->nbounds, s->bounds_cap, b);
   VEC_PUSH(s->ints, s->nints, s->ints_cap, integer ? idx : NULL);
+  subst hide = {idx, NULL};
+  VEC_PUSH(s->subs, s->nsubs, s->subs_cap, hide);
 }
 
 static void pop_index(simp *s) {
   s->nbounds--;
   s->nints--;
+  s->nsubs--;
 }
 
 /* One value of an unrolled sum: the index is in scope (so nothing using it is memoized)
@@ -123,14 +127,10 @@ static void pop_index(simp *s) {
 static void unroll_push(simp *s, sym idx, double v) {
   poly *p = poly_num(s, v);
   push_index(s, idx, p, p, v == floor(v));
-  subst sb = {idx, p};
-  VEC_PUSH(s->subs, s->nsubs, s->subs_cap, sb);
+  s->subs[s->nsubs - 1].value = p;
 }
 
-static void unroll_pop(simp *s) {
-  pop_index(s);
-  s->nsubs--;
-}
+static void unroll_pop(simp *s) { pop_index(s); }
 
 /* ---- the proof of p ≥ 0 that decides min, max, if and closed sums ---- */
 
@@ -239,6 +239,8 @@ static poly *scalar_sum(simp *s, const ir_node *n) {
     }
     return r;
   }
+  if (poly_is_num(lo, &a) && poly_is_num(hi, &b) && b < a)
+    return poly_num(s, 0); /* empty */
   bool closable = is_integer(s, lo) && is_integer(s, hi) &&
                   simp_nonneg(s, poly_add(s, poly_sub(s, hi, lo), poly_num(s, 1)));
   push_index(s, idx, lo, hi, is_integer(s, lo));
@@ -251,6 +253,8 @@ static poly *scalar_sum(simp *s, const ir_node *n) {
 
 static poly *scalar_var(simp *s, const ir_node *n) {
   const subst *sb = subst_of(s, n->name);
+  if (sb && !sb->value)
+    return poly_factor(s, (ir_node *)n); /* a sum index */
   if (sb)
     return sb->value;
   for (size_t i = 0; i < s->npows; i++)
@@ -289,13 +293,24 @@ static poly *decide(simp *s, ir_op op, poly *a, poly *b) {
   }
 }
 
+/* a / d, dividing by each factor of d in turn so that a denominator (a + 1)^2 keeps its
+ * base rather than being multiplied out before the division. */
+static poly *divide(simp *s, poly *a, const ir_node *d) {
+  if (d->op == IR_MUL)
+    return divide(s, divide(s, a, d->kid[0]), d->kid[1]);
+  double k = d->op == IR_POW && d->kid[1]->op == IR_NUM ? d->kid[1]->num : 0;
+  if (k == floor(k) && k > 0 && k <= 64)
+    return poly_mul(s, a, poly_pow(s, scalar(s, d->kid[0]), poly_num(s, -k)));
+  return poly_div(s, a, scalar(s, d));
+}
+
 static poly *scalar_op(simp *s, const ir_node *n, poly *a, poly *b) {
   poly *r;
   switch (n->op) {
   case IR_ADD: return poly_add(s, a, b);
   case IR_SUB: return poly_sub(s, a, b);
   case IR_MUL: return poly_mul(s, a, b);
-  case IR_DIV: return poly_div(s, a, b);
+  case IR_DIV: return divide(s, a, n->kid[1]);
   case IR_NEG: return poly_sub(s, poly_num(s, 0), a);
   case IR_POW: return poly_pow(s, a, b);
   case IR_LOG2:
@@ -555,6 +570,8 @@ static lin norm_sum(simp *s, const ir_node *n, const par_scope *par, bool shifte
     }
     return r;
   }
+  if (poly_is_num(lo, &a) && poly_is_num(hi, &b) && b < a)
+    return (lin){0}; /* empty */
   bool closable = is_integer(s, lo) && is_integer(s, hi) &&
                   simp_nonneg(s, poly_add(s, poly_sub(s, hi, lo), poly_num(s, 1)));
   push_index(s, idx, lo, hi, is_integer(s, lo));
@@ -582,8 +599,8 @@ static lin norm_sum(simp *s, const ir_node *n, const par_scope *par, bool shifte
                               ir_bin(s->ctx, IR_SUB, ir_var(s->ctx, idx), ir_num(s->ctx, off)));
     ir_node *bound_lo = ir_bin(s->ctx, IR_ADD, n->kid[0], ir_num(s->ctx, off));
     ir_node *bound_hi = ir_bin(s->ctx, IR_ADD, n->kid[1], ir_num(s->ctx, off));
-    lin shifted_sum = norm_sum(s, ir_make(s->ctx, IR_SUM, idx, 0, bound_lo, bound_hi, moved), par, true);
-    return lin_add(s, out, shifted_sum, 1);
+    /* the whole body is shifted, its index-free terms included */
+    return norm_sum(s, ir_make(s->ctx, IR_SUM, idx, 0, bound_lo, bound_hi, moved), par, true);
   }
   /* One term: its index-free factor comes out of the sum. */
   poly *coef = poly_num(s, 1), *in, *d;
@@ -747,13 +764,15 @@ ir_node *simp_simplify(tlop_ctx *ctx, const ir_node *n, ir_node *const *facts, s
                        const tlop_simp_opts *o) {
   sym def = o->platform && o->platform->nch ? o->platform->ch[0].name : NULL;
   simp *s = simp_new(ctx, o->expand, o->unroll, def);
+  for (int pass = 0; pass < 3; pass++)
+    for (size_t i = 0; i < nfacts; i++)
+      assume(s, facts[i], pass);
+  /* values given explicitly come last, so they win over an assumption's substitution */
   for (size_t i = 0; o->env && i < o->env->n; i++) {
     subst sb = {o->env->names[i], poly_num(s, o->env->values[i])};
     VEC_PUSH(s->subs, s->nsubs, s->subs_cap, sb);
   }
-  for (int pass = 0; pass < 3; pass++)
-    for (size_t i = 0; i < nfacts; i++)
-      assume(s, facts[i], pass);
+  ptrmap_free(&s->memo); /* forms computed for the facts may use a value given since */
   ir_node *r = run(s, n);
   simp_free(s);
   return r;

@@ -217,6 +217,8 @@ span span_join(span a, span b);
 /* parse.c glue (grammar/parser.y): returns the number of syntax errors. */
 int parse_file(tlop_ctx *ctx, arena *ar, const source *src, ast_decl **out);
 int parse_expr(tlop_ctx *ctx, arena *ar, const source *src, ast_expr **out);
+/* A comma-separated list of facts, where `=` means equality: "P = 2^p, p >= 1". */
+int parse_facts(tlop_ctx *ctx, arena *ar, const source *src, ast_expr ***out, int *n);
 
 /* ======== load.c: files, imports, the model's global scope ======== */
 
@@ -278,7 +280,7 @@ void chk_free(chk_state *c);
 
 /* The node kinds: name, printed operator, arity (-1: special). ORDER IR_OPS */
 #define IR_OPS(X)                                                              \
-  X(NUM, "num", 0)      /* num */                                              \
+  X(NUM, "num", 0)      /* num; name = its unit "B", "s", "B/s" or NULL */      \
   X(VAR, "var", 0)      /* name */                                             \
   X(ADD, "+", 2) X(SUB, "-", 2) X(MUL, "*", 2) X(DIV, "/", 2)                  \
   X(MOD, "%", 2) X(POW, "^", 2) X(NEG, "-", 1)                                 \
@@ -493,9 +495,9 @@ struct tlop_ctx {
   char *stdlib_dir;      /* the installed stdlib, or NULL */
   tlop_tau_rule tau_rule;
   double max_terms;
-  uint32_t last_diag_hash;
   struct model_list *models; /* every model loaded, freed with the context */
   tlop_model *empty;         /* the scope of constant values (--set, grids) */
+  unsigned sources;          /* sources loaded from text, for their unique keys */
 };
 
 struct tlop_expr {

@@ -249,14 +249,16 @@ char *sb_take(strbuf *b) {
 /* ---- numbers ---- */
 
 void fmt_double(char *buf, size_t n, double v) {
-  if (v == 0) {
-    snprintf(buf, n, "0");
-    return;
+  char tmp[40] = "0";
+  for (int prec = 15; v != 0 && prec <= 17; prec++) {
+    snprintf(tmp, sizeof tmp, "%.*g", prec, v);
+    if (strtod(tmp, NULL) == v)
+      break;
   }
-  for (int prec = 15; prec <= 17; prec++) {
-    snprintf(buf, n, "%.*g", prec, v);
-    if (strtod(buf, NULL) == v)
-      return;
+  if (n > 0) {
+    size_t len = strlen(tmp) < n - 1 ? strlen(tmp) : n - 1;
+    memcpy(buf, tmp, len);
+    buf[len] = 0;
   }
 }
 

@@ -29,12 +29,15 @@ typedef struct cli {
   tlop_ctx *ctx;
   const char *cmd; /* the subcommand, for messages */
   bool misused;    /* a bad option value (--set, --grid): exit 2, not 1 */
+  const char *allowed; /* shared options this command takes (see cli_allow) */
   cli_opts o;
 } cli;
 
 /* The exit status of a failed command: 2 after a bad option value (with the hint to
  * --help), else 1. */
 int cli_failed(cli *c);
+/* Reports a bad option value ("tlop CMD: …"); the command then fails with exit 2. */
+void cli_misuse(cli *c, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
 
 /* Long options shared by the subcommands, and their handler: returns 1 when it took the
  * option, 0 when the option is not a shared one, -1 on a bad value (already reported). */
@@ -52,23 +55,32 @@ typedef int (*cli_option_fn)(cli *c, int opt, const char *arg);
 
 int cli_parse_options(cli *c, int argc, char **argv, const char *cmd, const char *help,
                       const struct option *extra, const char *extra_short, cli_option_fn take);
+/* The shared options a command takes, as their letters (I include, P platform, T params,
+ * s set, B tau-beyond, M max-terms); the others are refused. NULL: all of them. */
+void cli_allow(cli *c, const char *letters);
 /* --format and -o, which most subcommands take. */
 extern const struct option cli_format_output_opts[];
 int cli_take_format_output(cli *c, int opt, const char *arg);
 
-#define COMMON_HELP                                                                          \
-  "  -I, --include DIR      search DIR for imports (after the importing file's directory)\n" \
+/* The lines of --help for the shared options; COMMON_HELP has them all. */
+#define HELP_INCLUDE                                                                         \
+  "  -I, --include DIR      search DIR for imports (after the importing file's directory)\n"
+#define HELP_PLATFORM                                                                        \
   "      --platform NAME    price transfers on platform NAME (declared in the file or\n"    \
   "                         stdlib/platforms/NAME.tlop); default: the file's first\n"        \
-  "                         platform, else the built-in 'generic'\n"                         \
+  "                         platform, else the built-in 'generic'\n"
+#define HELP_PARAMS                                                                          \
   "      --params [CH=]FILE back channel CH (default: the platform's first) with a\n"      \
-  "                         measured table (libtaulop text or CSV)\n"                        \
+  "                         measured table (libtaulop text or CSV)\n"
+#define HELP_SET                                                                             \
   "      --set NAME=VALUE,… give values; units allowed (m=1MiB, o=0.3us); a bare\n"      \
-  "                         number is bytes for a size, seconds for a time\n"              \
+  "                         number is bytes for a size, seconds for a time\n"
+#define HELP_EVAL                                                                            \
   "      --tau-beyond RULE  τ beyond a table's last column: proportional (default,\n"      \
   "                         L(m,T)·τ/T) or clamp (L(m,T), as libtaulop)\n"                 \
-  "      --max-terms N      most terms one evaluation may add in its sums (1e8)\n"          \
-  "  -h, --help             this help\n"
+  "      --max-terms N      most terms one evaluation may add in its sums (1e8)\n"
+#define HELP_HELP "  -h, --help             this help\n"
+#define COMMON_HELP HELP_INCLUDE HELP_PLATFORM HELP_PARAMS HELP_SET HELP_EVAL HELP_HELP
 
 /* Prints a usage error and the hint to --help; returns EXIT_USAGE. */
 int cli_usage_error(const char *cmd, const char *fmt, ...) __attribute__((format(printf, 2, 3)));

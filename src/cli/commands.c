@@ -12,9 +12,10 @@ static const char check_help[] =
     "usage: tlop check [OPTION]... FILE...\n"
     "Parse and check each FILE and what it imports: syntax, names, arity, recursion,\n"
     "kinds, and the tables of the platforms it declares (and of --platform, --params).\n"
-    "Silent on success.\n\n" COMMON_HELP;
+    "Silent on success.\n\n" HELP_INCLUDE HELP_PLATFORM HELP_PARAMS HELP_SET HELP_HELP;
 
 int cmd_check(cli *c, int argc, char **argv) {
+  cli_allow(c, "IPTs");
   int rc = cli_parse_options(c, argc, argv, "check", check_help, NULL, NULL, NULL);
   if (rc >= 0)
     return rc;
@@ -36,14 +37,18 @@ int cmd_check(cli *c, int argc, char **argv) {
       else
         ok = false;
     }
-    /* --platform and --params are checked too: the platform exists, the tables read */
+    /* --set, --platform and --params are checked too: the values parse, the platform
+     * exists, the tables read */
+    tlop_env *env = cli_env(c, m);
+    ok &= env != NULL;
+    tlop_env_free(env);
     if (c->o.platform || c->o.nparams) {
       tlop_platform *pf = cli_platform(c, m);
       ok &= pf != NULL;
       tlop_platform_free(pf);
     }
   }
-  return ok && tlop_ctx_errors(c->ctx) == 0 ? EXIT_OK : EXIT_INPUT;
+  return ok && tlop_ctx_errors(c->ctx) == 0 ? EXIT_OK : cli_failed(c);
 }
 
 /* ---- eval ---- */
@@ -228,11 +233,12 @@ static const char dump_help[] =
     "usage: tlop dump-ir [OPTION]... FILE EXPR\n"
     "Print the cost IR of EXPR: the hash-consed DAG with one line per distinct node\n"
     "(--format dag, default), or the expression in the papers' notation (unicode) or\n"
-    "as .tlop source (tlop). Names bound with --set stay symbolic.\n\n" COMMON_HELP
+    "as .tlop source (tlop). Names the file does not define are symbols.\n\n" HELP_INCLUDE HELP_HELP
     "  -f, --format FMT       dag, unicode or tlop\n"
     "  -o, --output FILE      write there instead of standard output\n";
 
 int cmd_dump_ir(cli *c, int argc, char **argv) {
+  cli_allow(c, "I");
   int rc = cli_parse_options(c, argc, argv, "dump-ir", dump_help, cli_format_output_opts, "f:o:",
                          cli_take_format_output);
   if (rc >= 0)
@@ -271,7 +277,12 @@ static const char simplify_help[] =
     "Print EXPR (or algorithm EXPR) in the form the papers derive by hand: ∥ pushed into\n"
     "the transfers (A ∥ L(m,τ) = L(m,A·τ); o unaffected), like terms combined, sums\n"
     "closed where a closed form exists (Σ 2^i = 2^n − 1, …), min/max/if decided when the\n"
-    "assumptions decide them. Sums with symbolic bounds are never unrolled.\n\n" COMMON_HELP
+    "assumptions decide them. Sums with symbolic bounds are never unrolled. Names the\n"
+    "file does not define are symbols.\n\n"
+    "  -I, --include DIR      search DIR for imports\n"
+    "      --set NAME=VALUE,… substitute values (they win over --assume)\n"
+    "      --platform NAME    name the default channel (for channel-scoped ∥)\n"
+    "  -h, --help             this help\n"
     "  -a, --assume FACTS     facts besides the file's `assume`s, comma separated:\n"
     "                         x = e (substitute), P = 2^p (a power of two, p integer),\n"
     "                         x >= e, x <= e (bounds), integer(x)\n"
@@ -303,6 +314,7 @@ static int take_simplify(cli *c, int opt, const char *arg) {
 }
 
 int cmd_simplify(cli *c, int argc, char **argv) {
+  cli_allow(c, "IPs");
   static const struct option opts[] = {{"assume", required_argument, 0, 'a'},
                                        {"format", required_argument, 0, 'f'},
                                        {"output", required_argument, 0, 'o'},
@@ -326,10 +338,13 @@ int cmd_simplify(cli *c, int argc, char **argv) {
   job j;
   tlop_expr *r = NULL;
   bool ok = job_open(c, &j, m, argv[optind + 1], false, true);
+  if (ok && c->o.platform)
+    ok = (j.pf = cli_platform(c, m)) != NULL;
   if (ok) {
-    j.pf = c->o.platform || c->o.nparams ? cli_platform(c, m) : NULL;
     tlop_simp_opts o = {sflags.assume, sflags.expand, sflags.unroll, j.pf, j.env};
-    ok = (!c->o.platform || j.pf) && tlop_simplify(j.expr, &o, &r) == TLOP_OK;
+    tlop_status st = tlop_simplify(j.expr, &o, &r);
+    c->misused |= st == TLOP_ERR_ARG; /* a bad --assume */
+    ok = st == TLOP_OK;
   }
   FILE *out = ok ? cli_output(c) : NULL;
   if (out) {

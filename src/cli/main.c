@@ -58,7 +58,11 @@ int cli_usage_error(const char *cmd, const char *fmt, ...) {
     arr[(n)++] = (v);                                                            \
   } while (0)
 
+void cli_allow(cli *c, const char *letters) { c->allowed = letters; }
+
 int cli_common_option(cli *c, int opt, const char *arg) {
+  if (c->allowed && opt != 'h' && !strchr(c->allowed, opt))
+    return 0; /* "does not apply here" */
   switch (opt) {
   case 'I':
     tlop_ctx_add_path(c->ctx, arg);
@@ -114,8 +118,15 @@ int cli_parse_options(cli *c, int argc, char **argv, const char *cmd, const char
   snprintf(shorts, sizeof shorts, ":%s%s", CLI_COMMON_SHORTOPTS, extra_short ? extra_short : "");
   optind = 1;
   opterr = 0;
-  int rc = -1, opt;
-  while (rc < 0 && (opt = getopt_long(argc, argv, shorts, all, NULL)) != -1) {
+  int rc = -1, opt, li = -1;
+  while (rc < 0 && (opt = getopt_long(argc, argv, shorts, all, &li)) != -1) {
+    /* the option as the user wrote it, for messages: --params or -I */
+    char given[64];
+    if (li >= 0)
+      snprintf(given, sizeof given, "--%s", all[li].name);
+    else
+      snprintf(given, sizeof given, "-%c", opt);
+    li = -1;
     if (opt == 'h') {
       fputs(help, stdout);
       rc = EXIT_OK;
@@ -128,7 +139,7 @@ int cli_parse_options(cli *c, int argc, char **argv, const char *cmd, const char
       if (r == 0)
         r = take ? take(c, opt, optarg) : 0;
       if (r == 0)
-        rc = cli_usage_error(cmd, "option '%s' does not apply here", argv[optind - 1]);
+        rc = cli_usage_error(cmd, "option '%s' does not apply here", given);
       else if (r < 0)
         rc = EXIT_USAGE;
     }
@@ -170,7 +181,7 @@ tlop_model *cli_load(cli *c, const char *path) {
 }
 
 /* Splits "a=1MiB,b=2" at commas outside parentheses. */
-static bool set_values(tlop_env *env, const char *spec) {
+static bool set_values(cli *c, tlop_env *env, const char *spec) {
   char *copy = strdup(spec);
   char *p = copy;
   bool ok = true;
@@ -183,7 +194,7 @@ static bool set_values(tlop_env *env, const char *spec) {
     *q = 0;
     char *eq = strchr(p, '=');
     if (!eq || eq == p) {
-      fprintf(stderr, "error: --set takes NAME=VALUE, not '%s'\n", p);
+      cli_misuse(c, "--set takes NAME=VALUE, not '%s'", p);
       ok = false;
     } else {
       *eq = 0;
@@ -199,12 +210,22 @@ tlop_env *cli_env(cli *c, tlop_model *model) {
   (void)model;
   tlop_env *env = tlop_env_new(c->ctx);
   for (size_t i = 0; i < c->o.nsets; i++)
-    if (!set_values(env, c->o.sets[i])) {
+    if (!set_values(c, env, c->o.sets[i])) {
       tlop_env_free(env);
       c->misused = true;
       return NULL;
     }
   return env;
+}
+
+void cli_misuse(cli *c, const char *fmt, ...) {
+  va_list ap;
+  va_start(ap, fmt);
+  fprintf(stderr, "tlop %s: ", c->cmd);
+  vfprintf(stderr, fmt, ap);
+  fputc('\n', stderr);
+  va_end(ap);
+  c->misused = true;
 }
 
 int cli_failed(cli *c) {

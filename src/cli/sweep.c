@@ -193,15 +193,13 @@ int cmd_sweep(cli *c, int argc, char **argv) {
     }
     names[j] = axes[j].name;
     if (!axis_used(m, algos, nalgo, names[j])) {
-      fprintf(stderr, "error: grid axis '%s' is neither a parameter of the algorithms nor a "
-              "param of the model\n", names[j]);
-      c->misused = true;
+      cli_misuse(c, "grid axis '%s' is neither a parameter of the algorithms nor a param of "
+                 "the model", names[j]);
       goto done;
     }
     for (size_t k = 0; k < j; k++)
       if (!strcmp(names[k], names[j])) {
-        fprintf(stderr, "error: grid axis '%s' is given twice\n", names[j]);
-        c->misused = true;
+        cli_misuse(c, "grid axis '%s' is given twice", names[j]);
         goto done;
       }
     /* Grid names are free variables of the calls, with the kinds of their values. */

@@ -1,0 +1,1 @@
+check chan_member.tlop

@@ -1,0 +1,1 @@
+check chan_no_L.tlop

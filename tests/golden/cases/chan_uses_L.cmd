@@ -1,0 +1,1 @@
+check chan_uses_L.tlop

@@ -1,0 +1,1 @@
+check ev.tlop --params nosuch.txt --platform nowhere

@@ -1,0 +1,1 @@
+check nosuch.tlop

@@ -1,0 +1,1 @@
+check ev.tlop pf_table.tlop pf_gamma.tlop

@@ -1,0 +1,1 @@
+check chk_call_arg.tlop

@@ -1,0 +1,1 @@
+check chk_call_param.tlop

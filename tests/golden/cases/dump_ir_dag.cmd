@@ -1,0 +1,1 @@
+dump-ir ../../../stdlib/mpich/bcast.tlop bcast_binomial --format dag

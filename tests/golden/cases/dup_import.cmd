@@ -1,0 +1,1 @@
+check dup_import.tlop

@@ -1,0 +1,1 @@
+eval ev_free.tlop 'x + 1'

@@ -1,0 +1,1 @@
+eval pf_gamma.tlop 'gamma(prod, 1KiB, 1)'

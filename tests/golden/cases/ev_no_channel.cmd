@@ -1,0 +1,1 @@
+eval ev_chan.tlop 'hop(1KiB)'

@@ -1,0 +1,1 @@
+eval ../../../stdlib/mpich/bcast.tlop bcast_binomial --set m=1KiB,P=12 --params chan.txt --format plain

@@ -1,0 +1,1 @@
+eval ../../../stdlib/mpich/bcast.tlop 'bcast_binomial(m, P)' --set m=1024,P=8 --params chan.csv --format plain

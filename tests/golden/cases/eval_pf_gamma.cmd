@@ -1,0 +1,1 @@
+eval pf_gamma.tlop 'reduce(1KiB)' --format plain

@@ -1,0 +1,1 @@
+check kind_par_left.tlop

@@ -1,0 +1,1 @@
+check lex_bad_utf8_seq.tlop

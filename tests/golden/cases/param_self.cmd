@@ -1,0 +1,1 @@
+check param_self.tlop

@@ -1,0 +1,1 @@
+eval parse_deep_parens.tlop x --format plain

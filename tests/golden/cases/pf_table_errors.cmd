@@ -1,0 +1,1 @@
+check pf_badtable.tlop

@@ -1,0 +1,1 @@
+check redef_builtin.tlop

@@ -1,0 +1,1 @@
+simplify simplify.tlop '1e-6 * P + 1e-6 * L(S, 1)'

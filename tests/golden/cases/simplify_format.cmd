@@ -1,0 +1,1 @@
+simplify simplify.tlop rda_iter --format mathml

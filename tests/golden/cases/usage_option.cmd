@@ -1,0 +1,1 @@
+eval --frob ev.tlop 'flat(1KiB, 4)'
