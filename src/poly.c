@@ -38,6 +38,12 @@ struct poly {
 
 static void *alloc(simp *s, size_t n) { return arena_alloc(simp_arena(s), n ? n : 1); }
 
+/* qsort, which may not be given a NULL array even to sort nothing */
+static void sort(void *base, size_t n, size_t size, int (*cmp)(const void *, const void *)) {
+  if (n > 1)
+    qsort(base, n, size, cmp);
+}
+
 static poly *poly_of(simp *s, int n) {
   poly *p = alloc(s, sizeof *p);
   p->n = n;
@@ -172,7 +178,7 @@ static void absorb(simp *s, mono *m) {
 /* Puts a monomial in canonical shape: merged factors, exponentials without constant
  * exponent terms, then a power-of-two coefficient absorbed into the base-2 exponent. */
 static void mono_norm(simp *s, mono *m) {
-  qsort(m->f, (size_t)m->nf, sizeof *m->f, fac_sort);
+  sort(m->f, (size_t)m->nf, sizeof *m->f, fac_sort);
   int k = 0;
   for (int i = 0; i < m->nf; i++) {
     if (k && m->f[k - 1].base == m->f[i].base)
@@ -183,7 +189,7 @@ static void mono_norm(simp *s, mono *m) {
       k--;
   }
   m->nf = k;
-  qsort(m->x, (size_t)m->nx, sizeof *m->x, exp_sort);
+  sort(m->x, (size_t)m->nx, sizeof *m->x, exp_sort);
   k = 0;
   for (int i = 0; i < m->nx; i++) {
     if (k && m->x[k - 1].b == m->x[i].b)
@@ -250,7 +256,7 @@ static poly *collect(simp *s, mono *ms, int n) {
       ms[i] = mono_copy(s, &ms[i], 0, 0);
       unabsorb(s, &ms[i]);
     }
-  qsort(ms, (size_t)n, sizeof *ms, mono_sort);
+  sort(ms, (size_t)n, sizeof *ms, mono_sort);
   poly *p = poly_of(s, n);
   int k = 0;
   for (int i = 0; i < n; i++) {
@@ -268,7 +274,7 @@ static poly *collect(simp *s, mono *ms, int n) {
   p->n = k;
   for (int i = 0; i < p->n; i++)
     absorb(s, &p->m[i]);
-  qsort(p->m, (size_t)p->n, sizeof *p->m, mono_sort);
+  sort(p->m, (size_t)p->n, sizeof *p->m, mono_sort);
   return p;
 }
 
@@ -464,7 +470,7 @@ static mono common(simp *s, const poly *p) {
     if (all)
       g.x[g.nx++] = least;
   }
-  qsort(g.f, (size_t)g.nf, sizeof *g.f, fac_sort);
+  sort(g.f, (size_t)g.nf, sizeof *g.f, fac_sort);
   return g;
 }
 

@@ -1,0 +1,26 @@
+#!/usr/bin/env bash
+# compile.sh TLOP SRC — renders the τ-Lop paper's equations 13–24 (equations.tlop) with
+# `tlop simplify --format latex`, under P = 2^p where the paper assumes it, and compiles
+# them into one document with pdflatex. Exit 77 (skipped) when pdflatex is absent.
+set -u
+tlop=$1 dir=$2/tests/latex
+command -v pdflatex >/dev/null || { echo "latex: pdflatex not found, compile check skipped"; exit 77; }
+work=$(mktemp -d) && trap 'rm -rf "$work"' EXIT
+{
+  printf '\\documentclass{article}\n\\usepackage{amsmath}\n\\begin{document}\n'
+  for n in $(seq 13 24); do
+    assume=""
+    case $n in 18|20|23|24) assume="P = 2^p, p >= 1" ;; esac
+    if ! tex=$("$tlop" simplify "$dir/equations.tlop" "eq$n" --format latex ${assume:+--assume "$assume"}); then
+      echo "latex: tlop simplify failed on eq$n" >&2
+      exit 1
+    fi
+    printf '%% (%s)\n\\begin{equation}\n%s\n\\tag{%s}\n\\end{equation}\n' "$n" "$tex" "$n"
+  done
+  printf '\\end{document}\n'
+} > "$work/eqs.tex" || exit 1
+if ! (cd "$work" && pdflatex -interaction=nonstopmode -halt-on-error eqs.tex >log.txt 2>&1); then
+  echo "latex: pdflatex failed:"; grep -A3 '^!' "$work/log.txt" | head -20; cat "$work/eqs.tex"
+  exit 1
+fi
+echo "latex: equations 13-24 compiled ($(grep -c begin.equation "$work/eqs.tex") equations)"
