@@ -561,7 +561,7 @@ static char *read_file(const char *path, size_t *len) {
   return s;
 }
 
-static void test_real_tables(const char *root) {
+static int test_real_tables(const char *root) {
   static const char *files[] = {"SHM.txt", "IB.txt", "TCP.txt", "gamma.txt"};
   char dir[4096], path[8192];
   DIR *d;
@@ -574,7 +574,7 @@ static void test_real_tables(const char *root) {
   text = read_file(path, &len);
   if (!text) {
     printf("table: ../shared/params not found, real-table checks skipped\n");
-    return;
+    return 0;
   }
   free(text);
 
@@ -622,14 +622,16 @@ static void test_real_tables(const char *root) {
   if (d) closedir(d);
   CHECK(nparsed >= 4);
   printf("table: %d real tables parsed\n", nparsed);
+  return 1;
 }
 
 int main(int argc, char **argv) {
+  if (unit_real_mode(argc, argv))
+    return test_real_tables(argv[1]) ? unit_report("table (real tables)") : UNIT_SKIPPED;
   test_channel_formats();
   test_gamma();
   test_single_row();
   test_errors();
   test_hostile();
-  test_real_tables(argc > 1 ? argv[1] : ".");
   return unit_report("table");
 }
