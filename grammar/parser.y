@@ -42,6 +42,7 @@ static ast_decl *fn_decl(parse_state *ps, ast_dkind dk, sym name, TLOP_YYLTYPE n
                          ast_arg *args, ast_expr *body, TLOP_YYLTYPE l);
 static kind kind_named(parse_state *ps, sym name, TLOP_YYLTYPE l);
 static ast_expr *label(parse_state *ps, ast_expr *e, const char *text);
+static ast_expr *juxtaposed(parse_state *ps, double v, TLOP_YYLTYPE nl, ast_expr *e, TLOP_YYLTYPE el);
 static void tlop_yyerror(TLOP_YYLTYPE *l, void *scanner, parse_state *ps, const char *msg);
 }
 
@@ -69,8 +70,9 @@ static void tlop_yyerror(TLOP_YYLTYPE *l, void *scanner, parse_state *ps, const 
 %token AND "'and'" OR "'or'" NOT "'not'"
 %token PAR "'∥'" DOTDOT "'..'" LE "'<='" GE "'>='" EQEQ "'=='" NE "'!='"
 %token CEIL_OPEN "'⌈'" CEIL_CLOSE "'⌉'" FLOOR_OPEN "'⌊'" FLOOR_CLOSE "'⌋'"
+%token SIGMA_OPEN "'Σ_{'" LOG2_SUB "'log₂'"
 
-%type <expr> expr primary args opt_args stage_items stage_item facts fact
+%type <expr> expr primary named args opt_args stage_items stage_item facts fact
 %type <decl> decl decls members member chan_defs chan_def
 %type <arg> formals opt_formals formal
 %type <k> opt_kind
@@ -82,6 +84,7 @@ static void tlop_yyerror(TLOP_YYLTYPE *l, void *scanner, parse_state *ps, const 
 %nonassoc '<' '>' LE GE EQEQ NE
 %right PAR
 %left '+' '-'
+%precedence SIGMA /* the papers' Σ_{i=a}^{b} takes a product as its body */
 %left '*' '/' '%'
 %precedence UMINUS
 %right '^'
@@ -211,14 +214,21 @@ expr:
   | expr '%' expr             { $$ = ast_binary(ps, OP_MOD, $1, $3, SP(@$)); }
   | '-' expr %prec UMINUS     { $$ = ast_unary(ps, OP_NEG, $2, SP(@$)); }
   | expr '^' expr             { $$ = ast_binary(ps, OP_POW, $1, $3, SP(@$)); }
+  | SIGMA_OPEN IDENT '=' expr '}' '^' '{' expr '}' expr %prec SIGMA {
+                                $$ = ast_expr_new(ps, E_SUM, SP(@$)); $$->u.sum.index = $2;
+                                $$->u.sum.index_sp = SP(@2); $$->u.sum.lo = $4; $$->u.sum.hi = $8;
+                                $$->u.sum.body = $10; ast_finish(ps, $$); }
   ;
 
 primary:
     NUMBER                    { $$ = ast_num(ps, $1, KIND_NUM, SP(@$)); }
   | NUMBER UNIT               { $$ = ast_num(ps, $1 * $2.scale, $2.k, SP(@$)); }
-  | IDENT                     { $$ = ast_name(ps, $1, SP(@$)); }
-  | IDENT '(' opt_args ')'    { $$ = ast_call(ps, $1, NULL, $3, SP(@1), SP(@$)); }
-  | IDENT '[' IDENT ']' '(' opt_args ')' { $$ = ast_call(ps, $1, $3, $6, SP(@1), SP(@$)); }
+  | NUMBER named              { $$ = juxtaposed(ps, $1, @1, $2, @2); }
+  | named
+  | LOG2_SUB IDENT            {
+                                $$ = ast_call(ps, sym_intern(ps->ctx->syms, "log2", 4), NULL,
+                                              ast_name(ps, $2, SP(@2)), SP(@1), SP(@$)); }
+  | LOG2_SUB '(' expr ')'     { $$ = ast_call(ps, sym_intern(ps->ctx->syms, "log2", 4), NULL, $3, SP(@1), SP(@$)); }
   | GAMMA '(' IDENT ',' args ')' {
                                 $$ = ast_call(ps, sym_intern(ps->ctx->syms, "gamma", 5), NULL, $5, SP(@1), SP(@$));
                                 $$->u.call.op = $3; }
@@ -236,6 +246,14 @@ primary:
   | REPEAT expr '{' expr '}'  {
                                 $$ = ast_expr_new(ps, E_REPEAT, SP(@$)); $$->u.repeat.count = $2;
                                 $$->u.repeat.body = $4; ast_finish(ps, $$); }
+  ;
+
+/* A name, or a call: what a number may stand right before, as the papers write 2k and
+ * 2L(S,1) (a product). */
+named:
+    IDENT                     { $$ = ast_name(ps, $1, SP(@$)); }
+  | IDENT '(' opt_args ')'    { $$ = ast_call(ps, $1, NULL, $3, SP(@1), SP(@$)); }
+  | IDENT '[' IDENT ']' '(' opt_args ')' { $$ = ast_call(ps, $1, $3, $6, SP(@1), SP(@$)); }
   ;
 
 opt_args:
@@ -294,6 +312,17 @@ static kind kind_named(parse_state *ps, sym name, TLOP_YYLTYPE l) {
   return KIND_ANY;
 }
 
+/* 2k, 2L(S,1): the papers' product of a number and a name written together. With space
+ * between them (2 k) it is a slip more often than a product, so it is refused. */
+static ast_expr *juxtaposed(parse_state *ps, double v, TLOP_YYLTYPE nl, ast_expr *e, TLOP_YYLTYPE el) {
+  if (nl.hi != el.lo) {
+    diag_error(ps->ctx, (span){ps->src, nl.lo, el.hi}, "a number and a name side by side: "
+               "write '*' between them, or write them together (2k)");
+    ps->errors++;
+  }
+  return ast_binary(ps, OP_MUL, ast_num(ps, v, KIND_NUM, SP(nl)), e, (span){ps->src, nl.lo, el.hi});
+}
+
 /* A labelled stage: `"scatter": expr;` keeps its name for explain. */
 static ast_expr *label(parse_state *ps, ast_expr *e, const char *text) {
   ast_expr *l = ast_expr_new(ps, E_STAGES, e->sp);
@@ -319,21 +348,76 @@ static const char *token_text(yysymbol_kind_t k, char *buf, size_t n) {
   return name;
 }
 
+/* Tokens that join two operands, and tokens that start an operand, by their printed text. */
+static bool in_list(const char *text, const char *const *list) {
+  for (; *list; list++)
+    if (strcmp(text, *list) == 0)
+      return true;
+  return false;
+}
+
+static bool binary_operator(yysymbol_kind_t k) {
+  static const char *const ops[] = {"'and'", "'or'", "'∥'", "'<='", "'>='", "'=='", "'!='",
+                                    "'<'", "'>'", "'+'", "'-'", "'*'", "'/'", "'%'", "'^'",
+                                    "unit", NULL};
+  char buf[64];
+  return in_list(token_text(k, buf, sizeof buf), ops);
+}
+
+static bool operand_start(yysymbol_kind_t k) {
+  static const char *const starts[] = {"identifier", "number", "'let'", "'if'", "'sum'",
+                                       "'stages'", "'repeat'", "'gamma'", "'not'", "'⌈'",
+                                       "'⌊'", "'Σ_{'", "'log₂'", "'-'", "'('", NULL};
+  char buf[64];
+  return in_list(token_text(k, buf, sizeof buf), starts);
+}
+
+/* After an operand, a name, '(' or '[' also continue it (2k, f(x), L[net]). */
+static bool continues_operand(yysymbol_kind_t k) {
+  static const char *const more[] = {"identifier", "'('", "'['", NULL};
+  char buf[64];
+  return binary_operator(k) || in_list(token_text(k, buf, sizeof buf), more);
+}
+
+/* "expected an operator or ';'" rather than twenty tokens: where most binary operators
+ * (or most starts of an operand) would do, they are named as a class. */
 static int yyreport_syntax_error(const yypcontext_t *ctx, void *scanner, parse_state *ps) {
   (void)scanner;
-  yysymbol_kind_t expected[24];
-  int n = yypcontext_expected_tokens(ctx, expected, 24);
+  yysymbol_kind_t expected[40];
+  int n = yypcontext_expected_tokens(ctx, expected, 40);
   TLOP_YYLTYPE *l = yypcontext_location(ctx);
   char buf[64];
   strbuf msg = {0};
   yysymbol_kind_t got = yypcontext_token(ctx);
   sb_printf(&msg, "unexpected %s", token_text(got, buf, sizeof buf));
-  if (n > 0 && n <= 24) {
+  int ops = 0, starts = 0;
+  for (int i = 0; i < n; i++) {
+    ops += binary_operator(expected[i]);
+    starts += operand_start(expected[i]);
+  }
+  bool op_class = ops >= 5, start_class = !op_class && starts >= 5;
+  const char *items[40];
+  int k = 0;
+  if (start_class)
+    items[k++] = "an expression";
+  if (op_class)
+    items[k++] = "an operator";
+  static char names[40][64];
+  for (int i = 0; i < n && n <= 40; i++) {
+    bool folded = (op_class && continues_operand(expected[i])) ||
+                  (start_class && operand_start(expected[i]));
+    if (!folded) {
+      snprintf(names[k], sizeof names[k], "%s", token_text(expected[i], buf, sizeof buf));
+      items[k] = names[k];
+      k++;
+    }
+  }
+  if (k > 0 && n <= 40) {
     sb_puts(&msg, "; expected ");
-    for (int i = 0; i < n; i++) {
+    for (int i = 0; i < k; i++) {
       if (i)
-        sb_puts(&msg, i == n - 1 ? " or " : ", ");
-      sb_puts(&msg, token_text(expected[i], buf, sizeof buf));
+        sb_puts(&msg, i == k - 1 ? " or " : ", ");
+      sb_puts(&msg, items[i]);
     }
   }
   char *m = sb_take(&msg);

@@ -142,6 +142,10 @@ TLOP_API tlop_status tlop_simplify(const tlop_expr *expr, const tlop_simp_opts *
 /* As tlop_expr_parse, but a name the model does not define is a free variable (for
  * symbolic work: simplify, dump-ir). */
 TLOP_API tlop_status tlop_expr_parse_symbolic(tlop_model *model, const char *text, tlop_expr **out);
+/* Reads back what tlop_expr_print wrote in any format (symbolically, as
+ * tlop_expr_parse_symbolic): the three printers and this reader round-trip. */
+TLOP_API tlop_status tlop_expr_parse_format(tlop_model *model, const char *text, tlop_format format,
+                                           tlop_expr **out);
 /* Prints an expression in the papers' notation or as .tlop source. */
 TLOP_API char *tlop_expr_print(tlop_ctx *ctx, const tlop_expr *expr, tlop_format format);
 /* The kind of the expression's value (a cost is a TLOP_KIND_TIME). */
@@ -156,6 +160,13 @@ TLOP_API tlop_status tlop_platform_open(tlop_model *model, const char *name, tlo
 /* Backs a channel (NULL: the default channel, the platform's first) with a table file. */
 TLOP_API tlop_status tlop_platform_bind_table(tlop_platform *pf, const char *channel, const char *path);
 TLOP_API const char *tlop_platform_name(const tlop_platform *pf);
+/* The measured table behind CHANNEL (NULL: the default channel) as plain arrays owned by
+ * the platform: nrows sizes m[] and, row-major, nrows × ncols values v[] (column 0 is
+ * o(m), column τ is L(m,τ)); what code emitted by `tlop emit` reads. TLOP_ERR_ARG when
+ * the channel is absent or analytic. */
+TLOP_API tlop_status tlop_platform_table(const tlop_platform *pf, const char *channel,
+                                         const double **m, const double **v, size_t *nrows,
+                                         size_t *ncols);
 TLOP_API void tlop_platform_free(tlop_platform *pf);
 
 /* ---- evaluation ---- */

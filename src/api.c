@@ -397,6 +397,24 @@ tlop_status tlop_expr_parse_symbolic(tlop_model *model, const char *text, tlop_e
   return expr_parse(model, text, NULL, true, out);
 }
 
+tlop_status tlop_expr_parse_format(tlop_model *model, const char *text, tlop_format format,
+                                   tlop_expr **out) {
+  *out = NULL;
+  if (!model || !text)
+    return TLOP_ERR_ARG;
+  if (format != TLOP_FORMAT_LATEX)
+    return expr_parse(model, text, NULL, true, out);
+  const char *error;
+  char *plain = latex_read(text, &error);
+  if (!plain) {
+    diag_error(model->ctx, (span){0}, "cannot read this LaTeX: %s", error);
+    return TLOP_ERR_SYNTAX;
+  }
+  tlop_status st = expr_parse(model, plain, NULL, true, out);
+  free(plain);
+  return st;
+}
+
 char *tlop_expr_print(tlop_ctx *ctx, const tlop_expr *expr, tlop_format format) {
   return prt_expr(ctx, expr->node, format);
 }
@@ -413,7 +431,7 @@ static const char *const extrapolation_words[] = {
     "beyond the table's last τ column"};
 
 /* Reports each kind of extrapolation once, with the first transfer that needed it. */
-static void warn_extrapolations(tlop_ctx *ctx, eval_state *es) {
+void warn_extrapolations(tlop_ctx *ctx, eval_state *es) {
   unsigned flags = eval_extrapolations(es);
   for (int bit = 0; bit < 3; bit++) {
     if (!(flags & (1u << bit)))

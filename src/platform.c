@@ -165,6 +165,18 @@ tlop_status tlop_platform_bind_table(tlop_platform *pf, const char *channel, con
 
 const char *tlop_platform_name(const tlop_platform *pf) { return pf->name ? pf->name->name : ""; }
 
+tlop_status tlop_platform_table(const tlop_platform *pf, const char *channel, const double **m,
+                                const double **v, size_t *nrows, size_t *ncols) {
+  const pf_channel *ch = pf_channel_find(pf, channel ? ctx_sym(pf->ctx, channel) : NULL);
+  if (!ch || !ch->table)
+    return TLOP_ERR_ARG;
+  *m = ch->table->m;
+  *v = ch->table->v;
+  *nrows = (size_t)ch->table->nrows;
+  *ncols = (size_t)ch->table->ncols;
+  return TLOP_OK;
+}
+
 void tlop_platform_free(tlop_platform *pf) {
   if (!pf)
     return;

@@ -46,14 +46,28 @@ static int prec(const ir_node *n) {
 
 static void put(printer *p, const char *s) { sb_puts(p->b, s); }
 
+/* A time in the largest unit that reads back as the same double (3.5 µs, 12 ms). */
+static bool exact_time(char *buf, size_t n, double s) {
+  static const struct { const char *unit; double scale; } units[] = {
+      {"s", 1}, {"ms", 1e-3}, {"µs", 1e-6}, {"ns", 1e-9}};
+  for (size_t i = 0; i < 4; i++) {
+    char digits[48];
+    fmt_double(digits, sizeof digits, s / units[i].scale);
+    if (fabs(s) >= units[i].scale && strtod(digits, NULL) * units[i].scale == s) {
+      snprintf(buf, n, "%s %s", digits, units[i].unit);
+      return true;
+    }
+  }
+  return false;
+}
+
 /* A number with its unit: 8192 B (source), 8 KiB (the papers' notation). */
 static void quantity(printer *p, const ir_node *n) {
   char buf[64];
   const char *unit = n->name->name;
   if (paper(p) && !strcmp(unit, "B") && n->num >= 0) {
     tlop_format_size(buf, sizeof buf, n->num);
-  } else if (paper(p) && !strcmp(unit, "s")) {
-    tlop_format_time(buf, sizeof buf, n->num);
+  } else if (paper(p) && !strcmp(unit, "s") && exact_time(buf, sizeof buf, n->num)) {
   } else {
     char digits[48];
     fmt_double(digits, sizeof digits, n->num);
@@ -242,7 +256,7 @@ static bool starts_with_letter(const ir_node *n) {
   case IR_VAR: case IR_L: case IR_O: case IR_PACK: case IR_GAMMA: case IR_MIN: case IR_MAX:
   case IR_LOG2: case IR_LOG: case IR_ABS: case IR_SQRT:
     return true;
-  case IR_MUL: case IR_DIV: case IR_POW:
+  case IR_MUL: case IR_DIV:
     return starts_with_letter(n->kid[0]);
   default:
     return false;
@@ -326,7 +340,7 @@ static void pr(printer *p, const ir_node *n, int min) {
   case IR_LE: binary(p, n, word(p, " ≤ ", " \\le ", " <= "), P_CMP + 1, P_CMP + 1); break;
   case IR_GT: binary(p, n, " > ", P_CMP + 1, P_CMP + 1); break;
   case IR_GE: binary(p, n, word(p, " ≥ ", " \\ge ", " >= "), P_CMP + 1, P_CMP + 1); break;
-  case IR_EQ: binary(p, n, word(p, " = ", " = ", " == "), P_CMP + 1, P_CMP + 1); break;
+  case IR_EQ: binary(p, n, word(p, " == ", " = ", " == "), P_CMP + 1, P_CMP + 1); break;
   case IR_NE: binary(p, n, word(p, " ≠ ", " \\ne ", " != "), P_CMP + 1, P_CMP + 1); break;
   case IR_AND: binary(p, n, word(p, " and ", " \\wedge ", " and "), P_AND, P_AND + 1); break;
   case IR_OR: binary(p, n, word(p, " or ", " \\vee ", " or "), P_OR, P_OR + 1); break;

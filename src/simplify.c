@@ -226,7 +226,24 @@ static poly *opaque(simp *s, ir_op op, const ir_node *n, poly *a, poly *b) {
 
 static poly *truth(simp *s, bool v) { return poly_num(s, v ? 1 : 0); }
 
+/* The sum with its index renamed to the canonical i (or i', i'', … when the body uses i
+ * freely), so that sums differing only in the name of their index are one node. */
+static const ir_node *canonical_sum(simp *s, const ir_node *n) {
+  sym want = ctx_sym(s->ctx, "i");
+  while (want != n->name && ir_uses(n->kid[2], want)) {
+    strbuf b = {0};
+    sb_printf(&b, "%s'", want->name);
+    want = ctx_sym(s->ctx, b.s);
+    free(b.s);
+  }
+  if (want == n->name)
+    return n;
+  ir_node *body = ir_subst(s->ctx, n->kid[2], n->name, ir_var(s->ctx, want));
+  return ir_make(s->ctx, IR_SUM, want, 0, n->kid[0], n->kid[1], body);
+}
+
 static poly *scalar_sum(simp *s, const ir_node *n) {
+  n = canonical_sum(s, n);
   sym idx = n->name;
   poly *lo = scalar(s, n->kid[0]), *hi = scalar(s, n->kid[1]);
   double a, b;
@@ -558,6 +575,7 @@ static bool index_shift(simp *s, lin dep, sym idx, double *off) {
 }
 
 static lin norm_sum(simp *s, const ir_node *n, const par_scope *par, bool shifted) {
+  n = canonical_sum(s, n);
   sym idx = n->name;
   poly *lo = scalar(s, n->kid[0]), *hi = scalar(s, n->kid[1]);
   double a, b;
@@ -612,6 +630,38 @@ static lin norm_sum(simp *s, const ir_node *n, const par_scope *par, bool shifte
   return lin_add(s, out, lin_term(s, sum, coef), 1);
 }
 
+/* Σ_{i=a}^{b} x + Σ_{j=a}^{b} y = Σ_{i=a}^{b} (x + y): sums over one range are one sum, so
+ * that Σx + Σy and Σ(x + y) have one normal form. The coefficients, free of the index,
+ * go inside; the bodies are normal forms already, so no ∥ applies again. */
+static lin merge_sums(simp *s, lin l) {
+  for (int i = 0; i < l.n; i++) {
+    ir_node *a = l.t[i].atom;
+    if (!a || a->op != IR_SUM)
+      continue;
+    for (int j = i + 1; j < l.n; j++) {
+      ir_node *b = l.t[j].atom;
+      if (!b || b->op != IR_SUM || b->kid[0] != a->kid[0] || b->kid[1] != a->kid[1])
+        continue;
+      ir_node *body_b = b->kid[2];
+      if (b->name != a->name) {
+        if (ir_uses(body_b, a->name))
+          continue; /* renaming would capture */
+        body_b = ir_subst(s->ctx, body_b, b->name, ir_var(s->ctx, a->name));
+      }
+      tlop_ctx *ctx = s->ctx;
+      ir_node *x = ir_bin(ctx, IR_MUL, canon(s, l.t[i].c), a->kid[2]);
+      ir_node *y = ir_bin(ctx, IR_MUL, canon(s, l.t[j].c), body_b);
+      ir_node *sum = ir_make(ctx, IR_SUM, a->name, 0, a->kid[0], a->kid[1], ir_bin(ctx, IR_ADD, x, y));
+      lin rest = {arena_alloc(s->ar, (size_t)l.n * sizeof *l.t), 0};
+      for (int k = 0; k < l.n; k++)
+        if (k != i && k != j)
+          rest.t[rest.n++] = l.t[k];
+      return merge_sums(s, lin_add(s, rest, norm_sum(s, sum, NULL, false), 1));
+    }
+  }
+  return l;
+}
+
 static lin norm(simp *s, const ir_node *n, const par_scope *par) {
   if (!ir_has_cost(n))
     return lin_term(s, NULL, scalar(s, n));
@@ -633,7 +683,8 @@ static lin norm(simp *s, const ir_node *n, const par_scope *par) {
     return norm_conc(s, n, par);
   case IR_ADD:
   case IR_SUB:
-    return lin_add(s, norm(s, n->kid[0], par), norm(s, n->kid[1], par), n->op == IR_SUB ? -1 : 1);
+    return merge_sums(s, lin_add(s, norm(s, n->kid[0], par), norm(s, n->kid[1], par),
+                                 n->op == IR_SUB ? -1 : 1));
   case IR_NEG:
     return lin_scale(s, norm(s, n->kid[0], par), poly_num(s, -1));
   case IR_MUL:

@@ -449,6 +449,11 @@ poly *simp_poly(simp *s, const ir_node *n);
 /* Proves p ≥ 0 under the assumptions and the bounds of the sums in scope. */
 bool simp_nonneg(simp *s, const poly *p);
 
+/* ======== latex.c: reading back the printer's LaTeX ======== */
+
+/* The papers' notation for a LaTeX text that print.c wrote; NULL and *error otherwise. */
+char *latex_read(const char *tex, const char **error);
+
 /* ======== print.c: IR → text ======== */
 
 char *prt_expr(tlop_ctx *ctx, const ir_node *n, tlop_format f);
@@ -519,5 +524,7 @@ sym ctx_sym(tlop_ctx *ctx, const char *s);
 void ctx_track_model(tlop_ctx *ctx, tlop_model *model);
 /* Binds env values of a model into a kinds map, for checking expressions. */
 void env_kinds(const tlop_env *env, ptrmap *out);
+/* Warns once per kind of extrapolation es saw, with its first example (also the JIT's). */
+void warn_extrapolations(tlop_ctx *ctx, eval_state *es);
 
 #endif

@@ -341,7 +341,7 @@ static void test_print_exact(void) {
   expect_print("stages { L(m, 1); L(m, 2); }", U, "L(m, 1) + L(m, 2)");
   expect_print("max(P, k, 2)", U, "max(max(P, k), 2)");
   expect_print("log(3, P)", U, "log(3, P)");
-  expect_print("integer(P / 2)", U, "P/2 = ⌊P/2⌋");
+  expect_print("integer(P / 2)", U, "P/2 == ⌊P/2⌋");
   expect_print("integer(P / 2)", A, "P/2 == floor(P/2)");
   {
     char *neg = prt_expr(ctx, ir_num(ctx, -3), U);

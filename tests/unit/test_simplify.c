@@ -124,6 +124,22 @@ static void paper_equations(void) {
   CHECK_SIMP("sum i = 0 .. n - 1 : 2^i", NULL, 0, "Σ_{i=0}^{n − 1} 2^i");
   /* assumptions: log2 of a power of two, m/S, ceil of an integer */
   CHECK_SIMP("log2(P) + ceil(log2(P)) + m / S", "P = 2^p, m = k*S", 0, "k + 2p");
+  /* canonical: equal costs written differently are one node */
+  static const char *same[][2] = {
+      {"(sum i = 0 .. n : L(m, 2^i)) + (sum j = 0 .. n : 3 * o(m * 2^j))",
+       "sum i = 0 .. n : (3 * o(m * 2^i) + L(m, 2^i))"},
+      {"2 ∥ (L(S, 1) + L(S, 1))", "2 * L(S, 2)"},
+      {"sum i = 1 .. n : k * L(S, 2^i)", "k * sum j = 0 .. n - 1 : L(S, 2^(j + 1))"},
+      {"(P - 1) * 2 * k / P", "2 * k - 2 * k / P"},
+      {"L(S, 2) ∥ L(S, 4) ∥ L(S, 1)", "7 ∥ L(S, 1)"}};
+  for (size_t i = 0; i < sizeof same / sizeof *same; i++) {
+    tlop_expr *x, *y, *rx, *ry;
+    tlop_simp_opts o = {NULL, 0, 0, NULL, NULL};
+    CHECK(tlop_expr_parse_symbolic(model, same[i][0], &x) == TLOP_OK &&
+          tlop_expr_parse_symbolic(model, same[i][1], &y) == TLOP_OK &&
+          tlop_simplify(x, &o, &rx) == TLOP_OK && tlop_simplify(y, &o, &ry) == TLOP_OK &&
+          rx->node == ry->node);
+  }
   /* LaTeX of eq. 14 */
   char *tex = simplified("sum i = 0 .. ceil(log2(P)) - 1 : 2^i ∥ (2 * L(S, 1) + (k - 1) * L(S, 2))",
                          NULL, 0, TLOP_FORMAT_LATEX);
@@ -263,10 +279,22 @@ static void properties(int cases) {
       unit_failures++;
       free(x), free(y);
     }
-    /* print → parse gives the same DAG node */
-    char *src = tlop_expr_print(ctx, r, TLOP_FORMAT_TLOP);
-    CHECK(tlop_expr_parse_symbolic(model, src, &back) == TLOP_OK && back->node == r->node);
-    free(src);
+    /* print → parse gives the same DAG node, in each of the three formats */
+    static const tlop_format formats[] = {TLOP_FORMAT_TLOP, TLOP_FORMAT_UNICODE, TLOP_FORMAT_LATEX};
+    for (int f = 0; f < 3; f++) {
+      char *src = tlop_expr_print(ctx, r, formats[f]);
+      bool same = tlop_expr_parse_format(model, src, formats[f], &back) == TLOP_OK && back->node == r->node;
+      if (!same) {
+        char *again = back ? tlop_expr_print(ctx, back, formats[f]) : NULL;
+        fprintf(stderr, "round trip (format %d): %s\n  printed: %s\n  read:    %s %s\n", f, b.s,
+                src, again ? again : "(error)", again ? "" : last_diag);
+        free(again);
+        unit_failures++;
+      }
+      unit_checks++;
+      back = NULL;
+      free(src);
+    }
     /* the same value on a valuation that satisfies the assumptions */
     tlop_env *env = tlop_env_new(ctx);
     tlop_env_set(env, "a", 1 + rnd01() * 7, TLOP_KIND_NUMBER);
