@@ -43,6 +43,8 @@ static ast_decl *fn_decl(parse_state *ps, ast_dkind dk, sym name, TLOP_YYLTYPE n
 static kind kind_named(parse_state *ps, sym name, TLOP_YYLTYPE l);
 static ast_expr *label(parse_state *ps, ast_expr *e, const char *text);
 static ast_expr *juxtaposed(parse_state *ps, double v, TLOP_YYLTYPE nl, ast_expr *e, TLOP_YYLTYPE el);
+static ast_expr *ast_schedule(parse_state *ps, sym transfer, sym channel, ast_expr *size,
+                              ast_expr *statements, TLOP_YYLTYPE tl, span sp);
 static void tlop_yyerror(TLOP_YYLTYPE *l, void *scanner, parse_state *ps, const char *msg);
 }
 
@@ -67,12 +69,14 @@ static void tlop_yyerror(TLOP_YYLTYPE *l, void *scanner, parse_state *ps, const 
 %token ASSUME "'assume'" CLAIM "'claim'"
 %token LET "'let'" IN "'in'" IF "'if'" THEN "'then'" ELSE "'else'"
 %token SUM "'sum'" STAGES "'stages'" REPEAT "'repeat'" GAMMA "'gamma'"
+%token SCHEDULE "'schedule'" FOR "'for'" AT "'at'"
 %token AND "'and'" OR "'or'" NOT "'not'"
 %token PAR "'∥'" DOTDOT "'..'" LE "'<='" GE "'>='" EQEQ "'=='" NE "'!='"
 %token CEIL_OPEN "'⌈'" CEIL_CLOSE "'⌉'" FLOOR_OPEN "'⌊'" FLOOR_CLOSE "'⌋'"
 %token SIGMA_OPEN "'Σ_{'" LOG2_SUB "'log₂'"
 
 %type <expr> expr primary named args opt_args stage_items stage_item facts fact
+%type <expr> statements statement
 %type <decl> decl decls members member chan_defs chan_def
 %type <arg> formals opt_formals formal
 %type <k> opt_kind
@@ -243,6 +247,9 @@ primary:
                                 $$ = ast_expr_new(ps, E_SUM, SP(@$)); $$->u.sum.index = $2;
                                 $$->u.sum.index_sp = SP(@2); $$->u.sum.lo = $4; $$->u.sum.hi = $6;
                                 $$->u.sum.body = $8; $$->u.sum.is_stage = true; ast_finish(ps, $$); }
+  | SCHEDULE IDENT '(' expr ')' '{' statements '}' { $$ = ast_schedule(ps, $2, NULL, $4, $7, @2, SP(@$)); }
+  | SCHEDULE IDENT '[' IDENT ']' '(' expr ')' '{' statements '}' {
+                                $$ = ast_schedule(ps, $2, $4, $7, $10, @2, SP(@$)); }
   | REPEAT expr '{' expr '}'  {
                                 $$ = ast_expr_new(ps, E_REPEAT, SP(@$)); $$->u.repeat.count = $2;
                                 $$->u.repeat.body = $4; ast_finish(ps, $$); }
@@ -254,6 +261,33 @@ named:
     IDENT                     { $$ = ast_name(ps, $1, SP(@$)); }
   | IDENT '(' opt_args ')'    { $$ = ast_call(ps, $1, NULL, $3, SP(@1), SP(@$)); }
   | IDENT '[' IDENT ']' '(' opt_args ')' { $$ = ast_call(ps, $1, $3, $6, SP(@1), SP(@$)); }
+  ;
+
+/* The statements of a schedule, collected backwards (ast_block puts them in order). */
+statements:
+    %empty                    { $$ = NULL; }
+  | statements statement      { $$ = $2 ? ($2->next = $1, $2) : $1; }
+  ;
+
+statement:
+    AT expr ';'               { $$ = ast_at(ps, $2, NULL, SP(@$)); }
+  | AT expr ':' expr ';'      { $$ = ast_at(ps, $2, $4, SP(@$)); }
+  | FOR IDENT '=' expr DOTDOT expr '{' statements '}' {
+                                $$ = ast_expr_new(ps, E_SUM, SP(@$)); $$->u.sum.index = $2;
+                                $$->u.sum.index_sp = SP(@2); $$->u.sum.lo = $4; $$->u.sum.hi = $6;
+                                $$->u.sum.body = ast_block(ps, $8, SP(@8)); ast_finish(ps, $$); }
+  | IF expr '{' statements '}' {
+                                $$ = ast_expr_new(ps, E_IF, SP(@$)); $$->u.cond.c = $2;
+                                $$->u.cond.t = ast_block(ps, $4, SP(@4));
+                                $$->u.cond.f = ast_block(ps, NULL, SP(@5)); ast_finish(ps, $$); }
+  | IF expr '{' statements '}' ELSE '{' statements '}' {
+                                $$ = ast_expr_new(ps, E_IF, SP(@$)); $$->u.cond.c = $2;
+                                $$->u.cond.t = ast_block(ps, $4, SP(@4));
+                                $$->u.cond.f = ast_block(ps, $8, SP(@8)); ast_finish(ps, $$); }
+  | LET IDENT '=' expr ';'    {
+                                $$ = ast_expr_new(ps, E_LET, SP(@$)); $$->u.let.name = $2;
+                                $$->u.let.name_sp = SP(@2); $$->u.let.value = $4; }
+  | error ';'                 { $$ = NULL; yyerrok; }
   ;
 
 opt_args:
@@ -310,6 +344,21 @@ static kind kind_named(parse_state *ps, sym name, TLOP_YYLTYPE l) {
              "bandwidth, rate (time per byte) or bool", name->name);
   ps->errors++;
   return KIND_ANY;
+}
+
+/* schedule L[ch](S) { … }: only transfers are scheduled. */
+static ast_expr *ast_schedule(parse_state *ps, sym transfer, sym channel, ast_expr *size,
+                              ast_expr *statements, TLOP_YYLTYPE tl, span sp) {
+  if (strcmp(transfer->name, "L") != 0) {
+    diag_error(ps->ctx, SP(tl), "a schedule places transfers: write 'schedule L(size) { … }'");
+    ps->errors++;
+  }
+  ast_expr *e = ast_expr_new(ps, E_SCHEDULE, sp);
+  e->u.sched.channel = channel;
+  e->u.sched.size = size;
+  e->u.sched.body = ast_block(ps, statements, sp);
+  e->depth = e->u.sched.body->depth + 1;
+  return e;
 }
 
 /* 2k, 2L(S,1): the papers' product of a number and a name written together. With space

@@ -37,6 +37,7 @@ tlop_ctx *tlop_ctx_new(void) {
   ctx->stdlib_dir = *TLOP_STDLIB_DIR ? strdup(TLOP_STDLIB_DIR) : NULL;
   ctx->tau_rule = TLOP_TAU_PROPORTIONAL;
   ctx->max_terms = 1e8;
+  ctx->max_steps = 1e7;
   return ctx;
 }
 

@@ -152,6 +152,8 @@ ast_expr *ast_finish(parse_state *ps, ast_expr *e) {
   case E_SUM: kids[0] = e->u.sum.lo, kids[1] = e->u.sum.hi, kids[2] = e->u.sum.body; break;
   case E_PAR: kids[0] = e->u.par.count, kids[1] = e->u.par.body; break;
   case E_REPEAT: kids[0] = e->u.repeat.count, kids[1] = e->u.repeat.body; break;
+  case E_SCHEDULE: kids[0] = e->u.sched.size, kids[1] = e->u.sched.body; break;
+  case E_AT: kids[0] = e->u.at.step, kids[1] = e->u.at.count; break;
   default: break;
   }
   for (int i = 0; i < 4; i++)
@@ -159,4 +161,30 @@ ast_expr *ast_finish(parse_state *ps, ast_expr *e) {
       e->depth = kids[i]->depth + 1;
   note_depth(ps, e);
   return e;
+}
+
+ast_expr *ast_at(parse_state *ps, ast_expr *step, ast_expr *count, span sp) {
+  ast_expr *e = ast_expr_new(ps, E_AT, sp);
+  e->u.at.step = step;
+  e->u.at.count = count ? count : ast_num(ps, 1, KIND_NUM, sp);
+  e->depth = (step->depth > e->u.at.count->depth ? step->depth : e->u.at.count->depth) + 1;
+  return e;
+}
+
+ast_expr *ast_block(parse_state *ps, ast_expr *statements, span sp) {
+  int n = 0;
+  ast_expr **items = ast_exprs_array(ps, statements, &n);
+  ast_expr *block = NULL;
+  /* from the last statement back: a let takes everything after it as its body */
+  for (int i = n; i-- > 0;) {
+    ast_expr *s = items[i];
+    if (s->kind == E_LET && !s->u.let.body) {
+      s->u.let.body = block ? block : ast_num(ps, 0, KIND_NUM, s->sp);
+      ast_finish(ps, s);
+      block = s;
+    } else {
+      block = block ? ast_binary(ps, OP_ADD, s, block, span_join(s->sp, block->sp)) : s;
+    }
+  }
+  return block ? block : ast_num(ps, 0, KIND_NUM, sp);
 }

@@ -96,6 +96,7 @@ struct chk_state {
   size_t nactive, active_cap;
   bool in_channel;    /* checking a channel's own L/o/p: no transfers inside */
   bool implicit;      /* unknown names are new variables (assumptions, symbolic work) */
+  bool in_schedule;   /* checking a schedule's statements: `at` is allowed */
   int errors;
 };
 
@@ -673,6 +674,24 @@ static kind check(chk_state *c, ast_expr *e, const scope *sc) {
     expect(c, n, KIND_COUNT, e->u.repeat.count->sp, "the count of a repeat");
     return check(c, e->u.repeat.body, sc);
   }
+  case E_SCHEDULE: {
+    if (c->in_schedule)
+      error_at(c, e->sp, "a schedule cannot be inside another schedule");
+    expect(c, check(c, e->u.sched.size, sc), KIND_SIZE, e->u.sched.size->sp,
+           "the segment size of a schedule");
+    bool outer = c->in_schedule;
+    c->in_schedule = true;
+    check(c, e->u.sched.body, sc);
+    c->in_schedule = outer;
+    return KIND_TIME;
+  }
+  case E_AT:
+    if (!c->in_schedule)
+      error_at(c, e->sp, "'at' places transfers in a schedule; it is not a value");
+    expect(c, check(c, e->u.at.step, sc), KIND_COUNT, e->u.at.step->sp, "the step of 'at'");
+    expect(c, check(c, e->u.at.count, sc), KIND_COUNT, e->u.at.count->sp,
+           "the number of transfers of 'at'");
+    return KIND_NUM;
   }
   return KIND_ANY;
 }

@@ -29,6 +29,12 @@ struct eval_state {
   par_scope *par;
   size_t npar, par_cap;
   double terms;
+  /* the schedule being evaluated: transfers placed per step, and the multiplicity of
+   * the placements (a loop whose body ignores its index places them once, n times) */
+  double *taus;
+  size_t ntaus, taus_cap;
+  double sched_mult;
+  bool in_sched;
   unsigned extrap;
   struct {
     const pf_channel *ch;
@@ -74,6 +80,7 @@ void eval_free(eval_state *es) {
   free(es->param_cache);
   free(es->param_epoch);
   free(es->par);
+  free(es->taus);
   ptrmap_free(&es->param_ir);
   free(es);
 }
@@ -413,6 +420,80 @@ static bool eval_conc(eval_state *es, const ir_node *n, double *out) {
   return ok;
 }
 
+/* ---- schedules: transfers placed at pipeline steps; a step costs one L(S, Σ τ) ---- */
+
+static bool eval_at(eval_state *es, const ir_node *n, double *out) {
+  double step, count;
+  if (!eval(es, n->kid[0], &step) || !eval(es, n->kid[1], &count))
+    return false;
+  *out = 0;
+  if (!(step >= 1 && step == floor(step) && step <= es->ctx->max_steps)) {
+    char x[40], lim[40];
+    fmt_double(x, sizeof x, step);
+    fmt_double(lim, sizeof lim, es->ctx->max_steps);
+    fail(es, n, "step %s of a schedule is not a whole number from 1 to %s (--max-steps)", x, lim);
+    return false;
+  }
+  if (!(count >= 0 && isfinite(count))) {
+    char x[40];
+    fmt_double(x, sizeof x, count);
+    fail(es, n, "%s transfers placed at a step: the count must be a finite number ≥ 0", x);
+    return false;
+  }
+  size_t t = (size_t)step;
+  if (t >= es->ntaus) {
+    es->taus = grow_array(es->taus, &es->taus_cap, t + 1, sizeof *es->taus);
+    for (size_t i = es->ntaus; i <= t; i++)
+      es->taus[i] = 0;
+    es->ntaus = t + 1;
+  }
+  es->taus[t] += count * es->sched_mult;
+  return true;
+}
+
+/* The τ of each step of schedule n (index = step, 0 unused); false after a diagnostic. */
+bool eval_schedule_taus(eval_state *es, const ir_node *n, const double **taus, size_t *nsteps) {
+  if (es->in_sched) {
+    fail(es, n, "a schedule inside another schedule");
+    return false;
+  }
+  es->in_sched = true;
+  es->ntaus = 0;
+  es->sched_mult = 1;
+  double ignored;
+  bool ok = eval(es, n->kid[1], &ignored);
+  es->in_sched = false;
+  *taus = es->taus;
+  *nsteps = es->ntaus;
+  return ok;
+}
+
+static bool eval_schedule(eval_state *es, const ir_node *n, double *out) {
+  const pf_channel *ch = pf_channel_find(es->pf, n->name);
+  double size;
+  if (!ch) {
+    fail(es, n, "platform '%s' has no channel '%s'", es->pf->name->name, n->name ? n->name->name : "");
+    return false;
+  }
+  if (!eval(es, n->kid[0], &size))
+    return false;
+  const double *taus;
+  size_t steps;
+  if (!eval_schedule_taus(es, n, &taus, &steps))
+    return false;
+  double a = par_factor(es, ch), total = 0;
+  for (size_t t = 1; t < steps; t++) {
+    double c;
+    if (taus[t] == 0)
+      continue;
+    if (!transfer_cost(es, n, ch, size, taus[t] * a, &c))
+      return false;
+    total += c;
+  }
+  *out = total;
+  return true;
+}
+
 /* ---- the evaluator ---- */
 
 static bool eval_sum(eval_state *es, const ir_node *n, double *out) {
@@ -429,11 +510,12 @@ static bool eval_sum(eval_state *es, const ir_node *n, double *out) {
     return true;
   sym idx = n->name;
   if (!ir_mentions(n->kid[2], idx)) {
-    double v;
-    if (!eval(es, n->kid[2], &v))
-      return false;
+    double v, mult = es->sched_mult;
+    es->sched_mult *= count;
+    bool ok = eval(es, n->kid[2], &v);
+    es->sched_mult = mult;
     *out = count * v;
-    return true;
+    return ok;
   }
   if (es->terms + count > es->ctx->max_terms) {
     char num[40], lim[40];
@@ -544,6 +626,10 @@ static bool eval(eval_state *es, const ir_node *n, double *out) {
   }
   case IR_CONC:
     return eval_conc(es, n, out);
+  case IR_SCHED:
+    return eval_schedule(es, n, out);
+  case IR_AT:
+    return eval_at(es, n, out);
   case IR_L:
     return eval_L(es, n, out);
   case IR_O:

@@ -35,9 +35,38 @@ static char *index_text(const char *prefix, int k, int count) {
 }
 
 static void row(explainer *x, const ir_node *n, double par, double times, const char *prefix,
+                const char *label, int *counter);
+
+/* A schedule is explained step by step, each step one L(S, τ) — the textual Fig. 14. */
+static void schedule_rows(explainer *x, const ir_node *n, double par, double times,
+                          const char *prefix, const char *label, int *counter) {
+  const double *taus;
+  size_t steps;
+  double size;
+  if (!eval_node(x->es, n->kid[0], &size) || !eval_schedule_taus(x->es, n, &taus, &steps)) {
+    x->failed = true;
+    return;
+  }
+  double *copy = malloc((steps ? steps : 1) * sizeof *copy);
+  memcpy(copy, taus, steps * sizeof *copy);
+  tlop_ctx *ctx = x->ctx;
+  for (size_t t = 1; t < steps && !x->failed; t++) {
+    if (copy[t] == 0)
+      continue;
+    ir_node *one = ir_make(ctx, IR_L, n->name, 0, ir_num(ctx, size), ir_num(ctx, copy[t]), NULL);
+    row(x, one, par, times, prefix, label, counter);
+  }
+  free(copy);
+}
+
+static void row(explainer *x, const ir_node *n, double par, double times, const char *prefix,
                 const char *label, int *counter) {
   if (x->failed)
     return;
+  if (n->op == IR_SCHED) {
+    schedule_rows(x, n, par, times, prefix, label, counter);
+    return;
+  }
   if (x->n >= EXPLAIN_MAX_ROWS) {
     diag_error(x->ctx, n->origin, "more than %d stages to explain", EXPLAIN_MAX_ROWS);
     x->failed = true;

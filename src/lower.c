@@ -219,6 +219,13 @@ static ir_node *lower(lowerer *lw, ast_expr *e, const binding *env) {
     r = ir_bin(ctx, IR_REPEAT, lower(lw, e->u.repeat.count, env),
                lower(lw, e->u.repeat.body, env));
     break;
+  case E_SCHEDULE:
+    r = ir_make(ctx, IR_SCHED, e->u.sched.channel, 0, lower(lw, e->u.sched.size, env),
+                lower(lw, e->u.sched.body, env), NULL);
+    break;
+  case E_AT:
+    r = ir_bin(ctx, IR_AT, lower(lw, e->u.at.step, env), lower(lw, e->u.at.count, env));
+    break;
   }
   if (r && r->depth > IR_MAX_DEPTH && !lw->failed) {
     diag_error(ctx, e->sp, "expression too deep once its functions are expanded (more than "

@@ -200,7 +200,7 @@ static void check_walk(const tlop_platform *pf, const ir_node *n, ptrmap *seen, 
   if (ptrmap_get(seen, n) || !ir_has_cost(n))
     return;
   ptrmap_put(seen, n, (void *)n);
-  bool channel_op = n->op == IR_L || n->op == IR_O || n->op == IR_PACK ||
+  bool channel_op = n->op == IR_L || n->op == IR_O || n->op == IR_PACK || n->op == IR_SCHED ||
                     (n->op == IR_PAR && n->name);
   if (channel_op && !pf_channel_find(pf, n->name)) {
     strbuf have = {0};

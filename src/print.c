@@ -250,6 +250,44 @@ static void pr_sum(printer *p, const ir_node *n) {
   }
 }
 
+/* A schedule's placements as statements: for, if, at (a sum of them is a sequence). */
+static void statements(printer *p, const ir_node *n) {
+  switch (n->op) {
+  case IR_ADD:
+    statements(p, n->kid[0]);
+    statements(p, n->kid[1]);
+    return;
+  case IR_NUM:
+    return; /* an empty block */
+  case IR_SUM:
+    put(p, " for ");
+    name(p, n->name);
+    put(p, " = ");
+    pr(p, n->kid[0], P_OPEN + 1);
+    put(p, " .. ");
+    pr(p, n->kid[1], P_OPEN + 1);
+    put(p, " {");
+    statements(p, n->kid[2]);
+    put(p, " }");
+    return;
+  case IR_IF:
+    put(p, " if ");
+    pr(p, n->kid[0], P_OPEN + 1);
+    put(p, " {");
+    statements(p, n->kid[1]);
+    put(p, " }");
+    if (!(n->kid[2]->op == IR_NUM && n->kid[2]->num == 0)) {
+      put(p, " else {");
+      statements(p, n->kid[2]);
+      put(p, " }");
+    }
+    return;
+  default:
+    put(p, " ");
+    pr(p, n, P_OPEN);
+  }
+}
+
 /* Does n print starting with a letter? Then a number before it is written 2k, 2L(S,1). */
 static bool starts_with_letter(const ir_node *n) {
   switch (n->op) {
@@ -420,6 +458,28 @@ static void pr(printer *p, const ir_node *n, int min) {
       stage_items(p, n);
       put(p, " }");
     }
+    break;
+  case IR_SCHED:
+    put(p, "schedule L");
+    if (n->name) {
+      put(p, "[");
+      put(p, n->name->name);
+      put(p, "]");
+    }
+    put(p, "(");
+    size_arg(p, n->kid[0]);
+    put(p, ") {");
+    statements(p, n->kid[1]);
+    put(p, " }");
+    break;
+  case IR_AT:
+    put(p, "at ");
+    pr(p, n->kid[0], P_OPEN + 1);
+    if (!(n->kid[1]->op == IR_NUM && n->kid[1]->num == 1)) {
+      put(p, ": ");
+      pr(p, n->kid[1], P_OPEN + 1);
+    }
+    put(p, ";");
     break;
   case IR_REPEAT:
     if (paper(p)) {

@@ -557,6 +557,41 @@ static lin norm_conc(simp *s, const ir_node *n, const par_scope *par) {
   return lin_term(s, ir_bin(s->ctx, IR_CONC, x, y), poly_num(s, 1));
 }
 
+/* A schedule whose inputs are all numbers is the sum of its steps, L(S, τ_t); otherwise
+ * it stays a node (its placements are not values). */
+static lin norm_schedule(simp *s, const ir_node *n, const par_scope *par) {
+  tlop_ctx *ctx = s->ctx;
+  poly *size = scalar(s, n->kid[0]);
+  double m;
+  eval_state *es = eval_new(ctx, NULL);
+  for (size_t i = 0; i < s->nsubs; i++)
+    if (s->subs[i].value && poly_is_num(s->subs[i].value, &m))
+      eval_bind(es, s->subs[i].var, m);
+  const double *taus;
+  size_t steps;
+  lin r = {0};
+  int errors = ctx->errors;
+  tlop_diag_fn fn = ctx->diag_fn;
+  ctx->diag_fn = NULL; /* a symbolic schedule is not an error: it stays as it is */
+  bool ok = poly_is_num(size, &m) && eval_schedule_taus(es, n, &taus, &steps);
+  ctx->diag_fn = fn;
+  ctx->errors = errors;
+  if (!ok) {
+    eval_free(es);
+    ir_node *sched = ir_make(ctx, IR_SCHED, n->name, 0, canon(s, size), n->kid[1], NULL);
+    return lin_term(s, sched, poly_num(s, 1));
+  }
+  poly *a = par_factor(s, par, channel_of(s, n));
+  for (size_t t = 1; t < steps; t++)
+    if (taus[t] > 0) {
+      ir_node *l = ir_make(ctx, IR_L, n->name, 0, ir_num(ctx, m),
+                           canon(s, poly_mul(s, poly_num(s, taus[t]), a)), NULL);
+      r = lin_add(s, r, lin_term(s, l, poly_num(s, 1)), 1);
+    }
+  eval_free(es);
+  return r;
+}
+
 /* Shifts a sum's index so that its exponents read 2^i rather than 2^(i+1) throughout. */
 static bool index_shift(simp *s, lin dep, sym idx, double *off) {
   bool seen = false;
@@ -681,6 +716,8 @@ static lin norm(simp *s, const ir_node *n, const par_scope *par) {
   }
   case IR_CONC:
     return norm_conc(s, n, par);
+  case IR_SCHED:
+    return norm_schedule(s, n, par);
   case IR_ADD:
   case IR_SUB:
     return merge_sums(s, lin_add(s, norm(s, n->kid[0], par), norm(s, n->kid[1], par),

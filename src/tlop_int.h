@@ -121,7 +121,9 @@ typedef enum {
   E_LET,
   E_SUM,    /* sum i = lo .. hi : body; `stages i = …` sets is_stage */
   E_STAGES, /* stages { a; "label": b; … } */
-  E_REPEAT  /* repeat N { body } */
+  E_REPEAT, /* repeat N { body } */
+  E_SCHEDULE, /* schedule L[ch](size) { statements }: the statements place transfers */
+  E_AT      /* at step: count; — a placement inside a schedule */
 } ast_ekind;
 
 typedef enum {
@@ -147,6 +149,8 @@ struct ast_expr {
     struct { sym index; span index_sp; ast_expr *lo, *hi, *body; bool is_stage; } sum;
     struct { ast_expr **items; sym *labels; int n; } stages;
     struct { ast_expr *count, *body; } repeat;
+    struct { sym channel; ast_expr *size, *body; } sched;
+    struct { ast_expr *step, *count; } at;
   } u;
 };
 
@@ -207,6 +211,10 @@ ast_expr *ast_binary(parse_state *ps, ast_op op, ast_expr *l, ast_expr *r, span 
 ast_expr *ast_unary(parse_state *ps, ast_op op, ast_expr *e, span sp);
 ast_expr *ast_stages(parse_state *ps, ast_expr *items, span sp);
 ast_expr *ast_finish(parse_state *ps, ast_expr *e);
+/* A schedule's statements in order, as one expression: placements added up, a `let`
+ * scoping over the statements after it. */
+ast_expr *ast_block(parse_state *ps, ast_expr *statements, span sp);
+ast_expr *ast_at(parse_state *ps, ast_expr *step, ast_expr *count, span sp);
 ast_decl *ast_decl_new(parse_state *ps, ast_dkind k, span sp);
 int ast_list_len(const ast_expr *e);
 ast_arg **ast_args_array(parse_state *ps, ast_arg *list, int *n);
@@ -298,7 +306,9 @@ void chk_free(chk_state *c);
   X(GAMMA, "gamma", 2)  /* name = operator; kids m, tau */                     \
   X(PACK, "p", 1)       /* name = channel or NULL; kid m */                    \
   X(STAGE, "stage", 1)  /* name = label or NULL; transparent for evaluation */ \
-  X(REPEAT, "repeat", 2) /* kids count, body: count × body, one stage repeated */
+  X(REPEAT, "repeat", 2) /* kids count, body: count × body, one stage repeated */ \
+  X(SCHED, "schedule", 2) /* name = channel or NULL; kids size, placements */    \
+  X(AT, "at", 2)        /* kids step, count: transfers placed in a schedule */
 
 typedef enum {
 #define X(n, s, a) IR_##n,
@@ -308,7 +318,7 @@ typedef enum {
 } ir_op;
 
 typedef struct ir_node ir_node;
-enum { IR_HAS_COST = 1, IR_HAS_STAGE = 2 };
+enum { IR_HAS_COST = 1, IR_HAS_STAGE = 2, IR_HAS_AT = 4 };
 
 /* Deepest DAG the lowering builds (inlining nests bodies): the evaluator recurses. */
 #define IR_MAX_DEPTH 20000
@@ -385,6 +395,8 @@ unsigned eval_extrapolations(const eval_state *es);
 /* The first look-up that needed extrapolation `bit`, as text: "L[shm](1 MiB, 64)". */
 void eval_extrapolation_example(const eval_state *es, int bit, char *buf, size_t n);
 bool eval_extrapolation_is_gamma(const eval_state *es, int bit);
+/* The transfers a schedule places at each step (taus[t], t = 1 … nsteps − 1). */
+bool eval_schedule_taus(eval_state *es, const ir_node *n, const double **taus, size_t *nsteps);
 
 /* ======== poly.c: the normal form of scalar expressions ======== */
 
@@ -500,6 +512,7 @@ struct tlop_ctx {
   char *stdlib_dir;      /* the installed stdlib, or NULL */
   tlop_tau_rule tau_rule;
   double max_terms;
+  double max_steps;      /* most pipeline steps of a schedule */
   struct model_list *models; /* every model loaded, freed with the context */
   tlop_model *empty;         /* the scope of constant values (--set, grids) */
   unsigned sources;          /* sources loaded from text, for their unique keys */
