@@ -416,7 +416,7 @@ static bool binary_operator(yysymbol_kind_t k) {
 static bool operand_start(yysymbol_kind_t k) {
   static const char *const starts[] = {"identifier", "number", "'let'", "'if'", "'sum'",
                                        "'stages'", "'repeat'", "'gamma'", "'not'", "'⌈'",
-                                       "'⌊'", "'Σ_{'", "'log₂'", "'-'", "'('", NULL};
+                                       "'⌊'", "'Σ_{'", "'log₂'", "'-'", "'('", "'schedule'", NULL};
   char buf[64];
   return in_list(token_text(k, buf, sizeof buf), starts);
 }
