@@ -145,6 +145,13 @@ static void walk(explainer *x, const ir_node *n, double par, double times, const
     eval_bind(x->es, n->name, NAN);
     return;
   }
+  case IR_IF: {
+    /* the branch the values choose (MPICH's bcast picks its algorithm this way) */
+    double c;
+    if (eval_scalar(x, n->kid[0], &c))
+      walk(x, n->kid[c != 0 ? 1 : 2], par, times, prefix, label, counter);
+    return;
+  }
   case IR_REPEAT: {
     double count;
     if (!eval_scalar(x, n->kid[0], &count))

@@ -4,6 +4,7 @@
  * Requires: the expression passed chk_model/chk_expr. */
 #include "tlop_int.h"
 
+#include <math.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -63,6 +64,20 @@ static bool transfer_set(const ir_node *n) {
   case IR_STAGE: return transfer_set(n->kid[0]);
   default: return false;
   }
+}
+
+/* The value of a node made of numbers and scalar operators only. */
+static bool constant(const ir_node *n, double *v) {
+  double a = 0, b = 0;
+  if (n->op == IR_NUM) {
+    *v = n->num;
+    return true;
+  }
+  bool scalar = n->op >= IR_ADD && n->op <= IR_NOT;
+  if (!scalar || !constant(n->kid[0], &a) || (n->nkids > 1 && !constant(n->kid[1], &b)))
+    return false;
+  *v = ir_apply((ir_op)n->op, a, b);
+  return isfinite(*v);
 }
 
 static ir_op binary_op(ast_op op) {
@@ -187,10 +202,16 @@ static ir_node *lower(lowerer *lw, ast_expr *e, const binding *env) {
     }
     break;
   }
-  case E_IF:
-    r = ir_make(ctx, IR_IF, NULL, 0, lower(lw, e->u.cond.c, env), lower(lw, e->u.cond.t, env),
-                lower(lw, e->u.cond.f, env));
+  case E_IF: {
+    /* a condition decided by constants (mode == 1 with the mode given) picks its branch
+     * here, so that choices made by constant arguments do not reach the IR */
+    ir_node *c = lower(lw, e->u.cond.c, env);
+    double v;
+    if (constant(c, &v))
+      return lower(lw, v != 0 ? e->u.cond.t : e->u.cond.f, env);
+    r = ir_make(ctx, IR_IF, NULL, 0, c, lower(lw, e->u.cond.t, env), lower(lw, e->u.cond.f, env));
     break;
+  }
   case E_LET: {
     binding b = {e->u.let.name, lower(lw, e->u.let.value, env), env};
     return lower(lw, e->u.let.body, &b);

@@ -134,10 +134,23 @@ static void unroll_pop(simp *s) { pop_index(s); }
 
 /* ---- the proof of p ≥ 0 that decides min, max, if and closed sums ---- */
 
+/* A factor known to be ≥ 0: a variable bounded below by 0, ⌈x⌉ or ⌊x⌋ of an x ≥ 0, or
+ * log₂x of an x ≥ 1. */
 static bool positive_var(simp *s, const ir_node *b) {
   double lo;
-  const bound *bd = b->op == IR_VAR ? bound_of(s, b->name) : NULL;
-  return bd && bd->lo && (poly_is_num(bd->lo, &lo) ? lo >= 0 : simp_nonneg(s, bd->lo));
+  switch (b->op) {
+  case IR_VAR: {
+    const bound *bd = bound_of(s, b->name);
+    return bd && bd->lo && (poly_is_num(bd->lo, &lo) ? lo >= 0 : simp_nonneg(s, bd->lo));
+  }
+  case IR_CEIL:
+  case IR_FLOOR:
+    return simp_nonneg(s, scalar(s, b->kid[0]));
+  case IR_LOG2:
+    return simp_nonneg(s, poly_sub(s, scalar(s, b->kid[0]), poly_num(s, 1)));
+  default:
+    return false;
+  }
 }
 
 /* Every monomial ≥ 0: read off the expanded IR (a sum of products and quotients). */

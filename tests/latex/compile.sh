@@ -1,9 +1,9 @@
 #!/usr/bin/env bash
-# compile.sh TLOP SRC — renders the τ-Lop paper's equations 13–24 (equations.tlop) with
+# compile.sh TLOP SRC — renders the τ-Lop paper's equations 13–24 (examples/tau_lop_2015.tlop) with
 # `tlop simplify --format latex`, under P = 2^p where the paper assumes it, and compiles
 # them into one document with pdflatex. Exit 77 (skipped) when pdflatex is absent.
 set -u
-tlop=$1 dir=$2/tests/latex
+tlop=$1 dir=$2
 command -v pdflatex >/dev/null || { echo "latex: pdflatex not found, compile check skipped"; exit 77; }
 work=$(mktemp -d) && trap 'rm -rf "$work"' EXIT
 {
@@ -11,7 +11,7 @@ work=$(mktemp -d) && trap 'rm -rf "$work"' EXIT
   for n in $(seq 13 24); do
     assume=""
     case $n in 18|20|23|24) assume="P = 2^p, p >= 1" ;; esac
-    if ! tex=$("$tlop" simplify "$dir/equations.tlop" "eq$n" --format latex ${assume:+--assume "$assume"}); then
+    if ! tex=$("$tlop" simplify "$dir/examples/tau_lop_2015.tlop" "eq$n" --format latex ${assume:+--assume "$assume"}); then
       echo "latex: tlop simplify failed on eq$n" >&2
       exit 1
     fi

@@ -1,0 +1,1 @@
+simplify ../../../examples/tau_lop_2015.tlop eq20 --assume 'P = 2^p, p >= 1'

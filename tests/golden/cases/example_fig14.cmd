@@ -1,0 +1,1 @@
+explain ../../../examples/fig14_schedule.tlop fig14 --platform generic

@@ -1,0 +1,1 @@
+simplify ../../../examples/iterative.tlop allgather_rda_iter --assume 'P = 2^p, p >= 1, m = k*S/P'

@@ -1,0 +1,1 @@
+explain ../../../stdlib/mpich/bcast.tlop bcast --set m=64KiB,P=16
