@@ -45,6 +45,8 @@ static ast_expr *label(parse_state *ps, ast_expr *e, const char *text);
 static ast_expr *juxtaposed(parse_state *ps, double v, TLOP_YYLTYPE nl, ast_expr *e, TLOP_YYLTYPE el);
 static ast_expr *ast_schedule(parse_state *ps, sym transfer, sym channel, ast_expr *size,
                               ast_expr *statements, TLOP_YYLTYPE tl, span sp);
+static ast_expr *ast_messages(parse_state *ps, sym mapping, ast_expr *args, ast_expr *statements,
+                              TLOP_YYLTYPE ml, span sp);
 static void tlop_yyerror(TLOP_YYLTYPE *l, void *scanner, parse_state *ps, const char *msg);
 }
 
@@ -70,6 +72,7 @@ static void tlop_yyerror(TLOP_YYLTYPE *l, void *scanner, parse_state *ps, const 
 %token LET "'let'" IN "'in'" IF "'if'" THEN "'then'" ELSE "'else'"
 %token SUM "'sum'" STAGES "'stages'" REPEAT "'repeat'" GAMMA "'gamma'"
 %token SCHEDULE "'schedule'" FOR "'for'" AT "'at'"
+%token MESSAGES "'messages'" SEND "'send'" ON "'on'" ARROW "'->'"
 %token AND "'and'" OR "'or'" NOT "'not'"
 %token PAR "'∥'" DOTDOT "'..'" LE "'<='" GE "'>='" EQEQ "'=='" NE "'!='"
 %token CEIL_OPEN "'⌈'" CEIL_CLOSE "'⌉'" FLOOR_OPEN "'⌊'" FLOOR_CLOSE "'⌋'"
@@ -250,6 +253,8 @@ primary:
   | SCHEDULE IDENT '(' expr ')' '{' statements '}' { $$ = ast_schedule(ps, $2, NULL, $4, $7, @2, SP(@$)); }
   | SCHEDULE IDENT '[' IDENT ']' '(' expr ')' '{' statements '}' {
                                 $$ = ast_schedule(ps, $2, $4, $7, $10, @2, SP(@$)); }
+  | MESSAGES ON IDENT '(' opt_args ')' '{' statements '}' {
+                                $$ = ast_messages(ps, $3, $5, $8, @3, SP(@$)); }
   | REPEAT expr '{' expr '}'  {
                                 $$ = ast_expr_new(ps, E_REPEAT, SP(@$)); $$->u.repeat.count = $2;
                                 $$->u.repeat.body = $4; ast_finish(ps, $$); }
@@ -272,6 +277,7 @@ statements:
 statement:
     AT expr ';'               { $$ = ast_at(ps, $2, NULL, SP(@$)); }
   | AT expr ':' expr ';'      { $$ = ast_at(ps, $2, $4, SP(@$)); }
+  | SEND expr ARROW expr ':' expr ';' { $$ = ast_send(ps, $2, $4, $6, SP(@$)); }
   | FOR IDENT '=' expr DOTDOT expr '{' statements '}' {
                                 $$ = ast_expr_new(ps, E_SUM, SP(@$)); $$->u.sum.index = $2;
                                 $$->u.sum.index_sp = SP(@2); $$->u.sum.lo = $4; $$->u.sum.hi = $6;
@@ -361,6 +367,18 @@ static ast_expr *ast_schedule(parse_state *ps, sym transfer, sym channel, ast_ex
   return e;
 }
 
+/* messages on sequential(Q) { … }: a stage of messages placed on nodes by a mapping. */
+static ast_expr *ast_messages(parse_state *ps, sym mapping, ast_expr *args, ast_expr *statements,
+                              TLOP_YYLTYPE ml, span sp) {
+  ast_expr *e = ast_expr_new(ps, E_MESSAGES, sp);
+  e->u.msgs.mapping = mapping;
+  e->u.msgs.mapping_sp = SP(ml);
+  e->u.msgs.args = ast_exprs_array(ps, args, &e->u.msgs.nargs);
+  e->u.msgs.body = ast_block(ps, statements, sp);
+  e->depth = e->u.msgs.body->depth + 1;
+  return e;
+}
+
 /* 2k, 2L(S,1): the papers' product of a number and a name written together. With space
  * between them (2 k) it is a slip more often than a product, so it is refused. */
 static ast_expr *juxtaposed(parse_state *ps, double v, TLOP_YYLTYPE nl, ast_expr *e, TLOP_YYLTYPE el) {
@@ -416,7 +434,8 @@ static bool binary_operator(yysymbol_kind_t k) {
 static bool operand_start(yysymbol_kind_t k) {
   static const char *const starts[] = {"identifier", "number", "'let'", "'if'", "'sum'",
                                        "'stages'", "'repeat'", "'gamma'", "'not'", "'⌈'",
-                                       "'⌊'", "'Σ_{'", "'log₂'", "'-'", "'('", "'schedule'", NULL};
+                                       "'⌊'", "'Σ_{'", "'log₂'", "'-'", "'('", "'schedule'",
+                                       "'messages'", NULL};
   char buf[64];
   return in_list(token_text(k, buf, sizeof buf), starts);
 }

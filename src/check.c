@@ -97,6 +97,7 @@ struct chk_state {
   bool in_channel;    /* checking a channel's own L/o/p: no transfers inside */
   bool implicit;      /* unknown names are new variables (assumptions, symbolic work) */
   bool in_schedule;   /* checking a schedule's statements: `at` is allowed */
+  bool in_messages;   /* checking a messages stage: `send` is allowed */
   int errors;
 };
 
@@ -618,6 +619,35 @@ static kind check_par(chk_state *c, ast_expr *e, const scope *sc) {
   return KIND_TIME;
 }
 
+/* messages on MAPPING(args) { sends }: the mapping places ranks on nodes. */
+static kind check_messages(chk_state *c, ast_expr *e, const scope *sc) {
+  static const struct { const char *name; int min, max; } mappings[] = {
+      {"sequential", 1, 1}, {"round_robin", 1, 1}, {"nodes", 1, 4096}, {"by", 1, 1}};
+  const char *name = e->u.msgs.mapping->name;
+  int n = e->u.msgs.nargs, found = -1;
+  for (int i = 0; i < 4; i++)
+    if (!strcmp(name, mappings[i].name))
+      found = i;
+  if (found < 0)
+    error_at(c, e->u.msgs.mapping_sp, "unknown mapping '%s': expected sequential(Q), "
+             "round_robin(M), nodes(n0, n1, …) or by(node of rank p)", name);
+  else if (n < mappings[found].min || n > mappings[found].max)
+    error_at(c, e->u.msgs.mapping_sp, "%s takes %s", name,
+             mappings[found].max == 1 ? "one argument" : "the node of each rank in order");
+  /* by(e): e gives the node of rank p */
+  scope rank = {ctx_sym(c->model->ctx, "p"), KIND_COUNT, sc};
+  for (int i = 0; i < n; i++)
+    expect(c, check(c, e->u.msgs.args[i], found == 3 ? &rank : sc), KIND_COUNT,
+           e->u.msgs.args[i]->sp, found == 3 ? "the node of a rank" : "an argument of a mapping");
+  if (c->in_messages || c->in_schedule)
+    error_at(c, e->sp, "a messages stage cannot be inside a schedule or another messages stage");
+  bool outer = c->in_messages;
+  c->in_messages = true;
+  check(c, e->u.msgs.body, sc);
+  c->in_messages = outer;
+  return KIND_TIME;
+}
+
 static kind check(chk_state *c, ast_expr *e, const scope *sc) {
   switch (e->kind) {
   case E_NUM:
@@ -685,6 +715,15 @@ static kind check(chk_state *c, ast_expr *e, const scope *sc) {
     c->in_schedule = outer;
     return KIND_TIME;
   }
+  case E_MESSAGES:
+    return check_messages(c, e, sc);
+  case E_SEND:
+    if (!c->in_messages)
+      error_at(c, e->sp, "'send' places a message in a messages stage; it is not a value");
+    expect(c, check(c, e->u.send.src, sc), KIND_COUNT, e->u.send.src->sp, "the sending rank");
+    expect(c, check(c, e->u.send.dst, sc), KIND_COUNT, e->u.send.dst->sp, "the receiving rank");
+    expect(c, check(c, e->u.send.size, sc), KIND_SIZE, e->u.send.size->sp, "the size of a message");
+    return KIND_NUM;
   case E_AT:
     if (!c->in_schedule)
       error_at(c, e->sp, "'at' places transfers in a schedule; it is not a value");

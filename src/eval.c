@@ -35,6 +35,9 @@ struct eval_state {
   size_t ntaus, taus_cap;
   double sched_mult;
   bool in_sched;
+  msg *msgs; /* the messages of the messages stage being evaluated */
+  size_t nmsgs, msgs_cap;
+  bool in_msgs;
   unsigned extrap;
   struct {
     const pf_channel *ch;
@@ -81,6 +84,7 @@ void eval_free(eval_state *es) {
   free(es->param_epoch);
   free(es->par);
   free(es->taus);
+  free(es->msgs);
   ptrmap_free(&es->param_ir);
   free(es);
 }
@@ -349,6 +353,73 @@ static bool eval_gamma(eval_state *es, const ir_node *n, double *out) {
   return false;
 }
 
+/* ---- progression: transfers of different sizes at once on one channel ---- */
+
+/* Bytes a transfer moves in time t at concurrency τ: the x ≤ r with L(x, τ) = t, by
+ * bisection on the look-up down to adjacent doubles (the look-up is piecewise linear or
+ * analytic, monotone in m as far as the table is). */
+static bool moved(eval_state *es, const ir_node *at, const pf_channel *ch, double tau, double t,
+                  double r, double *x) {
+  double lo = 0, hi = r;
+  for (int i = 0; i < 2100; i++) {
+    double mid = lo + (hi - lo) / 2, c;
+    if (mid <= lo || mid >= hi)
+      break;
+    if (!transfer_cost(es, at, ch, mid, tau, &c))
+      return false;
+    if (c < t)
+      lo = mid;
+    else
+      hi = mid;
+  }
+  *x = lo;
+  return true;
+}
+
+/* n groups of count[j] transfers of size[j] on one channel, all at once. The transfer
+ * that finishes first at the current concurrency ends a round; every other advances by
+ * the bytes it moves in that time at that concurrency; the finished ones leave and the
+ * concurrency drops (the "minimum part" progression of libtaulop and Martinasso). Equal
+ * sizes finish together, so one size is a single round: L(m, Σ τ). */
+static bool progress(eval_state *es, const ir_node *at, const pf_channel *ch, const double *size,
+                     const double *count, size_t n, double *out) {
+  double *left = malloc((n ? n : 1) * sizeof *left);
+  bool *done = calloc(n ? n : 1, sizeof *done);
+  memcpy(left, size, n * sizeof *left);
+  double tau = 0, total = 0;
+  for (size_t j = 0; j < n; j++)
+    tau += count[j];
+  double *cost = malloc((n ? n : 1) * sizeof *cost);
+  bool ok = true;
+  size_t remaining = n;
+  while (ok && remaining > 0) {
+    /* one round, every transfer priced at the round's concurrency */
+    double first = INFINITY, leaving = 0;
+    for (size_t j = 0; j < n && ok; j++)
+      if (!done[j] && (ok = transfer_cost(es, at, ch, left[j], tau, &cost[j])) && cost[j] < first)
+        first = cost[j];
+    total += first;
+    for (size_t j = 0; j < n && ok; j++) {
+      if (done[j])
+        continue;
+      double x;
+      if (cost[j] <= first * (1 + 1e-12)) {
+        done[j] = true;
+        remaining--;
+        leaving += count[j];
+      } else if ((ok = moved(es, at, ch, tau, first, left[j], &x))) {
+        left[j] -= x;
+      }
+    }
+    tau -= leaving;
+  }
+  free(cost);
+  free(left);
+  free(done);
+  *out = total;
+  return ok;
+}
+
 /* ---- binary concurrency: L(m,a) ∥ L(m,b) = L(m,a+b); other channels do not contend ---- */
 
 typedef struct flow {
@@ -389,31 +460,143 @@ static bool flatten(eval_state *es, const ir_node *n, flow **fl, size_t *nf, siz
   }
 }
 
+/* Sorts transfers by channel, then size, so that each channel's sizes are together. */
+static int flow_order(const void *a, const void *b) {
+  const flow *x = a, *y = b;
+  if (x->ch != y->ch)
+    return (uintptr_t)x->ch < (uintptr_t)y->ch ? -1 : 1;
+  return (x->m > y->m) - (x->m < y->m);
+}
+
+/* Flows of one channel progress together; channels do not contend: the slowest wins. */
+static bool channels_max(eval_state *es, const ir_node *n, flow *fl, size_t nf, double *out) {
+  if (nf > 1)
+    qsort(fl, nf, sizeof *fl, flow_order);
+  double worst = 0, *size = malloc((nf ? nf : 1) * sizeof *size),
+         *count = malloc((nf ? nf : 1) * sizeof *count);
+  bool ok = true;
+  for (size_t i = 0; ok && i < nf;) {
+    size_t k = 0, j = i;
+    for (; j < nf && fl[j].ch == fl[i].ch; j++) {
+      if (k && size[k - 1] == fl[j].m) {
+        count[k - 1] += fl[j].tau;
+      } else {
+        size[k] = fl[j].m;
+        count[k++] = fl[j].tau;
+      }
+    }
+    double c;
+    ok = progress(es, n, fl[i].ch, size, count, k, &c);
+    if (c > worst)
+      worst = c;
+    i = j;
+  }
+  free(size);
+  free(count);
+  *out = worst;
+  return ok;
+}
+
 static bool eval_conc(eval_state *es, const ir_node *n, double *out) {
   flow *fl = NULL;
   size_t nf = 0, cap = 0;
-  bool ok = flatten(es, n, &fl, &nf, &cap);
+  bool ok = flatten(es, n, &fl, &nf, &cap) && channels_max(es, n, fl, nf, out);
+  free(fl);
+  return ok;
+}
+
+/* ---- messages stages: messages placed on nodes; a channel towards a node is shared ---- */
+
+static bool eval_send(eval_state *es, const ir_node *n, double *out) {
+  msg m = {0};
+  *out = 0;
+  if (!eval(es, n->kid[0], &m.src) || !eval(es, n->kid[1], &m.dst) || !eval(es, n->kid[2], &m.size))
+    return false;
+  if (!check_size(es, n, m.size))
+    return false;
+  m.count = es->sched_mult;
+  VEC_PUSH(es->msgs, es->nmsgs, es->msgs_cap, m);
+  return true;
+}
+
+/* The node of a rank under the stage's mapping. */
+static bool node_of(eval_state *es, const ir_node *stage, double rank, double *node) {
+  sym r = stage->name;
+  ensure(es, r->id);
+  double saved = es->vals[r->id];
+  es->vals[r->id] = rank;
+  bool ok = eval(es, stage->kid[0], node);
+  es->vals[r->id] = saved;
+  return ok;
+}
+
+bool eval_messages(eval_state *es, const ir_node *n, msg **msgs, size_t *count) {
+  if (es->in_msgs || es->in_sched) {
+    fail(es, n, "a messages stage inside another stage of placements");
+    return false;
+  }
+  es->in_msgs = true;
+  es->nmsgs = 0;
+  es->sched_mult = 1;
+  double ignored;
+  bool ok = eval(es, n->kid[1], &ignored);
+  es->in_msgs = false;
+  /* a message stays on its node (shared memory) or crosses the network; messages on one
+   * channel towards one node share it */
+  for (size_t i = 0; ok && i < es->nmsgs; i++) {
+    msg *m = &es->msgs[i];
+    double a, b;
+    ok = node_of(es, n, m->src, &a) && node_of(es, n, m->dst, &b);
+    m->net = a != b;
+    m->node = b;
+  }
+  *msgs = es->msgs;
+  *count = es->nmsgs;
+  return ok;
+}
+
+static int msg_order(const void *a, const void *b) {
+  const msg *x = a, *y = b;
+  if (x->net != y->net)
+    return x->net - y->net;
+  if (x->node != y->node)
+    return x->node < y->node ? -1 : 1;
+  return (x->size > y->size) - (x->size < y->size);
+}
+
+static bool eval_msgs(eval_state *es, const ir_node *n, double *out) {
+  msg *ms;
+  size_t nm;
+  if (!eval_messages(es, n, &ms, &nm))
+    return false;
+  if (nm > 1)
+    qsort(ms, nm, sizeof *ms, msg_order);
+  const pf_channel *shm = pf_channel_find(es->pf, ctx_sym(es->ctx, "shm"));
+  const pf_channel *net = pf_channel_find(es->pf, ctx_sym(es->ctx, "net"));
   double worst = 0;
-  for (size_t i = 0; ok && i < nf; i++) {
-    if (!fl[i].ch)
-      continue;
-    double tau = 0;
-    for (size_t j = i; j < nf; j++) {
-      if (fl[j].ch != fl[i].ch)
-        continue;
-      if (fl[j].m != fl[i].m) {
-        fail(es, n, "concurrent transfers of different sizes on one channel need the "
-             "progression model, which this version does not evaluate");
-        ok = false;
-        break;
-      }
-      tau += fl[j].tau;
-      if (j > i)
-        fl[j].ch = NULL; /* counted */
+  flow *fl = NULL;
+  size_t nf = 0, cap = 0;
+  bool ok = true;
+  for (size_t i = 0; ok && i < nm;) {
+    const pf_channel *ch = ms[i].net ? net : shm;
+    if (!ch) {
+      fail(es, n, "messages %s need a channel '%s' on platform '%s'",
+           ms[i].net ? "between nodes" : "within a node", ms[i].net ? "net" : "shm",
+           es->pf->name->name);
+      ok = false;
+      break;
+    }
+    /* one shared resource: the same channel towards the same node */
+    size_t j = i;
+    nf = 0;
+    for (; j < nm && ms[j].net == ms[i].net && ms[j].node == ms[i].node; j++) {
+      flow f = {ch, n, ms[j].size, ms[j].count * par_factor(es, ch)};
+      VEC_PUSH(fl, nf, cap, f);
     }
     double c;
-    if (ok && (ok = transfer_cost(es, fl[i].at, fl[i].ch, fl[i].m, tau, &c)) && c > worst)
+    if ((ok = channels_max(es, n, fl, nf, &c)) && c > worst)
       worst = c;
+    i = j;
   }
   free(fl);
   *out = worst;
@@ -630,6 +813,10 @@ static bool eval(eval_state *es, const ir_node *n, double *out) {
     return eval_schedule(es, n, out);
   case IR_AT:
     return eval_at(es, n, out);
+  case IR_MSGS:
+    return eval_msgs(es, n, out);
+  case IR_SEND:
+    return eval_send(es, n, out);
   case IR_L:
     return eval_L(es, n, out);
   case IR_O:

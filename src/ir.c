@@ -100,15 +100,15 @@ ir_node *ir_make(tlop_ctx *ctx, ir_op op, sym name, double num, ir_node *a, ir_n
     n->flags |= IR_HAS_COST;
   if (op == IR_STAGE || op == IR_REPEAT)
     n->flags |= IR_HAS_STAGE;
-  if (op == IR_SCHED)
+  if (op == IR_SCHED || op == IR_MSGS)
     n->flags |= IR_HAS_COST;
-  if (op == IR_AT)
+  if (op == IR_AT || op == IR_SEND)
     n->flags |= IR_HAS_AT;
   for (int i = 0; i < nk; i++) {
     n->kid[i] = kids[i];
     n->vars |= kids[i]->vars;
     /* a schedule's placements stay inside it */
-    n->flags |= op == IR_SCHED ? kids[i]->flags & ~IR_HAS_AT : kids[i]->flags;
+    n->flags |= op == IR_SCHED || op == IR_MSGS ? kids[i]->flags & ~IR_HAS_AT : kids[i]->flags;
     if (n->depth < kids[i]->depth + 1)
       n->depth = kids[i]->depth + 1;
   }

@@ -160,6 +160,46 @@ static ir_node *lower_call(lowerer *lw, ast_expr *e, const binding *env) {
   return r;
 }
 
+/* A messages stage: the mapping becomes the node of a rank variable (p, or p' … when an
+ * argument of the mapping uses p): sequential(Q) is ⌊p/Q⌋, round_robin(M) is p mod M,
+ * nodes(n0, n1, …) picks the p-th (the last for the ranks beyond), by(e) is e. */
+static ir_node *lower_messages(lowerer *lw, ast_expr *e, const binding *env) {
+  tlop_ctx *ctx = ctx_of(lw);
+  int n = e->u.msgs.nargs;
+  ir_node **args = calloc((size_t)(n ? n : 1), sizeof *args);
+  const char *kind = e->u.msgs.mapping->name;
+  bool by = !strcmp(kind, "by");
+  for (int i = 0; i < n && !by; i++)
+    args[i] = lower(lw, e->u.msgs.args[i], env);
+  sym rank = ctx_sym(ctx, "p");
+  for (bool again = true; again;) {
+    again = false;
+    for (int i = 0; i < n && !by; i++)
+      again |= ir_uses(args[i], rank);
+    if (again) {
+      strbuf b = {0};
+      sb_printf(&b, "%s'", rank->name);
+      rank = ctx_sym(ctx, b.s);
+      free(b.s);
+    }
+  }
+  ir_node *p = ir_var(ctx, rank), *node;
+  if (by) {
+    binding b = {ctx_sym(ctx, "p"), p, env};
+    node = lower(lw, e->u.msgs.args[0], &b);
+  } else if (!strcmp(kind, "sequential")) {
+    node = ir_un(ctx, IR_FLOOR, ir_bin(ctx, IR_DIV, p, args[0]));
+  } else if (!strcmp(kind, "round_robin")) {
+    node = ir_bin(ctx, IR_MOD, p, args[0]);
+  } else {
+    node = args[n - 1];
+    for (int i = n - 1; i-- > 0;)
+      node = ir_make(ctx, IR_IF, NULL, 0, ir_bin(ctx, IR_EQ, p, ir_num(ctx, i)), args[i], node);
+  }
+  free(args);
+  return ir_make(ctx, IR_MSGS, rank, 0, node, lower(lw, e->u.msgs.body, env), NULL);
+}
+
 static ir_node *lower(lowerer *lw, ast_expr *e, const binding *env) {
   tlop_ctx *ctx = ctx_of(lw);
   ir_node *r = NULL;
@@ -246,6 +286,13 @@ static ir_node *lower(lowerer *lw, ast_expr *e, const binding *env) {
     break;
   case E_AT:
     r = ir_bin(ctx, IR_AT, lower(lw, e->u.at.step, env), lower(lw, e->u.at.count, env));
+    break;
+  case E_MESSAGES:
+    r = lower_messages(lw, e, env);
+    break;
+  case E_SEND:
+    r = ir_make(ctx, IR_SEND, NULL, 0, lower(lw, e->u.send.src, env), lower(lw, e->u.send.dst, env),
+                lower(lw, e->u.send.size, env));
     break;
   }
   if (r && r->depth > IR_MAX_DEPTH && !lw->failed) {

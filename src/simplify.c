@@ -69,6 +69,7 @@ tlop_ctx *simp_ctx(simp *s) { return s->ctx; }
 
 static poly *scalar(simp *s, const ir_node *n);
 static lin norm(simp *s, const ir_node *n, const par_scope *par);
+static ir_node *extremum(simp *s, const ir_node *n, const par_scope *par);
 
 /* ---- variables: substitutions, powers of two, bounds, integers ---- */
 
@@ -605,6 +606,70 @@ static lin norm_schedule(simp *s, const ir_node *n, const par_scope *par) {
   return r;
 }
 
+/* An evaluator with the numeric substitutions of the session bound, and diagnostics off
+ * (a stage that is not numeric stays symbolic: not an error). */
+static eval_state *numeric_eval(simp *s, tlop_diag_fn *saved, int *errors) {
+  eval_state *es = eval_new(s->ctx, NULL);
+  double v;
+  for (size_t i = 0; i < s->nsubs; i++)
+    if (s->subs[i].value && poly_is_num(s->subs[i].value, &v))
+      eval_bind(es, s->subs[i].var, v);
+  *saved = s->ctx->diag_fn;
+  *errors = s->ctx->errors;
+  s->ctx->diag_fn = NULL;
+  return es;
+}
+
+static void numeric_done(simp *s, eval_state *es, tlop_diag_fn saved, int errors) {
+  s->ctx->diag_fn = saved;
+  s->ctx->errors = errors;
+  eval_free(es);
+}
+
+/* A messages stage with numbers for everything is its τ-Lop expression: per shared
+ * resource (a channel towards a node) the messages of one size are one L(m, τ), of
+ * several sizes their ∥; resources do not contend, so the stage is their max. */
+static lin norm_messages(simp *s, const ir_node *n, const par_scope *par) {
+  tlop_ctx *ctx = s->ctx;
+  tlop_diag_fn saved;
+  int errors;
+  eval_state *es = numeric_eval(s, &saved, &errors);
+  msg *ms;
+  size_t nm;
+  bool ok = eval_messages(es, n, &ms, &nm);
+  ir_node *stage = NULL;
+  for (size_t i = 0; ok && i < nm; i++) {
+    if (ms[i].count < 0)
+      continue; /* taken */
+    ir_node *group = NULL;
+    for (size_t j = i; j < nm; j++) {
+      if (ms[j].count < 0 || ms[j].net != ms[i].net || ms[j].node != ms[i].node)
+        continue;
+      double c = 0;
+      for (size_t k = j; k < nm; k++)
+        if (ms[k].count >= 0 && ms[k].net == ms[j].net && ms[k].node == ms[j].node &&
+            ms[k].size == ms[j].size && k != j) {
+          c += ms[k].count;
+          ms[k].count = -1;
+        }
+      c += ms[j].count;
+      double size = ms[j].size;
+      ms[j].count = -1;
+      sym ch = ctx_sym(ctx, ms[i].net ? "net" : "shm");
+      ir_node *l = ir_make(ctx, IR_L, ch, 0, ir_num(ctx, size),
+                           canon(s, poly_mul(s, poly_num(s, c), par_factor(s, par, ch))), NULL);
+      group = group ? ir_bin(ctx, IR_CONC, group, l) : l;
+    }
+    stage = stage ? ir_bin(ctx, IR_MAX, stage, group) : group;
+  }
+  numeric_done(s, es, saved, errors);
+  if (!ok || !stage)
+    return ok ? lin_term(s, NULL, poly_num(s, 0))
+              : lin_term(s, ir_make(ctx, IR_MSGS, n->name, 0, n->kid[0], n->kid[1], NULL),
+                         poly_num(s, 1));
+  return norm(s, stage, NULL);
+}
+
 /* Shifts a sum's index so that its exponents read 2^i rather than 2^(i+1) throughout. */
 static bool index_shift(simp *s, lin dep, sym idx, double *off) {
   bool seen = false;
@@ -731,6 +796,8 @@ static lin norm(simp *s, const ir_node *n, const par_scope *par) {
     return norm_conc(s, n, par);
   case IR_SCHED:
     return norm_schedule(s, n, par);
+  case IR_MSGS:
+    return norm_messages(s, n, par);
   case IR_ADD:
   case IR_SUB:
     return merge_sums(s, lin_add(s, norm(s, n->kid[0], par), norm(s, n->kid[1], par),
@@ -765,7 +832,9 @@ static lin norm(simp *s, const ir_node *n, const par_scope *par) {
   default:
     break;
   }
-  /* min, max of costs and products of costs: an atom of their normal forms */
+  if (n->op == IR_MIN || n->op == IR_MAX)
+    return lin_term(s, extremum(s, n, par), poly_num(s, 1));
+  /* products of costs: an atom of their normal forms */
   ir_node *x = lin_ir(s, norm(s, n->kid[0], par));
   ir_node *y = n->nkids > 1 ? lin_ir(s, norm(s, n->kid[1], par)) : NULL;
   if ((n->op == IR_MIN || n->op == IR_MAX || n->op == IR_MUL) && ir_cmp(x, y) > 0) {
@@ -773,6 +842,42 @@ static lin norm(simp *s, const ir_node *n, const par_scope *par) {
     x = y, y = t;
   }
   return lin_term(s, ir_make(s->ctx, (ir_op)n->op, n->name, 0, x, y, NULL), poly_num(s, 1));
+}
+
+/* max(max(a, b), a) of costs: its distinct operands, in canonical order, one max. */
+static void operands(simp *s, const ir_node *n, ir_op op, const par_scope *par, ir_node ***out,
+                     size_t *count, size_t *cap) {
+  if (n->op == op) {
+    operands(s, n->kid[0], op, par, out, count, cap);
+    operands(s, n->kid[1], op, par, out, count, cap);
+    return;
+  }
+  ir_node *x = lin_ir(s, norm(s, n, par));
+  if (x->op == op) { /* the normal form is itself a max: take its operands */
+    operands(s, x, op, NULL, out, count, cap);
+    return;
+  }
+  for (size_t i = 0; i < *count; i++)
+    if ((*out)[i] == x)
+      return;
+  VEC_PUSH(*out, *count, *cap, x);
+}
+
+static int node_order(const void *a, const void *b) {
+  return ir_cmp(*(ir_node *const *)a, *(ir_node *const *)b);
+}
+
+static ir_node *extremum(simp *s, const ir_node *n, const par_scope *par) {
+  ir_node **xs = NULL;
+  size_t count = 0, cap = 0;
+  operands(s, n, (ir_op)n->op, par, &xs, &count, &cap);
+  if (count > 1)
+    qsort(xs, count, sizeof *xs, node_order);
+  ir_node *r = xs[0];
+  for (size_t i = 1; i < count; i++)
+    r = ir_bin(s->ctx, (ir_op)n->op, r, xs[i]);
+  free(xs);
+  return r;
 }
 
 /* ---- assumptions ---- */

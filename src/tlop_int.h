@@ -123,7 +123,9 @@ typedef enum {
   E_STAGES, /* stages { a; "label": b; … } */
   E_REPEAT, /* repeat N { body } */
   E_SCHEDULE, /* schedule L[ch](size) { statements }: the statements place transfers */
-  E_AT      /* at step: count; — a placement inside a schedule */
+  E_AT,     /* at step: count; — a placement inside a schedule */
+  E_MESSAGES, /* messages on MAPPING(args) { statements }: a stage of messages */
+  E_SEND    /* send src -> dst : size; — a message inside a messages stage */
 } ast_ekind;
 
 typedef enum {
@@ -151,6 +153,8 @@ struct ast_expr {
     struct { ast_expr *count, *body; } repeat;
     struct { sym channel; ast_expr *size, *body; } sched;
     struct { ast_expr *step, *count; } at;
+    struct { sym mapping; span mapping_sp; ast_expr **args; int nargs; ast_expr *body; } msgs;
+    struct { ast_expr *src, *dst, *size; } send;
   } u;
 };
 
@@ -215,6 +219,7 @@ ast_expr *ast_finish(parse_state *ps, ast_expr *e);
  * scoping over the statements after it. */
 ast_expr *ast_block(parse_state *ps, ast_expr *statements, span sp);
 ast_expr *ast_at(parse_state *ps, ast_expr *step, ast_expr *count, span sp);
+ast_expr *ast_send(parse_state *ps, ast_expr *src, ast_expr *dst, ast_expr *size, span sp);
 ast_decl *ast_decl_new(parse_state *ps, ast_dkind k, span sp);
 int ast_list_len(const ast_expr *e);
 ast_arg **ast_args_array(parse_state *ps, ast_arg *list, int *n);
@@ -308,7 +313,9 @@ void chk_free(chk_state *c);
   X(STAGE, "stage", 1)  /* name = label or NULL; transparent for evaluation */ \
   X(REPEAT, "repeat", 2) /* kids count, body: count × body, one stage repeated */ \
   X(SCHED, "schedule", 2) /* name = channel or NULL; kids size, placements */    \
-  X(AT, "at", 2)        /* kids step, count: transfers placed in a schedule */
+  X(AT, "at", 2)        /* kids step, count: transfers placed in a schedule */   \
+  X(MSGS, "messages", 2) /* name = the rank variable; kids node(rank), sends */   \
+  X(SEND, "send", 3)    /* kids src, dst, size: a message of a messages stage */
 
 typedef enum {
 #define X(n, s, a) IR_##n,
@@ -371,6 +378,14 @@ ir_node *lower_function(tlop_model *model, ast_decl *fn);
 typedef struct pf_channel pf_channel;
 typedef struct eval_state eval_state;
 
+/* A message of a messages stage: ranks, size, how many (loops that ignore their index),
+ * and where it goes: the destination node, across the network or not. */
+typedef struct msg {
+  double src, dst, size, count;
+  double node;
+  bool net;
+} msg;
+
 /* Values of variables by symbol id; NaN means unbound. */
 typedef struct valuation {
   double *v;
@@ -397,6 +412,8 @@ void eval_extrapolation_example(const eval_state *es, int bit, char *buf, size_t
 bool eval_extrapolation_is_gamma(const eval_state *es, int bit);
 /* The transfers a schedule places at each step (taus[t], t = 1 … nsteps − 1). */
 bool eval_schedule_taus(eval_state *es, const ir_node *n, const double **taus, size_t *nsteps);
+/* The messages of a messages stage, with their nodes. */
+bool eval_messages(eval_state *es, const ir_node *n, msg **msgs, size_t *count);
 
 /* ======== poly.c: the normal form of scalar expressions ======== */
 

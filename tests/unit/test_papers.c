@@ -24,7 +24,12 @@ static const char src[] =
     "platform one { channel shm { L(m, τ) = 1 s; } }\n"
     "platform one_tau { channel shm { L(m, τ) = (1 + τ) * 1 s; } }\n"
     "platform two { channel shm { L(m, τ) = τ * 1 s; } channel net { L(m, τ) = 10 * τ * 1 s; } }\n"
-    "platform step { channel shm { L(m, τ) = 0 s; o(m) = if m >= 64 KiB then 6 us else 1 us; } }\n";
+    "platform step { channel shm { L(m, τ) = 0 s; o(m) = if m >= 64 KiB then 6 us else 1 us; } }\n"
+    "platform linear { channel shm { L(m, τ) = m * τ / 1 B/s; } }\n"
+    "algorithm to_one(a: size, b: size) = messages on nodes(0, 0, 0) { send 0 -> 2 : a; send 1 -> 2 : b; };\n"
+    "algorithm stage(P: count, Q: count, rr: bool) = if rr then\n"
+    "  messages on round_robin(P / Q) { for p = 0 .. P - 1 { send p -> (p + 1) % P : 1 MiB; } }\n"
+    "  else messages on sequential(Q) { for p = 0 .. P - 1 { send p -> (p + 1) % P : 1 MiB; } };\n";
 
 static tlop_ctx *ctx;
 static tlop_model *model;
@@ -137,9 +142,35 @@ static void openmpi(void) {
 }
 
 static void ring_across_nodes(void) {
-  /* TC41: L^0 = τ, L^1 = 10τ, P = 32, Q = 8 */
+  /* TC41: L^0 = τ, L^1 = 10τ, P = 32, Q = 8 — the paper's formulas and the same ring
+   * described message by message, placed by the mapping */
   CHECK_VALUE("two", "ring_seq(1 MiB, 32, 8)", 589);
   CHECK_VALUE("two", "ring_rr(1 MiB, 32, 8)", 2976);
+  CHECK_VALUE("two", "ring_seq_messages(1 MiB, 32, 8)", 589);
+  CHECK_VALUE("two", "ring_rr_messages(1 MiB, 32, 8)", 2976);
+  /* U12, U13 (two transmissions per stage): 31·(2·8 + 12) and 31·2·(8 + 80 + 8) */
+  CHECK_VALUE("two", "ring_seq_transmissions(1 MiB, 32, 8)", 868);
+  CHECK_VALUE("two", "ring_rr_transmissions(1 MiB, 32, 8)", 5952);
+  /* TC39: C^SEQ is Q − 1 towards a node on shared memory and 1 on the network; C^RR is
+   * Q on the network (P = 16, M = 4, Q = 4 and P = 32, Q = 8) */
+  CHECK_VALUE("two", "stage(16, 4, 1 < 0)", 10); /* max(L0(m,3), L1(m,1)) = max(3, 10) */
+  CHECK_VALUE("two", "stage(16, 4, 0 < 1)", 40); /* L1(m,4) */
+  CHECK_VALUE("two", "stage(32, 8, 0 < 1)", 80);
+  CHECK_VALUE("tau", "stage(8, 8, 1 < 0)", 8); /* one node: all 8, the wraparound too */
+}
+
+static void progression(void) {
+  /* L = m·τ bytes-seconds: 1 B and 2 B at once finish at 2 s (both at τ = 2 move 0.5 B/s)
+   * and 3 s (the rest alone): the fair share of one channel */
+  CHECK_VALUE("linear", "to_one(1 B, 2 B)", 3);
+  CHECK_VALUE("linear", "L(1 B, 1) ∥ L(2 B, 1)", 3);
+  /* equal sizes finish together: L(m, Σ τ) */
+  CHECK_VALUE("linear", "to_one(2 B, 2 B)", 4);
+  CHECK_VALUE("linear", "L(2 B, 1) ∥ L(2 B, 1)", 4);
+  /* three sizes: 1, 2, 4 B: rounds at τ = 3, 2, 1 → 3 + 2 + 2 = 7 s (the data, 7 B) */
+  CHECK_VALUE("linear", "L(1 B, 1) ∥ L(2 B, 1) ∥ L(4 B, 1)", 7);
+  /* a concurrency of 2 on one of them: 2 ∥ L(1 B, 1) ∥ L(3 B, 1) moves 2 + 3 = 5 B */
+  CHECK_VALUE("linear", "(2 ∥ L(1 B, 1)) ∥ L(3 B, 1)", 5);
 }
 
 /* ../shared/params: RDA ≥ 2·scatter within the axiom's bound, growing with P (TC26). */
@@ -192,6 +223,7 @@ int main(int argc, char **argv) {
   mpich();
   openmpi();
   ring_across_nodes();
+  progression();
   tlop_ctx_free(ctx);
   return unit_report("papers");
 }
