@@ -47,9 +47,16 @@ typedef struct par_scope {
   const struct par_scope *up;
 } par_scope;
 
+/* An assumed order of two costs (L[net](m,1) >= L[shm](m,Q−1)): decides their max. */
+typedef struct order {
+  ir_node *big, *small;
+} order;
+
 struct simp {
   tlop_ctx *ctx;
   arena *ar;
+  order *orders;
+  size_t norders, orders_cap;
   bool expand, unroll;
   sym default_ch;
   subst *subs;
@@ -867,10 +874,28 @@ static int node_order(const void *a, const void *b) {
   return ir_cmp(*(ir_node *const *)a, *(ir_node *const *)b);
 }
 
+/* Is x ≥ y assumed (directly, or through one operand ≥ the other's copy)? */
+static bool assumed_ge(const simp *s, const ir_node *x, const ir_node *y) {
+  for (size_t i = 0; i < s->norders; i++)
+    if (s->orders[i].big == x && s->orders[i].small == y)
+      return true;
+  return false;
+}
+
 static ir_node *extremum(simp *s, const ir_node *n, const par_scope *par) {
   ir_node **xs = NULL;
   size_t count = 0, cap = 0;
   operands(s, n, (ir_op)n->op, par, &xs, &count, &cap);
+  /* an operand that an assumption puts below (max) or above (min) another one goes */
+  for (size_t i = 0; i < count; i++)
+    for (size_t j = 0; j < count; j++) {
+      bool drop = i != j && (n->op == IR_MAX ? assumed_ge(s, xs[i], xs[j]) : assumed_ge(s, xs[j], xs[i]));
+      if (drop) {
+        xs[j] = xs[--count];
+        i = (size_t)-1; /* start over */
+        break;
+      }
+    }
   if (count > 1)
     qsort(xs, count, sizeof *xs, node_order);
   ir_node *r = xs[0];
@@ -919,6 +944,14 @@ static void assume(simp *s, const ir_node *f, int pass) {
     return;
   }
   bool lower = f->op == IR_GE || f->op == IR_GT, upper = f->op == IR_LE || f->op == IR_LT;
+  if ((lower || upper) && b && ir_has_cost(a) && ir_has_cost(b)) {
+    /* an order of two costs, compared in their normal forms */
+    if (pass == 2) {
+      order o = {lin_ir(s, norm(s, lower ? a : b, NULL)), lin_ir(s, norm(s, lower ? b : a, NULL))};
+      VEC_PUSH(s->orders, s->norders, s->orders_cap, o);
+    }
+    return;
+  }
   if ((lower || upper) && b && !is_var(a) && is_var(b)) {
     const ir_node *t = a;
     a = b, b = t;
@@ -959,6 +992,7 @@ static void simp_free(simp *s) {
   free(s->pows);
   free(s->bounds);
   free(s->ints);
+  free(s->orders);
   ptrmap_free(&s->memo);
   arena_free(s->ar);
   free(s);

@@ -81,6 +81,13 @@ static void mpich(void) {
   CHECK_VALUE("tau", "bcast_binomial(1 KiB, 65)", 128);
   CHECK_VALUE("one", "bcast_binomial(1 KiB, 65)", 14); /* 7 stages of 2 transfers */
   CHECK_VALUE("tau", "bcast_binomial(1 KiB, 1)", 0);
+  /* TC15: MPICH's order for P = 65 is (1,1,2,4,8,16,32), eq. 13 literally (1,2,…,64): with
+   * L = 1 + τ a stage of c senders costs 2·(1 + c) */
+  CHECK_VALUE("one_tau", "bcast_binomial_mpich(1 KiB, 65)", 2 * (7 + 1 + 1 + 2 + 4 + 8 + 16 + 32));
+  CHECK_VALUE("one_tau", "bcast_binomial_mpich(1 KiB, 12)", 2 * (4 + 1 + 1 + 3 + 6));
+  CHECK_VALUE("one_tau", "bcast_binomial_full(1 KiB, 65)", 2 * (7 + 127));
+  CHECK_VALUE("one_tau", "bcast_binomial(1 KiB, 65)", 2 * (7 + 1 + 2 + 4 + 8 + 16 + 32 + 1));
+  CHECK_VALUE("tau", "bcast_binomial_mpich(1 KiB, 65)", 128); /* P − 1 messages */
   /* TC16: eq. 14, L(S,τ) = τ, P = 8, k = 2 → Σ (2·2^i + 2^(i+1)) = 28 */
   CHECK_VALUE("tau", "bcast_binomial_seg(2 * S, 8)", 28);
   /* TC25: the iterative scatter and RDA, k = 1 segment per block */

@@ -140,6 +140,10 @@ static void paper_equations(void) {
           tlop_simplify(x, &o, &rx) == TLOP_OK && tlop_simplify(y, &o, &ry) == TLOP_OK &&
           rx->node == ry->node);
   }
+  /* TC40: eq. 7 of the contention paper when the network transfer dominates */
+  CHECK_SIMP("(P - 1) * (L[shm](m, Q) + max(L[shm](m, Q - 1), L[net](m, 1)) + L[shm](m, 1))",
+             "L[net](m, 1) >= L[shm](m, Q - 1)", 0,
+             "(P − 1)·L[net](m, 1) + (P − 1)·L[shm](m, Q) + (P − 1)·L[shm](m, 1)");
   /* LaTeX of eq. 14 */
   char *tex = simplified("sum i = 0 .. ceil(log2(P)) - 1 : 2^i ∥ (2 * L(S, 1) + (k - 1) * L(S, 2))",
                          NULL, 0, TLOP_FORMAT_LATEX);

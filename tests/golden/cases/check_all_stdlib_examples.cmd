@@ -1,0 +1,1 @@
+check ../../../examples/binomial.tlop ../../../examples/contention_ring.tlop ../../../examples/fig14_schedule.tlop ../../../examples/iterative.tlop ../../../examples/rda_vs_scatter.tlop ../../../examples/tau_lop_2015.tlop ../../../stdlib/mpich/bcast.tlop ../../../stdlib/openmpi/bcast_sm.tlop ../../../stdlib/platforms/generic.tlop ../../../stdlib/taulop/transmission.tlop 
