@@ -4,6 +4,8 @@
  * cannot exhaust the stack on hostile input. */
 #include "tlop_int.h"
 
+#include <stddef.h>
+
 static uint32_t depth_of(const ast_expr *e) { return e ? e->depth : 0; }
 
 static void note_depth(parse_state *ps, ast_expr *e) {
@@ -104,35 +106,29 @@ int ast_list_len(const ast_expr *e) {
   return n;
 }
 
-ast_expr **ast_exprs_array(parse_state *ps, ast_expr *list, int *n) {
-  *n = ast_list_len(list);
-  ast_expr **a = arena_alloc(ps->ar, (size_t)(*n ? *n : 1) * sizeof *a);
+/* A list built backwards, linked through the pointer at byte `link` of each item, as an
+ * array in source order. */
+static void **reversed(parse_state *ps, void *list, size_t link, int *n) {
+  *n = 0;
+  for (char *x = list; x; x = *(char **)(x + link))
+    (*n)++;
+  void **a = arena_alloc(ps->ar, (size_t)(*n ? *n : 1) * sizeof *a);
   int i = *n;
-  for (ast_expr *e = list; e; e = e->next)
-    a[--i] = e;
+  for (char *x = list; x; x = *(char **)(x + link))
+    a[--i] = x;
   return a;
+}
+
+ast_expr **ast_exprs_array(parse_state *ps, ast_expr *list, int *n) {
+  return (ast_expr **)reversed(ps, list, offsetof(ast_expr, next), n);
 }
 
 ast_arg **ast_args_array(parse_state *ps, ast_arg *list, int *n) {
-  *n = 0;
-  for (ast_arg *x = list; x; x = x->next)
-    (*n)++;
-  ast_arg **a = arena_alloc(ps->ar, (size_t)(*n ? *n : 1) * sizeof *a);
-  int i = *n;
-  for (ast_arg *x = list; x; x = x->next)
-    a[--i] = x;
-  return a;
+  return (ast_arg **)reversed(ps, list, offsetof(ast_arg, next), n);
 }
 
 ast_decl **ast_decls_array(parse_state *ps, ast_decl *list, int *n) {
-  *n = 0;
-  for (ast_decl *x = list; x; x = x->next)
-    (*n)++;
-  ast_decl **a = arena_alloc(ps->ar, (size_t)(*n ? *n : 1) * sizeof *a);
-  int i = *n;
-  for (ast_decl *x = list; x; x = x->next)
-    a[--i] = x;
-  return a;
+  return (ast_decl **)reversed(ps, list, offsetof(ast_decl, next), n);
 }
 
 span span_join(span a, span b) {

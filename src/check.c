@@ -116,6 +116,7 @@ static void call_notes(chk_state *c) {
     diag_note(c->model->ctx, (span){0}, "… and %d calls around those", more);
 }
 
+/* An error; its notes (what it is about) follow, then the calls it happened in. */
 static void error_only(chk_state *c, span at, const char *fmt, ...) TLOP_PRINTF(3, 4);
 static void error_only(chk_state *c, span at, const char *fmt, ...) {
   va_list ap;
@@ -125,15 +126,8 @@ static void error_only(chk_state *c, span at, const char *fmt, ...) {
   c->errors++;
 }
 
-static void error_at(chk_state *c, span at, const char *fmt, ...) TLOP_PRINTF(3, 4);
-static void error_at(chk_state *c, span at, const char *fmt, ...) {
-  va_list ap;
-  va_start(ap, fmt);
-  diag_emit(c->model->ctx, TLOP_ERROR, at, fmt, ap);
-  va_end(ap);
-  c->errors++;
-  call_notes(c);
-}
+/* An error with nothing more to say than where it happened. */
+#define error_at(c, at, ...) (error_only((c), (at), __VA_ARGS__), call_notes(c))
 
 static void note_at(chk_state *c, span at, const char *fmt, ...) TLOP_PRINTF(3, 4);
 static void note_at(chk_state *c, span at, const char *fmt, ...) {

@@ -34,10 +34,9 @@ struct eval_state {
   double *taus;
   size_t ntaus, taus_cap;
   double sched_mult;
-  bool in_sched;
   msg *msgs; /* the messages of the messages stage being evaluated */
   size_t nmsgs, msgs_cap;
-  bool in_msgs;
+  bool placing; /* inside a schedule or a messages stage */
   unsigned extrap;
   struct {
     const pf_channel *ch;
@@ -353,6 +352,24 @@ static bool eval_gamma(eval_state *es, const ir_node *n, double *out) {
   return false;
 }
 
+/* ---- placements: the statements of schedules and messages stages ---- */
+
+/* Runs the statements of a schedule or a messages stage: `at` and `send` record what
+ * they place, each with the multiplicity of the loops around it. */
+static bool place(eval_state *es, const ir_node *n) {
+  if (es->placing) {
+    fail(es, n, "a schedule or messages stage inside another one");
+    return false;
+  }
+  es->placing = true;
+  es->ntaus = es->nmsgs = 0;
+  es->sched_mult = 1;
+  double ignored;
+  bool ok = eval(es, n->kid[1], &ignored);
+  es->placing = false;
+  return ok;
+}
+
 /* ---- progression: transfers of different sizes at once on one channel ---- */
 
 /* Bytes a transfer moves in time t at concurrency τ: the x ≤ r with L(x, τ) = t, by
@@ -531,16 +548,7 @@ static bool node_of(eval_state *es, const ir_node *stage, double rank, double *n
 }
 
 bool eval_messages(eval_state *es, const ir_node *n, msg **msgs, size_t *count) {
-  if (es->in_msgs || es->in_sched) {
-    fail(es, n, "a messages stage inside another stage of placements");
-    return false;
-  }
-  es->in_msgs = true;
-  es->nmsgs = 0;
-  es->sched_mult = 1;
-  double ignored;
-  bool ok = eval(es, n->kid[1], &ignored);
-  es->in_msgs = false;
+  bool ok = place(es, n);
   /* a message stays on its node (shared memory) or crosses the network; messages on one
    * channel towards one node share it */
   for (size_t i = 0; ok && i < es->nmsgs; i++) {
@@ -636,16 +644,7 @@ static bool eval_at(eval_state *es, const ir_node *n, double *out) {
 
 /* The τ of each step of schedule n (index = step, 0 unused); false after a diagnostic. */
 bool eval_schedule_taus(eval_state *es, const ir_node *n, const double **taus, size_t *nsteps) {
-  if (es->in_sched) {
-    fail(es, n, "a schedule inside another schedule");
-    return false;
-  }
-  es->in_sched = true;
-  es->ntaus = 0;
-  es->sched_mult = 1;
-  double ignored;
-  bool ok = eval(es, n->kid[1], &ignored);
-  es->in_sched = false;
+  bool ok = place(es, n);
   *taus = es->taus;
   *nsteps = es->ntaus;
   return ok;
