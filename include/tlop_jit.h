@@ -60,16 +60,19 @@ TLOP_API void tlop_kernels_free(tlop_kernels *k);
 
 typedef enum { TLOP_EMIT_LLVM_IR, TLOP_EMIT_ASM, TLOP_EMIT_OBJECT } tlop_emit_target;
 
-/* Writes one C-callable function per algorithm, `double NAME(double p1, …[, const
- * tlop_emit_table *tables])`, parameters in the algorithm's order, to out_path, and its
- * declarations to header_path (either may be NULL). With bake_tables, the platform's
- * tables are constants in the code; otherwise each table channel is a slot the caller
- * fills at run time from a platform loaded through tlop.h (the header says how). The
- * code is for a generic CPU of this target, so the object runs on any such machine. */
+/* Compiles one C-callable function per algorithm, `double NAME(double p1, …[, const
+ * tlop_emit_table *tables])` with the algorithm's parameters in order, for a generic CPU
+ * of this target, and returns it as text (LLVM IR, assembly) or object bytes in *code
+ * (malloc'd, *code_len bytes), with the C header that declares it in *header (malloc'd;
+ * header may be NULL). With bake_tables the platform's tables are constants in the code;
+ * otherwise each table channel is a slot the caller fills at run time from a platform
+ * loaded through tlop.h, with the function PREFIX_tables the header defines. Other
+ * parameters keep the values they have now (defaults or env); so do the τ rule and the
+ * term limit. prefix (a C identifier) also names the header guard. */
 TLOP_API tlop_status tlop_jit_emit(tlop_jit *jit, tlop_model *model, const char *const *algos,
                                    size_t nalgos, const tlop_platform *pf, const tlop_env *env,
-                                   int bake_tables, tlop_emit_target target,
-                                   const char *out_path, const char *header_path);
+                                   int bake_tables, tlop_emit_target target, const char *prefix,
+                                   char **code, size_t *code_len, char **header);
 
 #ifdef __cplusplus
 }

@@ -4,6 +4,7 @@
 #define TLOP_CLI_H
 
 #include "tlop.h"
+#include "tlop_jit.h"
 
 #include <getopt.h>
 #include <stdbool.h>
@@ -23,6 +24,9 @@ typedef struct cli_opts {
   const char *format;
   const char *output;
   bool no_progress;
+  const char *engine;  /* --engine (emit.c) */
+  int jobs;            /* --jobs; 0: the cores */
+  bool no_cache;       /* --no-cache */
 } cli_opts;
 
 typedef struct cli {
@@ -31,6 +35,7 @@ typedef struct cli {
   bool misused;    /* a bad option value (--set, --grid): exit 2, not 1 */
   const char *allowed; /* shared options this command takes (see cli_allow) */
   cli_opts o;
+  tlop_jit *jit;   /* started on first use (emit.c); the command closes it */
 } cli;
 
 /* The exit status of a failed command: 2 after a bad option value (with the hint to
@@ -102,5 +107,30 @@ int cmd_explain(cli *c, int argc, char **argv);
 int cmd_dump_ir(cli *c, int argc, char **argv);
 int cmd_simplify(cli *c, int argc, char **argv);
 int cmd_sweep(cli *c, int argc, char **argv);
+
+/* ---- emit.c: the JIT's options (eval, sweep) and `tlop emit` ---- */
+#define CLI_ENGINE_LONGOPTS                                                              \
+  {"engine", required_argument, 0, 'E'}, {"jobs", required_argument, 0, 'j'},             \
+      {"no-cache", no_argument, 0, 'C'}
+#define CLI_ENGINE_SHORTOPTS "j:"
+#define HELP_ENGINE                                                                          \
+  "      --engine E         auto (default: interpret small grids, compile large ones),\n"   \
+  "                         jit or interp; also the environment variable TLOP_ENGINE\n"    \
+  "  -j, --jobs N           threads for compiled code (default: the number of cores)\n"   \
+  "      --no-cache         compile afresh, leave the cache ($XDG_CACHE_HOME/tlop) alone\n"
+/* Takes --engine, --jobs, --no-cache: 1 taken, 0 not one of them, -1 bad value. */
+int cli_take_engine(cli *c, int opt, const char *arg);
+/* Whether the JIT evaluates npoints points per expression (--engine, else TLOP_ENGINE,
+ * else auto); false after a usage error. */
+bool cli_engine(cli *c, size_t npoints, bool *jit);
+/* Compiles the expressions (one module) with --jobs and --no-cache; NULL after
+ * diagnostics. */
+tlop_kernels *cli_compile(cli *c, tlop_expr *const *exprs, size_t n, const tlop_platform *pf,
+                          const tlop_env *env, const char *const *names, size_t nvars);
+/* tlop_eval through the JIT. */
+tlop_status cli_eval_jit(cli *c, tlop_expr *e, const tlop_platform *pf, const tlop_env *env,
+                         double *out);
+void cli_jit_close(cli *c);
+int cmd_emit(cli *c, int argc, char **argv);
 
 #endif

@@ -59,7 +59,7 @@ static const char eval_help[] =
     "with the values of --set, on a platform. Prints the cost in seconds.\n\n" COMMON_HELP
     "  -f, --format FMT       text (default: value with unit), plain (only the number,\n"
     "                         %.17g, seconds for a cost) or json\n"
-    "  -o, --output FILE      write there instead of standard output\n";
+    "  -o, --output FILE      write there instead of standard output\n" HELP_ENGINE;
 
 /* Loads FILE, parses EXPR with --set values and opens the platform. */
 typedef struct job {
@@ -109,9 +109,18 @@ static const char *unit_of(tlop_kind k) {
   return k == TLOP_KIND_TIME ? "s" : k == TLOP_KIND_SIZE ? "B" : "";
 }
 
+static int take_eval(cli *c, int opt, const char *arg) {
+  int r = cli_take_engine(c, opt, arg);
+  return r ? r : cli_take_format_output(c, opt, arg);
+}
+
 int cmd_eval(cli *c, int argc, char **argv) {
-  int rc = cli_parse_options(c, argc, argv, "eval", eval_help, cli_format_output_opts, "f:o:",
-                         cli_take_format_output);
+  static const struct option opts[] = {{"format", required_argument, 0, 'f'},
+                                       {"output", required_argument, 0, 'o'},
+                                       CLI_ENGINE_LONGOPTS,
+                                       {0, 0, 0, 0}};
+  int rc = cli_parse_options(c, argc, argv, "eval", eval_help, opts, "f:o:" CLI_ENGINE_SHORTOPTS,
+                             take_eval);
   if (rc >= 0)
     return rc;
   if (argc - optind != 2)
@@ -119,10 +128,14 @@ int cmd_eval(cli *c, int argc, char **argv) {
   const char *fmt = c->o.format ? c->o.format : "text";
   if (strcmp(fmt, "text") && strcmp(fmt, "plain") && strcmp(fmt, "json"))
     return cli_usage_error("eval", "--format takes text, plain or json, not '%s'", fmt);
-  job j;
+  job j = {0};
   double v = 0;
-  bool ok = job_open(c, &j, cli_load(c, argv[optind]), argv[optind + 1], true, false) &&
-            tlop_eval(j.expr, j.pf, j.env, &v) == TLOP_OK;
+  bool jit = false;
+  bool ok = cli_engine(c, 1, &jit) &&
+            job_open(c, &j, cli_load(c, argv[optind]), argv[optind + 1], true, false) &&
+            (jit ? cli_eval_jit(c, j.expr, j.pf, j.env, &v) : tlop_eval(j.expr, j.pf, j.env, &v)) ==
+                TLOP_OK;
+  cli_jit_close(c);
   FILE *out = ok ? cli_output(c) : NULL;
   if (out) {
     tlop_kind k = tlop_expr_kind(j.expr);

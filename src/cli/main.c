@@ -23,6 +23,7 @@ static const struct command {
     {"explain", cmd_explain, "per-stage cost table of an algorithm"},
     {"simplify", cmd_simplify, "the form the papers derive: ∥ pushed in, sums closed"},
     {"dump-ir", cmd_dump_ir, "print the cost IR (DAG) of an expression"},
+    {"emit", cmd_emit, "compile algorithms to LLVM IR, assembly or an object + C header"},
 };
 
 static void usage(FILE *f) {

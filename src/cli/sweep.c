@@ -21,9 +21,12 @@ static const char sweep_help[] =
     "  -f, --format FMT       csv (default: columns NAME…,ALGO…, values in bytes and\n"
     "                         seconds), json or table\n"
     "  -o, --output FILE      write there instead of standard output\n"
-    "      --no-progress      never show the progress bar\n";
+    "      --no-progress      never show the progress bar\n" HELP_ENGINE;
 
 static int take(cli *c, int opt, const char *arg) {
+  int r = cli_take_engine(c, opt, arg);
+  if (r)
+    return r;
   if (opt == 'g') {
     c->o.grids = realloc((void *)c->o.grids, (c->o.ngrids + 1) * sizeof *c->o.grids);
     if (!c->o.grids)
@@ -42,6 +45,7 @@ static const struct option sweep_opts[] = {{"grid", required_argument, 0, 'g'},
                                            {"format", required_argument, 0, 'f'},
                                            {"output", required_argument, 0, 'o'},
                                            {"no-progress", no_argument, 0, 'N'},
+                                           CLI_ENGINE_LONGOPTS,
                                            {0, 0, 0, 0}};
 
 static double now(void) {
@@ -160,11 +164,13 @@ static bool axis_used(tlop_model *m, char **algos, size_t nalgo, const char *nam
   return false;
 }
 
-/* Points evaluated per call, so the progress bar can move. */
+/* Points evaluated per call, so the progress bar can move (more for compiled code, whose
+ * threads each want a long run). */
 #define CHUNK 4096
+#define JIT_CHUNK 262144
 
 int cmd_sweep(cli *c, int argc, char **argv) {
-  int rc = cli_parse_options(c, argc, argv, "sweep", sweep_help, sweep_opts, "g:f:o:", take);
+  int rc = cli_parse_options(c, argc, argv, "sweep", sweep_help, sweep_opts, "g:f:o:" CLI_ENGINE_SHORTOPTS, take);
   if (rc >= 0)
     return rc;
   if (argc - optind < 2)
@@ -182,6 +188,8 @@ int cmd_sweep(cli *c, int argc, char **argv) {
   double *pts = NULL, *res = NULL;
   tlop_env *env = NULL;
   tlop_platform *pf = NULL;
+  tlop_expr **exprs = calloc(nalgo, sizeof *exprs);
+  tlop_kernels *kern = NULL;
   rc = EXIT_INPUT;
   tlop_model *m = cli_load(c, argv[optind]);
   if (!m || !(env = cli_env(c, m)) || !(pf = cli_platform(c, m)))
@@ -217,17 +225,24 @@ int cmd_sweep(cli *c, int argc, char **argv) {
       fprintf(stderr, "tlop sweep: '%s' is not an algorithm of %s\n", algos[a], argv[optind]);
       goto done;
     }
-    tlop_expr *e = cli_expr(c, m, algos[a], env, false);
-    if (!e)
+    if (!(exprs[a] = cli_expr(c, m, algos[a], env, false)))
       goto done;
-    for (size_t i = 0; i < npts; i += CHUNK) {
-      size_t k = npts - i < CHUNK ? npts - i : CHUNK;
-      if (tlop_eval_batch(e, pf, env, names, naxes, pts + i * naxes, k, res + a * npts + i) !=
-          TLOP_OK)
+  }
+  /* --engine: the JIT compiles every algorithm in one module, then runs each over the grid. */
+  bool jit;
+  if (!cli_engine(c, npts, &jit) ||
+      (jit && !(kern = cli_compile(c, exprs, nalgo, pf, env, names, naxes))))
+    goto done;
+  size_t chunk = kern ? JIT_CHUNK : CHUNK;
+  for (size_t a = 0; a < nalgo; a++)
+    for (size_t i = 0; i < npts; i += chunk) {
+      size_t k = npts - i < chunk ? npts - i : chunk;
+      double *r = res + a * npts + i;
+      if ((kern ? tlop_kernels_eval(kern, a, pts + i * naxes, k, r)
+                : tlop_eval_batch(exprs[a], pf, env, names, naxes, pts + i * naxes, k, r)) != TLOP_OK)
         goto done;
       progress_update(&prog, k);
     }
-  }
   FILE *out = cli_output(c);
   if (!out)
     goto done;
@@ -249,6 +264,9 @@ done:
   free(names);
   free(pts);
   free(res);
+  free(exprs);
+  tlop_kernels_free(kern);
+  cli_jit_close(c);
   tlop_env_free(env);
   tlop_platform_free(pf);
   return rc;

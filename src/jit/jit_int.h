@@ -34,6 +34,7 @@ struct tlop_jit {
   LLVMOrcJITDylibRef jd;
   char *cache_dir;        /* NULL: no cache */
   int jobs;               /* 0: the number of cores */
+  const char *passes;     /* the new pass manager's pipeline (the benchmark tries others) */
   uint64_t *loaded;       /* hashes of the modules linked into lljit */
   size_t nloaded, loaded_cap;
   jit_stats stats;
@@ -46,8 +47,11 @@ tlop_status jit_fail_message(tlop_ctx *ctx, char *msg, const char *what);
 /* A target machine for this host (the JIT) or for a generic CPU of the same triple
  * (emitted objects that may run elsewhere). */
 tlop_status jit_target_machine(tlop_ctx *ctx, bool host, LLVMTargetMachineRef *out);
+/* The pipeline kernels are compiled with (LLVMRunPasses syntax). */
+#define JIT_PASSES "default<O2>"
 /* Sets the module's triple and data layout for tm, verifies it and runs the pipeline. */
-tlop_status jit_optimize(tlop_ctx *ctx, LLVMModuleRef m, LLVMTargetMachineRef tm);
+tlop_status jit_optimize(tlop_ctx *ctx, LLVMModuleRef m, LLVMTargetMachineRef tm,
+                         const char *passes);
 /* Compiles a module (consumed) into the JIT — taken from the cache when it was compiled
  * before — and returns the addresses of the functions named fns[0..n) in it. */
 tlop_status jit_load(tlop_jit *jit, LLVMModuleRef m, const char *const *fns, size_t n,
@@ -62,7 +66,6 @@ typedef struct jit_tab {
   const tab_table *t;
   LLVMValueRef m, v;       /* pointers to the sizes and the row-major values */
   LLVMValueRef nrows, ncols; /* i64 */
-  int rows;                /* the row count when known at compile time, else 0 */
 } jit_tab;
 
 /* Where a message size falls in a table (table.c's `locus`), plus its TAB_* flags. */
@@ -104,8 +107,6 @@ typedef struct jit_gen {
   LLVMTypeRef f64, i1, i8, i64, ptr, point_ty;
   const tlop_platform *pf;
   const tlop_env *env;
-  const char *const *names; /* the point's variables: x[j] is names[j] */
-  size_t nvars;
   bool bake;                /* tables as constants; else slots of the tables argument */
   tlop_tau_rule tau_rule;
   double max_terms;
@@ -121,16 +122,16 @@ typedef struct jit_gen {
 #define JIT_SLOT_FIELDS 4
 
 void jit_gen_init(jit_gen *g, tlop_ctx *ctx, LLVMContextRef c, const char *module_name,
-                  const tlop_platform *pf, const tlop_env *env, const char *const *names,
-                  size_t nvars, bool bake);
+                  const tlop_platform *pf, const tlop_env *env, bool bake);
 /* Disposes of the builder and of the module unless it was handed over (g->mod NULL). */
 void jit_gen_dispose(jit_gen *g);
 /* Emits `double name(const double *x, const void *tables, uint8_t *xflags)`: the value of
- * the expression at the point x (NaN when the interpreter must look at the point) and
- * its TAB_* extrapolation flags. NULL when the expression needs the interpreter (an
- * unbound name, a missing channel…): g->why says why. */
+ * the expression at the point x, where x[j] is variable names[j] (NaN when the
+ * interpreter must look at the point), and its TAB_* extrapolation flags. NULL when the
+ * expression needs the interpreter (an unbound name, a missing channel…): g->why says
+ * why. The function is internal and always inlined into its callers. */
 LLVMValueRef jit_gen_point(jit_gen *g, const tlop_model *model, const ir_node *root,
-                           const char *name);
+                           const char *const *names, size_t nvars, const char *name);
 /* Declares an LLVM intrinsic over double ("llvm.floor", 1 or 2 operands) and calls it. */
 LLVMValueRef jit_call_intrinsic(jit_gen *g, const char *name, LLVMValueRef a, LLVMValueRef b);
 LLVMValueRef jit_const(jit_gen *g, double v);

@@ -1,10 +1,11 @@
 /* jit_table.c — the table look-ups of table.c (locate, the column formula, tab_L) emitted
  * as LLVM IR, operation for operation and in the same order, so the JIT and the
- * interpreter get the same bits. A baked table has a known row count: its binary search
- * unrolls into a few selects; a run-time table searches in a loop. */
+ *  interpreter get the same bits. A baked table is constant arrays, its sizes constants
+ * is folded into the code; a run-time table is read through a slot. */
 #include "jit_int.h"
 
 #include <float.h>
+#include <stdlib.h>
 
 static LLVMValueRef load_at(jit_gen *g, LLVMValueRef base, LLVMValueRef idx) {
   LLVMValueRef p = LLVMBuildInBoundsGEP2(g->b, g->f64, base, &idx, 1, "");
@@ -29,35 +30,29 @@ static LLVMValueRef flag(jit_gen *g, LLVMValueRef cond, unsigned bit) {
   return LLVMBuildSelect(g->b, cond, LLVMConstInt(g->i8, bit, 0), LLVMConstInt(g->i8, 0, 0), "");
 }
 
-/* The largest row lo with m[lo] <= x, given m[0] <= x (any lo when x is NaN): the
- * branch-free halving search; it finds the same row as table.c's bisection. */
+/* table.c's bisection for the row lo with m[lo] <= x < m[lo+1], given m[0] < x < m[last]
+ * (any row in range otherwise). A loop, as in C: the x86 back end turns its selects into
+ * branches, which grids (sorted sizes, each repeated along the other axes) predict well. */
 static LLVMValueRef search(jit_gen *g, const jit_tab *t, LLVMValueRef x) {
   LLVMBuilderRef b = g->b;
-  if (t->rows > 0) {
-    LLVMValueRef lo = jit_i64(g, 0);
-    for (long len = t->rows; len > 1; len -= len / 2) {
-      LLVMValueRef mid = LLVMBuildAdd(b, lo, jit_i64(g, len / 2), "");
-      LLVMValueRef le = LLVMBuildFCmp(b, LLVMRealOLE, load_at(g, t->m, mid), x, "");
-      lo = LLVMBuildSelect(b, le, mid, lo, "");
-    }
-    return lo;
-  }
   LLVMBasicBlockRef from = LLVMGetInsertBlock(b), head = new_block(g, "search"),
                     step = new_block(g, "search.step"), out = new_block(g, "search.out");
+  LLVMValueRef last = LLVMBuildSub(b, t->nrows, jit_i64(g, 1), "");
   LLVMBuildBr(b, head);
   LLVMPositionBuilderAtEnd(b, head);
-  LLVMValueRef lo = LLVMBuildPhi(b, g->i64, "lo"), len = LLVMBuildPhi(b, g->i64, "len");
-  LLVMBuildCondBr(b, LLVMBuildICmp(b, LLVMIntSGT, len, jit_i64(g, 1), ""), step, out);
+  LLVMValueRef lo = LLVMBuildPhi(b, g->i64, "lo"), hi = LLVMBuildPhi(b, g->i64, "hi");
+  LLVMValueRef width = LLVMBuildSub(b, hi, lo, "");
+  LLVMBuildCondBr(b, LLVMBuildICmp(b, LLVMIntSGT, width, jit_i64(g, 1), ""), step, out);
   LLVMPositionBuilderAtEnd(b, step);
-  LLVMValueRef half = LLVMBuildLShr(b, len, jit_i64(g, 1), "");
-  LLVMValueRef mid = LLVMBuildAdd(b, lo, half, "");
+  LLVMValueRef mid = LLVMBuildAdd(b, lo, LLVMBuildLShr(b, width, jit_i64(g, 1), ""), "");
   LLVMValueRef le = LLVMBuildFCmp(b, LLVMRealOLE, load_at(g, t->m, mid), x, "");
-  LLVMValueRef lo2 = LLVMBuildSelect(b, le, mid, lo, ""), len2 = LLVMBuildSub(b, len, half, "");
+  LLVMValueRef lo2 = LLVMBuildSelect(b, le, mid, lo, ""), hi2 = LLVMBuildSelect(b, le, hi, mid, "");
   LLVMBuildBr(b, head);
-  LLVMValueRef lo_in[2] = {jit_i64(g, 0), lo2}, len_in[2] = {t->nrows, len2};
+  LLVMValueRef lo_in[2] = {jit_i64(g, 0), lo2};
+  LLVMValueRef hi_in[2] = {last, hi2};
   LLVMBasicBlockRef bbs[2] = {from, step};
   LLVMAddIncoming(lo, lo_in, bbs, 2);
-  LLVMAddIncoming(len, len_in, bbs, 2);
+  LLVMAddIncoming(hi, hi_in, bbs, 2);
   LLVMPositionBuilderAtEnd(b, out);
   return lo;
 }

@@ -1,0 +1,12 @@
+#!/usr/bin/env bash
+# check.sh TLOP EXAMPLE BAKED SOURCE_DIR — the test of the emit examples: each prints the
+# same CSV, to the bit, as `tlop sweep` evaluating the same grid with the interpreter.
+set -euo pipefail
+tlop=$1 example=$2 baked=$3 src=$4
+table=$src/examples/emit/shm.txt
+expected=$("$tlop" sweep "$src/stdlib/mpich/bcast.tlop" bcast_binomial allgather_ring \
+  --grid m=1KiB..4MiB:*4 --grid P=2..64:*2 --params "$table" --engine interp 2>/dev/null)
+[ "$(echo "$expected" | wc -l)" -eq 43 ] || { echo "unexpected sweep output"; exit 1; }
+diff <(echo "$expected") <("$example" "$table")
+diff <(echo "$expected") <("$baked")
+echo "emit examples: 42 points, 2 algorithms, runtime and baked tables: identical to the interpreter"

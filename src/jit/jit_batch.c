@@ -1,0 +1,286 @@
+/* jit_batch.c — batch kernels: per expression, one JIT'd loop over a whole run of grid
+ * points (the per-point call disappears), split across threads; then what the
+ * interpreter still owes the caller: the points the compiled code would not vouch for,
+ * the diagnostic of the first failing point, and the extrapolation warnings — so a batch
+ * evaluated here is indistinguishable from tlop_eval_batch, only faster. */
+#include "jit_int.h"
+
+#include <math.h>
+#include <pthread.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+/* Points per expression from which `auto` compiles instead of interpreting. Measured on
+ * the 2-core benchmark machine (tests/bench/README.md): compiling one stdlib algorithm
+ * takes ≈ 13 ms at O2, the interpreter ≈ 330 ns per point and the kernel ≈ 30 ns, so
+ * compiling pays from 13 ms / 300 ns ≈ 4·10^4 points (the cache makes it pay sooner,
+ * but auto cannot know beforehand whether it will hit). */
+#define JIT_BREAK_EVEN 40000
+
+/* Threads get at least this many points each: below, starting one costs more. */
+#define MIN_POINTS_PER_THREAD 4096
+
+struct tlop_kernels {
+  tlop_jit *jit;
+  const tlop_platform *pf;
+  const tlop_env *env;
+  char **names;
+  sym *vars;
+  size_t nvars;
+  struct kernel {
+    const tlop_expr *expr;
+    jit_kernel_fn fn; /* NULL: the interpreter evaluates this expression */
+  } *k;
+  size_t n;
+};
+
+tlop_status tlop_engine_parse(const char *text, tlop_engine *out) {
+  static const char *const names[] = {"auto", "jit", "interp"};
+  for (int i = 0; i < 3; i++)
+    if (text && !strcmp(text, names[i])) {
+      *out = (tlop_engine)i;
+      return TLOP_OK;
+    }
+  return TLOP_ERR_ARG;
+}
+
+tlop_engine tlop_engine_pick(tlop_engine engine, size_t npoints) {
+  if (engine != TLOP_ENGINE_AUTO)
+    return engine;
+  return npoints >= JIT_BREAK_EVEN ? TLOP_ENGINE_JIT : TLOP_ENGINE_INTERP;
+}
+
+/* void kernel(const double *pts, i64 n, i64 stride, double *out, u8 *xf): the point
+ * function, inlined, in a loop over the rows of pts. */
+static void gen_kernel(jit_gen *g, LLVMValueRef point, const char *name) {
+  LLVMBuilderRef b = g->b;
+  LLVMTypeRef params[5] = {g->ptr, g->i64, g->i64, g->ptr, g->ptr};
+  LLVMValueRef fn = LLVMAddFunction(g->mod, name, LLVMFunctionType(LLVMVoidTypeInContext(g->c), params, 5, 0));
+  unsigned noalias = LLVMGetEnumAttributeKindForName("noalias", 7);
+  for (unsigned i = 1; i <= 5; i++)
+    if (i != 2 && i != 3)
+      LLVMAddAttributeAtIndex(fn, i, LLVMCreateEnumAttribute(g->c, noalias, 0));
+  LLVMValueRef pts = LLVMGetParam(fn, 0), n = LLVMGetParam(fn, 1), stride = LLVMGetParam(fn, 2);
+  LLVMValueRef out = LLVMGetParam(fn, 3), xf = LLVMGetParam(fn, 4);
+  LLVMBasicBlockRef entry = LLVMAppendBasicBlockInContext(g->c, fn, "entry"),
+                    loop = LLVMAppendBasicBlockInContext(g->c, fn, "point"),
+                    done = LLVMAppendBasicBlockInContext(g->c, fn, "done");
+  LLVMPositionBuilderAtEnd(b, entry);
+  LLVMBuildCondBr(b, LLVMBuildICmp(b, LLVMIntSGT, n, jit_i64(g, 0), ""), loop, done);
+  LLVMPositionBuilderAtEnd(b, loop);
+  LLVMValueRef i = LLVMBuildPhi(b, g->i64, "i");
+  LLVMValueRef row = LLVMBuildMul(b, i, stride, "");
+  LLVMValueRef args[3] = {LLVMBuildInBoundsGEP2(b, g->f64, pts, &row, 1, "x"),
+                          LLVMConstNull(g->ptr), LLVMBuildInBoundsGEP2(b, g->i8, xf, &i, 1, "")};
+  LLVMValueRef v = LLVMBuildCall2(b, g->point_ty, point, args, 3, "");
+  LLVMBuildStore(b, v, LLVMBuildInBoundsGEP2(b, g->f64, out, &i, 1, ""));
+  LLVMValueRef next = LLVMBuildAdd(b, i, jit_i64(g, 1), "");
+  LLVMBuildCondBr(b, LLVMBuildICmp(b, LLVMIntSLT, next, n, ""), loop, done);
+  LLVMValueRef in[2] = {jit_i64(g, 0), next};
+  LLVMBasicBlockRef from[2] = {entry, loop};
+  LLVMAddIncoming(i, in, from, 2);
+  LLVMPositionBuilderAtEnd(b, done);
+  LLVMBuildRetVoid(b);
+}
+
+void tlop_kernels_free(tlop_kernels *k) {
+  if (!k)
+    return;
+  for (size_t j = 0; j < k->nvars; j++)
+    free(k->names[j]);
+  free(k->names);
+  free(k->vars);
+  free(k->k);
+  free(k);
+}
+
+tlop_status tlop_jit_compile(tlop_jit *jit, const tlop_expr *const *exprs, size_t nexprs,
+                             const tlop_platform *pf, const tlop_env *env,
+                             const char *const *names, size_t nvars, tlop_kernels **out) {
+  *out = NULL;
+  tlop_ctx *ctx = jit->ctx;
+  tlop_kernels *k = calloc(1, sizeof *k);
+  if (!k)
+    return TLOP_ERR_NOMEM;
+  k->jit = jit;
+  k->pf = pf;
+  k->env = env;
+  k->n = nexprs;
+  k->nvars = nvars;
+  k->k = calloc(nexprs + 1, sizeof *k->k);
+  k->names = calloc(nvars + 1, sizeof *k->names);
+  k->vars = calloc(nvars + 1, sizeof *k->vars);
+  char **fns = calloc(nexprs + 1, sizeof *fns);
+  size_t *which = calloc(nexprs + 1, sizeof *which), nfns = 0;
+  void **addrs = calloc(nexprs + 1, sizeof *addrs);
+  tlop_status st = k->k && k->names && k->vars && fns && which && addrs ? TLOP_OK : TLOP_ERR_NOMEM;
+  for (size_t j = 0; j < nvars && st == TLOP_OK; j++) {
+    k->vars[j] = ctx_sym(ctx, names[j]);
+    if (!(k->names[j] = strdup(names[j])))
+      st = TLOP_ERR_NOMEM;
+  }
+  jit_gen g;
+  jit_gen_init(&g, ctx, jit->llctx, "tlop", pf, env, true);
+  for (size_t i = 0; i < nexprs && st == TLOP_OK; i++) {
+    k->k[i].expr = exprs[i];
+    char name[48];
+    snprintf(name, sizeof name, "point.%zu", i);
+    /* What the JIT cannot take (no platform for a transfer, an unbound name, …) the
+     * interpreter evaluates, and reports on. */
+    LLVMValueRef point = ir_has_cost(exprs[i]->node) && !pf ? NULL
+                         : jit_gen_point(&g, exprs[i]->model, exprs[i]->node, names, nvars, name);
+    if (!point)
+      continue;
+    strbuf b = {0};
+    sb_printf(&b, "tlop_kernel_%zu", i);
+    gen_kernel(&g, point, b.s);
+    which[nfns] = i;
+    fns[nfns++] = b.s;
+  }
+  if (st == TLOP_OK && nfns) {
+    st = jit_load(jit, g.mod, (const char *const *)fns, nfns, addrs);
+    g.mod = NULL; /* jit_load consumed it */
+    for (size_t j = 0; j < nfns && st == TLOP_OK; j++)
+      k->k[which[j]].fn = (jit_kernel_fn)(uintptr_t)addrs[j];
+  }
+  jit_gen_dispose(&g);
+  for (size_t j = 0; j < nfns; j++)
+    free(fns[j]);
+  free(fns);
+  free(which);
+  free(addrs);
+  if (st != TLOP_OK) {
+    tlop_kernels_free(k);
+    return st;
+  }
+  *out = k;
+  return TLOP_OK;
+}
+
+/* ---- running on threads ---- */
+
+typedef struct work {
+  jit_kernel_fn fn;
+  const double *pts;
+  size_t n, stride;
+  double *out;
+  uint8_t *xf;
+} work;
+
+static void *run_work(void *p) {
+  work *w = p;
+  w->fn(w->pts, (int64_t)w->n, (int64_t)w->stride, w->out, w->xf);
+  return NULL;
+}
+
+static int cores(void) {
+  long n = sysconf(_SC_NPROCESSORS_ONLN);
+  return n > 0 ? (int)n : 1;
+}
+
+tlop_status jit_kernels_run(tlop_kernels *k, size_t which, const double *pts, size_t n,
+                            double *out, uint8_t *xf) {
+  jit_kernel_fn fn = which < k->n ? k->k[which].fn : NULL;
+  if (!fn)
+    return TLOP_ERR_ARG;
+  size_t jobs = (size_t)(k->jit->jobs ? k->jit->jobs : cores());
+  size_t most = n / MIN_POINTS_PER_THREAD;
+  if (jobs > most)
+    jobs = most ? most : 1;
+  work *w = calloc(jobs, sizeof *w);
+  pthread_t *th = calloc(jobs, sizeof *th);
+  bool *started = calloc(jobs, sizeof *started);
+  if (!w || !th || !started) {
+    free(w);
+    free(th);
+    free(started);
+    return TLOP_ERR_NOMEM;
+  }
+  /* Contiguous slices: each point's result depends on that point only, so any split
+   * gives the same bits. */
+  for (size_t t = 0, start = 0; t < jobs; t++) {
+    size_t len = n / jobs + (t < n % jobs);
+    w[t] = (work){fn, pts + start * k->nvars, len, k->nvars, out + start, xf + start};
+    start += len;
+    if (t > 0)
+      started[t] = pthread_create(&th[t], NULL, run_work, &w[t]) == 0;
+  }
+  run_work(&w[0]);
+  for (size_t t = 1; t < jobs; t++) {
+    if (started[t])
+      pthread_join(th[t], NULL);
+    else
+      run_work(&w[t]);
+  }
+  free(w);
+  free(th);
+  free(started);
+  return TLOP_OK;
+}
+
+/* ---- what the interpreter owes ---- */
+
+static eval_state *interp_at(const tlop_kernels *k, const tlop_expr *e, const double *x) {
+  eval_state *es = eval_new(e->model->ctx, k->pf);
+  eval_use_env(es, k->env, e->model);
+  for (size_t j = 0; j < k->nvars; j++)
+    eval_bind(es, k->vars[j], x[j]);
+  return es;
+}
+
+/* The interpreter's warnings for the run: for each cause, its first point, replayed in
+ * order, gives the same first example a full interpreted pass would. */
+static void warn(const tlop_kernels *k, const tlop_expr *e, const double *pts, size_t n,
+                 const uint8_t *xf) {
+  size_t first[3] = {n, n, n};
+  for (size_t i = 0; i < n; i++)
+    for (int bit = 0; bit < 3; bit++)
+      if ((xf[i] >> bit & 1) && first[bit] == n)
+        first[bit] = i;
+  eval_state *es = NULL;
+  for (size_t i = 0; i < n; i++) {
+    if (i != first[0] && i != first[1] && i != first[2])
+      continue;
+    if (!es)
+      es = eval_new(e->model->ctx, k->pf), eval_use_env(es, k->env, e->model);
+    for (size_t j = 0; j < k->nvars; j++)
+      eval_bind(es, k->vars[j], pts[i * k->nvars + j]);
+    double v;
+    eval_node(es, e->node, &v);
+  }
+  if (es) {
+    warn_extrapolations(e->model->ctx, es);
+    eval_free(es);
+  }
+}
+
+tlop_status tlop_kernels_eval(tlop_kernels *k, size_t which, const double *points,
+                              size_t npoints, double *out) {
+  if (which >= k->n)
+    return TLOP_ERR_ARG;
+  const tlop_expr *e = k->k[which].expr;
+  if (!k->k[which].fn)
+    return tlop_eval_batch(e, k->pf, k->env, (const char *const *)k->names, k->nvars, points,
+                           npoints, out);
+  uint8_t *xf = malloc(npoints ? npoints : 1);
+  if (!xf)
+    return TLOP_ERR_NOMEM;
+  tlop_status st = jit_kernels_run(k, which, points, npoints, out, xf);
+  /* NaN: the kernel leaves the point to the interpreter, which stops at the first one
+   * that fails, with its diagnostic, as tlop_eval_batch does. */
+  for (size_t i = 0; i < npoints && st == TLOP_OK; i++) {
+    if (!isnan(out[i]))
+      continue;
+    eval_state *es = interp_at(k, e, points + i * k->nvars);
+    if (!eval_node(es, e->node, &out[i]))
+      st = TLOP_ERR_EVAL;
+    xf[i] = (uint8_t)eval_extrapolations(es);
+    eval_free(es);
+  }
+  if (st == TLOP_OK)
+    warn(k, e, points, npoints, xf);
+  free(xf);
+  return st;
+}

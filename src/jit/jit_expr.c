@@ -1,0 +1,1240 @@
+/* jit_expr.c — cost IR → LLVM IR, one emitter per IR operator, mirroring eval.c: the same
+ * operations in the same order. Errors are values: a compiled node yields its value, an
+ * i1 "the interpreter must look at this point" and its TAB_* flags, so no node has side
+ * effects and each is emitted where its operands become available — outside the sums it
+ * does not depend on (hoisting at codegen; a table's locate moves out with its m). Only
+ * sums, which count terms against --max-terms in evaluation order, stay in place. */
+#include "jit_int.h"
+
+#include <float.h>
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+/* Deepest cost IR compiled; deeper ones are interpreted (the emitter recurses). */
+#define JIT_MAX_DEPTH 2000
+/* Bounds under which a loop index, its offset and pow(2^k, i) are exact integers. */
+#define EXACT_INT 1099511627776.0 /* 2^40 */
+
+/* A compiled node. */
+typedef struct jv {
+  LLVMValueRef v;   /* double */
+  LLVMValueRef err; /* i1: the interpreter must look at this point; NULL: cannot fail */
+  LLVMValueRef xf;  /* i8: TAB_* extrapolation flags; NULL: none */
+  int level;        /* loop depth where v is available; 0: the function's entry */
+} jv;
+
+/* pow(B, i ± c) inside the sum over i, carried from one term to the next as p·B. */
+typedef struct recurrence {
+  LLVMValueRef phi, p0;
+  double factor;
+} recurrence;
+
+/* Level 0 is the function body, level d the d-th nested sum being emitted. */
+typedef struct level {
+  LLVMBasicBlockRef cur; /* where the next code of this level goes */
+  uint32_t region;       /* the innermost open region of this level (memo validity) */
+  LLVMBasicBlockRef header;
+  LLVMValueRef lo, count;
+  recurrence *rec;
+  size_t nrec, rec_cap;
+} level;
+
+typedef struct binding {
+  sym name;
+  jv val;
+  int loop; /* the level of the sum whose index this is; 0: a channel's parameter */
+} binding;
+
+typedef struct par_entry {
+  const pf_channel *ch; /* NULL: every channel */
+  jv a;
+} par_entry;
+
+/* Compiled nodes by (node, context) and loci by (m, table), valid while their region is. */
+typedef struct memo_entry {
+  const void *a;
+  uintptr_t b;
+  uint32_t region;
+  jv val;
+  jit_locus locus;
+} memo_entry;
+
+#define PARAM_KEY UINTPTR_MAX
+
+typedef struct jit_fn {
+  jit_gen *g;
+  const tlop_model *model;
+  LLVMValueRef fn, x, tables;
+  sym *vars;
+  size_t nvars;
+  level *lv;
+  size_t lv_cap;
+  int depth, pos;        /* innermost open level; level the builder is at */
+  binding *bind;
+  size_t nbind, bind_cap, bind_base;
+  par_entry *par;
+  size_t npar, par_cap, par_base;
+  uint32_t ctx_id, bind_id, next_id; /* contexts of cost nodes and of scalar nodes */
+  LLVMValueRef terms;    /* sum terms counted so far, at the innermost position */
+  memo_entry *memo;
+  size_t nmemo, memo_cap;
+  uint32_t *slots;
+  size_t nslots;
+  bool *alive;
+  size_t nregions, regions_cap;
+  ptrmap sums;           /* node → 1: contains a sum, 2: does not */
+  ptrmap busy;           /* parameter → being emitted */
+  ptrmap defaults;       /* parameter → its lowered default */
+  struct fn_tab {
+    const tab_table *t;
+    jit_tab tab;
+  } *tabs;
+  size_t ntabs, tabs_cap;
+  bool failed;
+} jit_fn;
+
+static jv emit(jit_fn *f, const ir_node *n);
+
+static void fail(jit_fn *f, const char *fmt, ...) TLOP_PRINTF(2, 3);
+static void fail(jit_fn *f, const char *fmt, ...) {
+  if (f->failed)
+    return;
+  f->failed = true;
+  va_list ap;
+  va_start(ap, fmt);
+  vsnprintf(f->g->why, sizeof f->g->why, fmt, ap);
+  va_end(ap);
+}
+
+static int maxl(int a, int b) { return a > b ? a : b; }
+
+/* ======== module-level helpers ======== */
+
+LLVMValueRef jit_const(jit_gen *g, double v) { return LLVMConstReal(g->f64, v); }
+LLVMValueRef jit_i64(jit_gen *g, long long v) { return LLVMConstInt(g->i64, (unsigned long long)v, 1); }
+
+LLVMValueRef jit_call_intrinsic(jit_gen *g, const char *name, LLVMValueRef a, LLVMValueRef b) {
+  unsigned id = LLVMLookupIntrinsicID(name, strlen(name));
+  LLVMValueRef fn = LLVMGetIntrinsicDeclaration(g->mod, id, &g->f64, 1);
+  LLVMTypeRef ty = LLVMIntrinsicGetType(g->c, id, &g->f64, 1);
+  LLVMValueRef args[2] = {a, b};
+  return LLVMBuildCall2(g->b, ty, fn, args, b ? 2 : 1, "");
+}
+
+static void add_fn_attr(jit_gen *g, LLVMValueRef fn, const char *name, uint64_t val) {
+  unsigned kind = LLVMGetEnumAttributeKindForName(name, strlen(name));
+  LLVMAddAttributeAtIndex(fn, LLVMAttributeFunctionIndex, LLVMCreateEnumAttribute(g->c, kind, val));
+}
+
+/* A libm function called as a plain function: `nobuiltin` keeps LLVM from rewriting
+ * pow(2, x) as exp2(x) and the like, which need not give the interpreter's bits. */
+static LLVMValueRef libm_decl(jit_gen *g, const char *name, LLVMTypeRef ty) {
+  LLVMValueRef fn = LLVMGetNamedFunction(g->mod, name);
+  if (fn)
+    return fn;
+  fn = LLVMAddFunction(g->mod, name, ty);
+  add_fn_attr(g, fn, "memory", 0); /* reads and writes no memory (errno is never read) */
+  add_fn_attr(g, fn, "nounwind", 0);
+  add_fn_attr(g, fn, "willreturn", 0);
+  return fn;
+}
+
+static LLVMValueRef call_libm(jit_gen *g, LLVMValueRef fn, LLVMTypeRef ty, LLVMValueRef a,
+                              LLVMValueRef b) {
+  LLVMValueRef args[2] = {a, b};
+  LLVMValueRef call = LLVMBuildCall2(g->b, ty, fn, args, b ? 2 : 1, "");
+  unsigned kind = LLVMGetEnumAttributeKindForName("nobuiltin", 9);
+  LLVMAddCallSiteAttribute(call, LLVMAttributeFunctionIndex, LLVMCreateEnumAttribute(g->c, kind, 0));
+  return call;
+}
+
+/* The constant a double LLVM value is, if it is one. */
+static bool const_double(LLVMValueRef v, double *out) {
+  LLVMBool lost;
+  if (!LLVMIsAConstantFP(v))
+    return false;
+  *out = LLVMConstRealGetDouble(v, &lost);
+  return true;
+}
+
+/* pow, folded here with the interpreter's libm when both operands are constants. */
+static LLVMValueRef call_pow(jit_gen *g, LLVMValueRef a, LLVMValueRef b) {
+  double x, y;
+  if (const_double(a, &x) && const_double(b, &y))
+    return jit_const(g, ir_apply(IR_POW, x, y));
+  if (!g->fn_pow)
+    g->fn_pow = libm_decl(g, "pow", g->ty_d_dd);
+  return call_libm(g, g->fn_pow, g->ty_d_dd, a, b);
+}
+
+/* ir.c's log_base(b, x): log2 for base 2, else log(x)/log(b) snapped to the integer k
+ * when b^k == x; one internal function per module. */
+static LLVMValueRef log_base_fn(jit_gen *g) {
+  if (g->fn_log_base)
+    return g->fn_log_base;
+  if (!g->fn_log)
+    g->fn_log = libm_decl(g, "log", g->ty_d_d);
+  LLVMBasicBlockRef saved = LLVMGetInsertBlock(g->b);
+  LLVMValueRef fn = LLVMAddFunction(g->mod, "tlop.log_base", g->ty_d_dd);
+  LLVMSetLinkage(fn, LLVMInternalLinkage);
+  LLVMBuilderRef b = g->b;
+  LLVMValueRef base = LLVMGetParam(fn, 0), x = LLVMGetParam(fn, 1);
+  LLVMBasicBlockRef entry = LLVMAppendBasicBlockInContext(g->c, fn, "entry"),
+                    two = LLVMAppendBasicBlockInContext(g->c, fn, "two"),
+                    other = LLVMAppendBasicBlockInContext(g->c, fn, "other"),
+                    near = LLVMAppendBasicBlockInContext(g->c, fn, "near");
+  LLVMPositionBuilderAtEnd(b, entry);
+  LLVMBuildCondBr(b, LLVMBuildFCmp(b, LLVMRealOEQ, base, jit_const(g, 2), ""), two, other);
+  LLVMPositionBuilderAtEnd(b, two);
+  LLVMBuildRet(b, jit_call_intrinsic(g, "llvm.log2", x, NULL));
+  LLVMPositionBuilderAtEnd(b, other);
+  LLVMValueRef r = LLVMBuildFDiv(b, call_libm(g, g->fn_log, g->ty_d_d, x, NULL),
+                                 call_libm(g, g->fn_log, g->ty_d_d, base, NULL), "");
+  LLVMValueRef k = jit_call_intrinsic(g, "llvm.round", r, NULL);
+  LLVMValueRef d = jit_call_intrinsic(g, "llvm.fabs", LLVMBuildFSub(b, r, k, ""), NULL);
+  LLVMValueRef close = LLVMBuildFCmp(b, LLVMRealOLT, d, jit_const(g, 1e-9), "");
+  LLVMBasicBlockRef done = LLVMAppendBasicBlockInContext(g->c, fn, "far");
+  LLVMBuildCondBr(b, close, near, done);
+  LLVMPositionBuilderAtEnd(b, done);
+  LLVMBuildRet(b, r);
+  LLVMPositionBuilderAtEnd(b, near);
+  LLVMValueRef exact = LLVMBuildFCmp(b, LLVMRealOEQ, call_pow(g, base, k), x, "");
+  LLVMBuildRet(b, LLVMBuildSelect(b, exact, k, r, ""));
+  if (saved)
+    LLVMPositionBuilderAtEnd(b, saved);
+  g->fn_log_base = fn;
+  return fn;
+}
+
+void jit_gen_init(jit_gen *g, tlop_ctx *ctx, LLVMContextRef c, const char *module_name,
+                  const tlop_platform *pf, const tlop_env *env, bool bake) {
+  memset(g, 0, sizeof *g);
+  g->ctx = ctx;
+  g->c = c;
+  g->mod = LLVMModuleCreateWithNameInContext(module_name, c);
+  g->b = LLVMCreateBuilderInContext(c);
+  g->f64 = LLVMDoubleTypeInContext(c);
+  g->i1 = LLVMInt1TypeInContext(c);
+  g->i8 = LLVMInt8TypeInContext(c);
+  g->i64 = LLVMInt64TypeInContext(c);
+  g->ptr = LLVMPointerTypeInContext(c, 0);
+  LLVMTypeRef p3[3] = {g->ptr, g->ptr, g->ptr}, d2[2] = {g->f64, g->f64};
+  g->point_ty = LLVMFunctionType(g->f64, p3, 3, 0);
+  g->ty_d_d = LLVMFunctionType(g->f64, d2, 1, 0);
+  g->ty_d_dd = LLVMFunctionType(g->f64, d2, 2, 0);
+  g->pf = pf;
+  g->env = env;
+  g->bake = bake;
+  g->tau_rule = ctx->tau_rule;
+  g->max_terms = ctx->max_terms;
+}
+
+void jit_gen_dispose(jit_gen *g) {
+  LLVMDisposeBuilder(g->b);
+  if (g->mod)
+    LLVMDisposeModule(g->mod);
+  free(g->tabs);
+  memset(g, 0, sizeof *g);
+}
+
+/* A table's arrays in this module: constants when baked (always for gamma, whose operator
+ * column is chosen at compile time), else the next run-time slot. */
+static const jit_modtab *module_table(jit_gen *g, const tab_table *t, const char *channel) {
+  for (size_t i = 0; i < g->ntabs; i++)
+    if (g->tabs[i].t == t)
+      return &g->tabs[i];
+  jit_modtab mt = {t, channel, NULL, NULL, -1};
+  if (g->bake || t->kind == TAB_GAMMA)
+    jit_tab_globals(g, t, &mt.gm, &mt.gv);
+  else
+    mt.slot = g->nslots++;
+  VEC_PUSH(g->tabs, g->ntabs, g->tabs_cap, mt);
+  return &g->tabs[g->ntabs - 1];
+}
+
+/* ======== where code goes ======== */
+
+/* Records where the code of the builder's level ended, then moves to the end of `level`. */
+static void at(jit_fn *f, int level) {
+  f->lv[f->pos].cur = LLVMGetInsertBlock(f->g->b);
+  LLVMPositionBuilderAtEnd(f->g->b, f->lv[level].cur);
+  f->pos = level;
+}
+
+static uint32_t region_open(jit_fn *f) {
+  bool yes = true;
+  VEC_PUSH(f->alive, f->nregions, f->regions_cap, yes);
+  return (uint32_t)(f->nregions - 1);
+}
+
+static LLVMBasicBlockRef block(jit_fn *f, const char *name) {
+  return LLVMAppendBasicBlockInContext(f->g->c, f->fn, name);
+}
+
+/* ======== the memo ======== */
+
+static uint64_t memo_hash(const void *a, uintptr_t b) {
+  uint64_t h = (uint64_t)(uintptr_t)a * 0x9E3779B97F4A7C15ull;
+  h ^= ((uint64_t)b + 0x632BE59BD9B4E019ull) * 0xC2B2AE3D27D4EB4Full;
+  return h ^ (h >> 31);
+}
+
+static void memo_rehash(jit_fn *f) {
+  size_t n = f->nslots ? f->nslots * 2 : 256;
+  uint32_t *s = calloc(n, sizeof *s);
+  if (!s)
+    abort();
+  for (size_t i = 0; i < f->nmemo; i++) {
+    size_t j = memo_hash(f->memo[i].a, f->memo[i].b) & (n - 1);
+    while (s[j])
+      j = (j + 1) & (n - 1);
+    s[j] = (uint32_t)(i + 1);
+  }
+  free(f->slots);
+  f->slots = s;
+  f->nslots = n;
+}
+
+/* The entry of (a, b), added when `add`; NULL when absent. */
+static memo_entry *memo_slot(jit_fn *f, const void *a, uintptr_t b, bool add) {
+  if (add && (f->nmemo + 1) * 2 > f->nslots)
+    memo_rehash(f);
+  if (!f->nslots)
+    return NULL;
+  for (size_t i = memo_hash(a, b) & (f->nslots - 1);; i = (i + 1) & (f->nslots - 1)) {
+    if (!f->slots[i]) {
+      if (!add)
+        return NULL;
+      memo_entry e = {.a = a, .b = b};
+      VEC_PUSH(f->memo, f->nmemo, f->memo_cap, e);
+      f->slots[i] = (uint32_t)f->nmemo;
+      return &f->memo[f->nmemo - 1];
+    }
+    memo_entry *e = &f->memo[f->slots[i] - 1];
+    if (e->a == a && e->b == b)
+      return e;
+  }
+}
+
+static memo_entry *memo_get(jit_fn *f, const void *a, uintptr_t b) {
+  memo_entry *e = memo_slot(f, a, b, false);
+  return e && f->alive[e->region] ? e : NULL;
+}
+
+/* An entry for a value that lives at `level`: valid as long as that level's region. */
+static memo_entry *memo_put(jit_fn *f, const void *a, uintptr_t b, int level) {
+  memo_entry *e = memo_slot(f, a, b, true);
+  e->region = f->lv[level].region;
+  return e;
+}
+
+/* ======== values ======== */
+
+static jv konst(jit_fn *f, double v) { return (jv){jit_const(f->g, v), NULL, NULL, 0}; }
+
+static LLVMValueRef or_(jit_fn *f, LLVMValueRef a, LLVMValueRef b) {
+  return !a ? b : !b ? a : LLVMBuildOr(f->g->b, a, b, "");
+}
+
+static LLVMValueRef cmp(jit_fn *f, LLVMRealPredicate p, LLVMValueRef a, LLVMValueRef b) {
+  return LLVMBuildFCmp(f->g->b, p, a, b, "");
+}
+
+static LLVMValueRef cmpk(jit_fn *f, LLVMRealPredicate p, LLVMValueRef a, double k) {
+  return cmp(f, p, a, jit_const(f->g, k));
+}
+
+/* NaN or ±infinity: what the interpreter never lets through an operation. As x − x is
+ * NaN (unordered) exactly then: two instructions, where LLVM would turn the obvious
+ * |x| == inf into a floating-point class test that x86 does with integer bit twiddling. */
+static LLVMValueRef nonfinite(jit_fn *f, LLVMValueRef v) {
+  return cmpk(f, LLVMRealUNO, LLVMBuildFSub(f->g->b, v, v, ""), 0);
+}
+
+/* Not within [lo, DBL_MAX] (NaN included): two ordinary compares. */
+static LLVMValueRef outside(jit_fn *f, LLVMValueRef v, LLVMRealPredicate below, double lo) {
+  return or_(f, cmpk(f, below, v, lo), cmpk(f, LLVMRealUGT, v, DBL_MAX));
+}
+
+/* Adds the errors and flags of operand k to r (at the builder's position). */
+static void absorb(jit_fn *f, jv *r, jv k) {
+  r->err = or_(f, r->err, k.err);
+  r->xf = or_(f, r->xf, k.xf);
+}
+
+static LLVMValueRef as_double(jit_fn *f, LLVMValueRef i1) {
+  return LLVMBuildUIToFP(f->g->b, i1, f->g->f64, "");
+}
+
+/* eval.c's check_size and check_tau, negated. */
+static LLVMValueRef bad_size(jit_fn *f, LLVMValueRef m) { return outside(f, m, LLVMRealULT, 0); }
+
+static LLVMValueRef bad_tau(jit_fn *f, LLVMValueRef tau, bool table) {
+  return table ? outside(f, tau, LLVMRealULT, 1) : outside(f, tau, LLVMRealULE, 0);
+}
+
+/* ======== which nodes contain sums ======== */
+
+static bool has_sum(jit_fn *f, const ir_node *n) {
+  void *known = ptrmap_get(&f->sums, n);
+  if (known)
+    return known == (void *)1;
+  bool r = n->op == IR_SUM;
+  for (int i = 0; i < n->nkids && !r; i++)
+    r = has_sum(f, n->kid[i]);
+  const tlop_platform *pf = f->g->pf;
+  if (!r && pf && (n->op == IR_L || n->op == IR_O || n->op == IR_PACK)) {
+    const pf_channel *ch = pf_channel_find(pf, n->name);
+    r = ch && ((ch->L && has_sum(f, ch->L)) || (ch->o && has_sum(f, ch->o)) ||
+               (ch->p && has_sum(f, ch->p)));
+  }
+  if (!r && pf && n->op == IR_GAMMA && pf->gamma_expr)
+    r = has_sum(f, pf->gamma_expr);
+  ptrmap_put(&f->sums, n, (void *)(uintptr_t)(r ? 1 : 2));
+  return r;
+}
+
+/* ======== variables and parameters ======== */
+
+static bool is_point_var(const jit_fn *f, sym name) {
+  for (size_t j = 0; j < f->nvars; j++)
+    if (f->vars[j] == name)
+      return true;
+  return false;
+}
+
+static bool env_value(const jit_fn *f, sym name, double *v) {
+  const tlop_env *env = f->g->env;
+  for (size_t i = 0; env && i < env->n; i++)
+    if (env->names[i] == name) {
+      *v = env->values[i];
+      return true;
+    }
+  return false;
+}
+
+/* The lowered default of a model parameter the point does not bind, or NULL. */
+static ir_node *param_default(jit_fn *f, sym name) {
+  double v;
+  if (is_point_var(f, name) || env_value(f, name, &v) || !f->model)
+    return NULL;
+  ir_node *ir = ptrmap_get(&f->defaults, name);
+  if (ir)
+    return ir;
+  ast_decl *d = ptrmap_get(&f->model->values, name);
+  if (!d || !d->body || !(ir = lower_expr((tlop_model *)f->model, d->body)))
+    return NULL;
+  ptrmap_put(&f->defaults, name, ir);
+  return ir;
+}
+
+/* A parameter's default, evaluated as the interpreter does: once per point, outside any
+ * ∥ and any channel's parameters. */
+static jv emit_param(jit_fn *f, sym name) {
+  memo_entry *e = memo_get(f, name, PARAM_KEY);
+  if (e)
+    return e->val;
+  ir_node *ir = param_default(f, name);
+  if (!ir) {
+    fail(f, "'%s' has no value", name->name);
+    return konst(f, 0);
+  }
+  if (ptrmap_get(&f->busy, name)) {
+    fail(f, "the default of '%s' depends on itself", name->name);
+    return konst(f, 0);
+  }
+  size_t bind_base = f->bind_base, par_base = f->par_base;
+  uint32_t ctx_id = f->ctx_id, bind_id = f->bind_id;
+  f->bind_base = f->nbind;
+  f->par_base = f->npar;
+  f->ctx_id = f->bind_id = 0;
+  ptrmap_put(&f->busy, name, (void *)name);
+  jv r = emit(f, ir);
+  ptrmap_put(&f->busy, name, NULL);
+  f->bind_base = bind_base;
+  f->par_base = par_base;
+  f->ctx_id = ctx_id;
+  f->bind_id = bind_id;
+  memo_put(f, name, PARAM_KEY, r.level)->val = r;
+  return r;
+}
+
+/* Defaults that contain sums are emitted first, at the entry, so their terms are counted
+ * once per point as the interpreter (which caches defaults) counts them. */
+static void params_first(jit_fn *f, const ir_node *n, ptrmap *seen) {
+  if (ptrmap_get(seen, n))
+    return;
+  ptrmap_put(seen, n, (void *)n);
+  if (n->op == IR_VAR) {
+    ir_node *ir = param_default(f, n->name);
+    if (ir) {
+      params_first(f, ir, seen);
+      if (has_sum(f, ir))
+        emit_param(f, n->name);
+    }
+    return;
+  }
+  for (int i = 0; i < n->nkids; i++)
+    params_first(f, n->kid[i], seen);
+  const tlop_platform *pf = f->g->pf;
+  if (pf && (n->op == IR_L || n->op == IR_O || n->op == IR_PACK)) {
+    const pf_channel *ch = pf_channel_find(pf, n->name);
+    const ir_node *bodies[3] = {ch ? ch->L : NULL, ch ? ch->o : NULL, ch ? ch->p : NULL};
+    for (int i = 0; i < 3; i++)
+      if (bodies[i])
+        params_first(f, bodies[i], seen);
+  }
+  if (pf && n->op == IR_GAMMA && pf->gamma_expr)
+    params_first(f, pf->gamma_expr, seen);
+}
+
+static binding *find_binding(jit_fn *f, sym name) {
+  for (size_t i = f->nbind; i-- > f->bind_base;)
+    if (f->bind[i].name == name)
+      return &f->bind[i];
+  return NULL;
+}
+
+/* eval.c's lookup: sum indices and channel parameters, the point, env, defaults. */
+static jv emit_var(jit_fn *f, const ir_node *n) {
+  binding *bd = find_binding(f, n->name);
+  if (bd)
+    return bd->val;
+  for (size_t j = 0; j < f->nvars; j++)
+    if (f->vars[j] == n->name) {
+      at(f, 0);
+      LLVMValueRef idx = jit_i64(f->g, (long long)j);
+      LLVMValueRef p = LLVMBuildInBoundsGEP2(f->g->b, f->g->f64, f->x, &idx, 1, "");
+      return (jv){LLVMBuildLoad2(f->g->b, f->g->f64, p, n->name->name), NULL, NULL, 0};
+    }
+  double v;
+  if (env_value(f, n->name, &v))
+    return konst(f, v);
+  return emit_param(f, n->name);
+}
+
+static void push_binding(jit_fn *f, sym name, jv val, int loop) {
+  binding b = {name, val, loop};
+  VEC_PUSH(f->bind, f->nbind, f->bind_cap, b);
+}
+
+/* ======== guarded evaluation: what the interpreter only evaluates when cond holds ======== */
+
+/* A node without sums is computed anyway (it is pure) and its errors and flags masked;
+ * one with sums gets a branch, so its loops run and count terms only when they should. */
+static jv guarded(jit_fn *f, LLVMValueRef cond, int cond_level, const ir_node *n) {
+  LLVMBuilderRef b = f->g->b;
+  if (!has_sum(f, n)) {
+    jv r = emit(f, n);
+    r.level = maxl(r.level, cond_level);
+    at(f, r.level);
+    if (r.err)
+      r.err = LLVMBuildAnd(b, cond, r.err, "");
+    if (r.xf)
+      r.xf = LLVMBuildSelect(b, cond, r.xf, LLVMConstInt(f->g->i8, 0, 0), "");
+    return r;
+  }
+  int d = f->depth;
+  at(f, d);
+  LLVMBasicBlockRef from = LLVMGetInsertBlock(b), then = block(f, "then"), join = block(f, "join");
+  LLVMBuildCondBr(b, cond, then, join);
+  LLVMPositionBuilderAtEnd(b, then);
+  uint32_t outer = f->lv[d].region;
+  f->lv[d].region = region_open(f);
+  LLVMValueRef terms = f->terms;
+  jv r = emit(f, n);
+  at(f, d);
+  LLVMValueRef err = r.err ? r.err : LLVMConstInt(f->g->i1, 0, 0);
+  LLVMValueRef xf = r.xf ? r.xf : LLVMConstInt(f->g->i8, 0, 0);
+  LLVMBasicBlockRef then_end = LLVMGetInsertBlock(b);
+  LLVMBuildBr(b, join);
+  f->alive[f->lv[d].region] = false;
+  f->lv[d].region = outer;
+  LLVMPositionBuilderAtEnd(b, join);
+  LLVMBasicBlockRef bbs[2] = {then_end, from};
+  LLVMValueRef vs[2][2] = {{r.v, jit_const(f->g, 0)},
+                           {err, LLVMConstInt(f->g->i1, 0, 0)}};
+  LLVMValueRef xs[2] = {xf, LLVMConstInt(f->g->i8, 0, 0)}, ts[2] = {f->terms, terms};
+  jv out = {LLVMBuildPhi(b, f->g->f64, ""), LLVMBuildPhi(b, f->g->i1, ""),
+            LLVMBuildPhi(b, f->g->i8, ""), d};
+  LLVMAddIncoming(out.v, vs[0], bbs, 2);
+  LLVMAddIncoming(out.err, vs[1], bbs, 2);
+  LLVMAddIncoming(out.xf, xs, bbs, 2);
+  f->terms = LLVMBuildPhi(b, f->g->f64, "terms");
+  LLVMAddIncoming(f->terms, ts, bbs, 2);
+  return out;
+}
+
+/* ======== scalar operators (ir_apply) ======== */
+
+static jv emit_scalar(jit_fn *f, const ir_node *n) {
+  jit_gen *g = f->g;
+  LLVMBuilderRef b = g->b;
+  jv ka = emit(f, n->kid[0]), kb = n->nkids > 1 ? emit(f, n->kid[1]) : konst(f, 0);
+  jv r = {NULL, NULL, NULL, maxl(ka.level, kb.level)};
+  at(f, r.level);
+  absorb(f, &r, ka);
+  absorb(f, &r, kb);
+  LLVMValueRef a = ka.v, c = kb.v;
+  /* Operators that can turn a NaN or infinite operand into a finite result check their
+   * operands: the interpreter would have stopped where the operand was computed. The
+   * others pass non-finite values on, to the check of the final result. */
+  bool check_a = false, check_b = false;
+  switch (n->op) {
+  case IR_ADD: r.v = LLVMBuildFAdd(b, a, c, ""); break;
+  case IR_SUB: r.v = LLVMBuildFSub(b, a, c, ""); break;
+  case IR_MUL: r.v = LLVMBuildFMul(b, a, c, ""); break;
+  case IR_NEG: r.v = LLVMBuildFNeg(b, a, ""); break;
+  case IR_DIV: r.v = LLVMBuildFDiv(b, a, c, ""), check_b = true; break;
+  case IR_MOD: r.v = LLVMBuildFRem(b, a, c, ""), check_b = true; break;
+  case IR_POW: r.v = call_pow(g, a, c), check_a = check_b = true; break;
+  case IR_MIN:
+    r.v = LLVMBuildSelect(b, cmp(f, LLVMRealOLT, a, c), a, c, ""), check_a = check_b = true;
+    break;
+  case IR_MAX:
+    r.v = LLVMBuildSelect(b, cmp(f, LLVMRealOGT, a, c), a, c, ""), check_a = check_b = true;
+    break;
+  case IR_LOG2: r.v = jit_call_intrinsic(g, "llvm.log2", a, NULL); break;
+  case IR_LOG:
+    r.v = LLVMBuildCall2(b, g->ty_d_dd, log_base_fn(g), (LLVMValueRef[]){a, c}, 2, "");
+    r.err = or_(f, r.err, or_(f, or_(f, cmpk(f, LLVMRealOLE, c, 0), cmpk(f, LLVMRealOLE, a, 0)),
+                              cmpk(f, LLVMRealOEQ, a, 1)));
+    check_a = check_b = true;
+    break;
+  case IR_CEIL: r.v = jit_call_intrinsic(g, "llvm.ceil", a, NULL); break;
+  case IR_FLOOR: r.v = jit_call_intrinsic(g, "llvm.floor", a, NULL); break;
+  case IR_ABS: r.v = jit_call_intrinsic(g, "llvm.fabs", a, NULL); break;
+  case IR_SQRT: r.v = jit_call_intrinsic(g, "llvm.sqrt", a, NULL); break;
+  case IR_NOT: r.v = as_double(f, cmpk(f, LLVMRealOEQ, a, 0)), check_a = true; break;
+  default: {
+    static const LLVMRealPredicate rel[] = {LLVMRealOLT, LLVMRealOLE, LLVMRealOGT,
+                                            LLVMRealOGE, LLVMRealOEQ, LLVMRealUNE};
+    if (n->op < IR_LT || n->op > IR_NE) {
+      fail(f, "operator '%s' has no code", ir_op_name((ir_op)n->op));
+      return konst(f, 0);
+    }
+    r.v = as_double(f, cmp(f, rel[n->op - IR_LT], a, c));
+    check_a = check_b = true;
+  }
+  }
+  if (check_a)
+    r.err = or_(f, r.err, nonfinite(f, a));
+  if (check_b)
+    r.err = or_(f, r.err, nonfinite(f, c));
+  return r;
+}
+
+/* pow(B, i), pow(B, i + c), pow(B, c + i), pow(B, i - c) in the sum over i, for B a
+ * power of two above 1 and c invariant: pow once before the loop, then p·B per term —
+ * the same bits as pow every time as long as i and c are exact integers (checked, else
+ * the point goes to the interpreter), and a loop without a libm call. */
+static bool emit_recurrence(jit_fn *f, const ir_node *n, jv *out) {
+  const ir_node *base = n->kid[0], *e = n->kid[1], *idx = NULL, *c = NULL;
+  int ex;
+  if (base->op != IR_NUM || !(base->num > 1) || !isfinite(base->num) ||
+      frexp(base->num, &ex) != 0.5)
+    return false;
+  if (e->op == IR_VAR) {
+    idx = e;
+  } else if ((e->op == IR_ADD || e->op == IR_SUB) && e->kid[0]->op == IR_VAR) {
+    idx = e->kid[0], c = e->kid[1];
+  } else if (e->op == IR_ADD && e->kid[1]->op == IR_VAR) {
+    idx = e->kid[1], c = e->kid[0];
+  }
+  binding *bd = idx ? find_binding(f, idx->name) : NULL;
+  if (!bd || !bd->loop || (c && ir_mentions(c, idx->name)))
+    return false;
+  int L = bd->loop;
+  jv cv = c ? emit(f, c) : konst(f, 0);
+  if (cv.level >= L)
+    return false;
+  jit_gen *g = f->g;
+  LLVMBuilderRef b = g->b;
+  level *lp = &f->lv[L];
+  at(f, L - 1);
+  /* The exponent of the first term, computed as the loop computes it (i = lo + 0). */
+  LLVMValueRef i0 = LLVMBuildFAdd(b, lp->lo, jit_const(g, 0), "");
+  LLVMValueRef e0 = !c ? i0
+                    : e->op == IR_SUB ? LLVMBuildFSub(b, i0, cv.v, "")
+                    : e->kid[0] == idx ? LLVMBuildFAdd(b, i0, cv.v, "")
+                                       : LLVMBuildFAdd(b, cv.v, i0, "");
+  LLVMValueRef p0 = call_pow(g, jit_const(g, base->num), e0);
+  LLVMValueRef ok = LLVMBuildAnd(
+      b, cmp(f, LLVMRealOEQ, lp->lo, jit_call_intrinsic(g, "llvm.floor", lp->lo, NULL)),
+      cmpk(f, LLVMRealOLE, jit_call_intrinsic(g, "llvm.fabs", lp->lo, NULL), EXACT_INT), "");
+  ok = LLVMBuildAnd(b, ok, cmpk(f, LLVMRealOLE, lp->count, EXACT_INT), "");
+  if (c) {
+    ok = LLVMBuildAnd(b, ok, cmp(f, LLVMRealOEQ, cv.v, jit_call_intrinsic(g, "llvm.floor", cv.v, NULL)), "");
+    ok = LLVMBuildAnd(b, ok, cmpk(f, LLVMRealOLE, jit_call_intrinsic(g, "llvm.fabs", cv.v, NULL), EXACT_INT), "");
+  }
+  ok = LLVMBuildAnd(b, ok, LLVMBuildNot(b, nonfinite(f, p0), ""), "");
+  ok = LLVMBuildAnd(b, ok, cmpk(f, LLVMRealUNE, p0, 0), "");
+  jv r = {NULL, or_(f, cv.err, LLVMBuildNot(b, ok, "")), cv.xf, L};
+  /* The phi goes first in the loop's header; the builder comes back to where it was. */
+  LLVMBasicBlockRef here = LLVMGetInsertBlock(b);
+  LLVMPositionBuilderBefore(b, LLVMGetFirstInstruction(lp->header));
+  r.v = LLVMBuildPhi(b, g->f64, "pow");
+  LLVMPositionBuilderAtEnd(b, here);
+  recurrence rec = {r.v, p0, base->num};
+  VEC_PUSH(lp->rec, lp->nrec, lp->rec_cap, rec);
+  *out = r;
+  return true;
+}
+
+static jv emit_pow(jit_fn *f, const ir_node *n) {
+  jv r;
+  return emit_recurrence(f, n, &r) ? r : emit_scalar(f, n);
+}
+
+/* ======== control: if, and/or, repeat ======== */
+
+static jv emit_if(jit_fn *f, const ir_node *n) {
+  jv c = emit(f, n->kid[0]);
+  double k;
+  if (!c.err && !c.xf && const_double(c.v, &k) && isfinite(k)) /* `if mode == 1`: one arm */
+    return emit(f, n->kid[k != 0 ? 1 : 2]);
+  at(f, c.level);
+  LLVMValueRef yes = cmpk(f, LLVMRealUNE, c.v, 0), no = LLVMBuildNot(f->g->b, yes, "");
+  LLVMValueRef bad = nonfinite(f, c.v);
+  jv t = guarded(f, yes, c.level, n->kid[1]), e = guarded(f, no, c.level, n->kid[2]);
+  jv r = {NULL, bad, NULL, maxl(c.level, maxl(t.level, e.level))};
+  at(f, r.level);
+  absorb(f, &r, c);
+  absorb(f, &r, t);
+  absorb(f, &r, e);
+  r.v = LLVMBuildSelect(f->g->b, yes, t.v, e.v, "");
+  return r;
+}
+
+/* `a and b`, `a or b`: b is evaluated only when a does not decide. */
+static jv emit_logic(jit_fn *f, const ir_node *n) {
+  bool is_or = n->op == IR_OR;
+  jv a = emit(f, n->kid[0]);
+  at(f, a.level);
+  LLVMValueRef need = cmpk(f, is_or ? LLVMRealOEQ : LLVMRealUNE, a.v, 0);
+  LLVMValueRef bad = nonfinite(f, a.v);
+  jv kb = guarded(f, need, a.level, n->kid[1]);
+  jv r = {NULL, bad, NULL, maxl(a.level, kb.level)};
+  at(f, r.level);
+  absorb(f, &r, a);
+  absorb(f, &r, kb);
+  r.err = or_(f, r.err, LLVMBuildAnd(f->g->b, need, nonfinite(f, kb.v), ""));
+  r.v = LLVMBuildSelect(f->g->b, need, as_double(f, cmpk(f, LLVMRealUNE, kb.v, 0)),
+                        jit_const(f->g, is_or ? 1 : 0), "");
+  return r;
+}
+
+static jv emit_repeat(jit_fn *f, const ir_node *n) {
+  jv a = emit(f, n->kid[0]);
+  at(f, a.level);
+  LLVMValueRef neg = cmpk(f, LLVMRealOLT, a.v, 0);
+  LLVMValueRef go = LLVMBuildAnd(f->g->b, LLVMBuildNot(f->g->b, neg, ""),
+                                 cmpk(f, LLVMRealUNE, a.v, 0), "");
+  jv body = guarded(f, go, a.level, n->kid[1]);
+  jv r = {NULL, neg, NULL, maxl(a.level, body.level)};
+  at(f, r.level);
+  absorb(f, &r, a);
+  absorb(f, &r, body);
+  r.v = LLVMBuildSelect(f->g->b, cmpk(f, LLVMRealOEQ, a.v, 0), jit_const(f->g, 0),
+                        LLVMBuildFMul(f->g->b, a.v, body.v, ""), "");
+  return r;
+}
+
+/* ======== sums ======== */
+
+static LLVMValueRef header_phi(jit_fn *f, LLVMTypeRef ty, const char *name) {
+  return LLVMBuildPhi(f->g->b, ty, name);
+}
+
+/* The loop `for (k = 0; k < count; k++) { i = lo + k; acc += body; }` at the innermost
+ * level, entered only when the term budget allows it. */
+static jv emit_loop(jit_fn *f, const ir_node *n, jv lo, LLVMValueRef count, jv r) {
+  jit_gen *g = f->g;
+  LLVMBuilderRef b = g->b;
+  int d = f->depth;
+  at(f, d);
+  LLVMValueRef terms0 = f->terms, terms1 = LLVMBuildFAdd(b, terms0, count, "");
+  LLVMValueRef some = cmpk(f, LLVMRealOGT, count, 0);
+  LLVMValueRef over = cmpk(f, LLVMRealOGT, terms1, g->max_terms);
+  LLVMValueRef run = LLVMBuildAnd(b, some, LLVMBuildNot(b, over, ""), "");
+  r.err = or_(f, r.err, LLVMBuildAnd(b, some, over, ""));
+
+  if ((size_t)d + 2 > f->lv_cap) {
+    size_t old = f->lv_cap;
+    f->lv = grow_array(f->lv, &f->lv_cap, (size_t)d + 2, sizeof *f->lv);
+    memset(f->lv + old, 0, (f->lv_cap - old) * sizeof *f->lv);
+  }
+  level *in = &f->lv[d + 1];
+  LLVMBasicBlockRef header = block(f, "sum"), exit = block(f, "sum.end");
+  in->cur = in->header = header;
+  in->region = region_open(f);
+  in->lo = lo.v;
+  in->count = count;
+  in->nrec = 0;
+  at(f, d); /* records the pre-loop block; the builder moves into the loop below */
+  f->depth = d + 1;
+  f->pos = d + 1;
+  LLVMPositionBuilderAtEnd(b, header);
+  LLVMValueRef k = header_phi(f, g->f64, "k"), acc = header_phi(f, g->f64, "acc");
+  LLVMValueRef err = header_phi(f, g->i1, "err"), xf = header_phi(f, g->i8, "xf");
+  LLVMValueRef terms = header_phi(f, g->f64, "terms");
+  LLVMValueRef i = LLVMBuildFAdd(b, lo.v, k, n->name->name);
+  push_binding(f, n->name, (jv){i, NULL, NULL, d + 1}, d + 1);
+  f->terms = terms;
+  jv body = emit(f, n->kid[2]);
+  f->nbind--;
+  at(f, d + 1);
+  in = &f->lv[d + 1];
+  LLVMValueRef acc2 = LLVMBuildFAdd(b, acc, body.v, "");
+  LLVMValueRef err2 = or_(f, err, body.err), xf2 = or_(f, xf, body.xf);
+  LLVMValueRef k2 = LLVMBuildFAdd(b, k, jit_const(g, 1), "");
+  LLVMValueRef *next = calloc(in->nrec + 1, sizeof *next);
+  if (!next)
+    abort();
+  for (size_t j = 0; j < in->nrec; j++)
+    next[j] = LLVMBuildFMul(b, in->rec[j].phi, jit_const(g, in->rec[j].factor), "");
+  LLVMValueRef terms2 = f->terms;
+  LLVMBasicBlockRef latch = LLVMGetInsertBlock(b);
+  LLVMBuildCondBr(b, cmp(f, LLVMRealOLT, k2, count), header, exit);
+  f->alive[in->region] = false;
+  f->depth = d;
+  at(f, d);
+  LLVMBasicBlockRef pre = LLVMGetInsertBlock(b);
+  LLVMBuildCondBr(b, run, header, exit);
+
+  LLVMBasicBlockRef bbs[2] = {pre, latch};
+  LLVMValueRef zero = jit_const(g, 0), no = LLVMConstInt(g->i1, 0, 0), none = LLVMConstInt(g->i8, 0, 0);
+  LLVMAddIncoming(k, (LLVMValueRef[]){zero, k2}, bbs, 2);
+  LLVMAddIncoming(acc, (LLVMValueRef[]){zero, acc2}, bbs, 2);
+  LLVMAddIncoming(err, (LLVMValueRef[]){no, err2}, bbs, 2);
+  LLVMAddIncoming(xf, (LLVMValueRef[]){none, xf2}, bbs, 2);
+  LLVMAddIncoming(terms, (LLVMValueRef[]){terms1, terms2}, bbs, 2);
+  for (size_t j = 0; j < in->nrec; j++)
+    LLVMAddIncoming(in->rec[j].phi, (LLVMValueRef[]){in->rec[j].p0, next[j]}, bbs, 2);
+  free(next);
+
+  LLVMPositionBuilderAtEnd(b, exit);
+  LLVMValueRef v = LLVMBuildPhi(b, g->f64, "sum");
+  LLVMValueRef errs = LLVMBuildPhi(b, g->i1, ""), xfs = LLVMBuildPhi(b, g->i8, "");
+  f->terms = LLVMBuildPhi(b, g->f64, "terms");
+  LLVMAddIncoming(v, (LLVMValueRef[]){zero, acc2}, bbs, 2);
+  LLVMAddIncoming(errs, (LLVMValueRef[]){no, err2}, bbs, 2);
+  LLVMAddIncoming(xfs, (LLVMValueRef[]){none, xf2}, bbs, 2);
+  LLVMAddIncoming(f->terms, (LLVMValueRef[]){terms0, terms2}, bbs, 2);
+  r.v = v;
+  r.err = or_(f, r.err, errs);
+  r.xf = or_(f, r.xf, xfs);
+  r.level = d;
+  return r;
+}
+
+static jv emit_sum(jit_fn *f, const ir_node *n) {
+  LLVMBuilderRef b = f->g->b;
+  jv lo = emit(f, n->kid[0]), hi = emit(f, n->kid[1]);
+  jv r = {NULL, NULL, NULL, maxl(lo.level, hi.level)};
+  at(f, r.level);
+  absorb(f, &r, lo);
+  absorb(f, &r, hi);
+  LLVMValueRef bad = or_(f, nonfinite(f, lo.v), nonfinite(f, hi.v));
+  r.err = or_(f, r.err, bad);
+  /* count = floor(hi - lo) + 1 when hi >= lo, else 0 (and 0 when the bounds are bad). */
+  LLVMValueRef count = jit_call_intrinsic(f->g, "llvm.floor", LLVMBuildFSub(b, hi.v, lo.v, ""), NULL);
+  count = LLVMBuildFAdd(b, count, jit_const(f->g, 1), "");
+  count = LLVMBuildSelect(b, cmp(f, LLVMRealOGE, hi.v, lo.v), count, jit_const(f->g, 0), "");
+  count = LLVMBuildSelect(b, bad, jit_const(f->g, 0), count, "");
+  if (ir_mentions(n->kid[2], n->name))
+    return emit_loop(f, n, lo, count, r);
+  /* The body does not use the index: count × body, the body evaluated when count > 0. */
+  LLVMValueRef some = cmpk(f, LLVMRealUNE, count, 0);
+  int level = r.level;
+  jv body = guarded(f, some, level, n->kid[2]);
+  r.level = maxl(level, body.level);
+  at(f, r.level);
+  absorb(f, &r, body);
+  r.v = LLVMBuildSelect(b, some, LLVMBuildFMul(b, count, body.v, ""), jit_const(f->g, 0), "");
+  return r;
+}
+
+/* ======== transfers, overheads, γ ======== */
+
+static const pf_channel *channel_of(jit_fn *f, const ir_node *n) {
+  const pf_channel *ch = f->g->pf ? pf_channel_find(f->g->pf, n->name) : NULL;
+  if (!ch)
+    fail(f, n->name ? "the platform has no channel '%s'" : "the platform has no channel%s",
+         n->name ? n->name->name : "");
+  return ch;
+}
+
+/* The table as this function reads it: baked constants, or a slot loaded at the entry. */
+static const jit_tab *fn_table(jit_fn *f, const tab_table *t, const char *channel) {
+  for (size_t i = 0; i < f->ntabs; i++)
+    if (f->tabs[i].t == t)
+      return &f->tabs[i].tab;
+  jit_gen *g = f->g;
+  const jit_modtab *mt = module_table(g, t, channel);
+  struct fn_tab ft = {t, {.t = t}};
+  if (mt->gm) {
+    ft.tab.m = mt->gm;
+    ft.tab.v = mt->gv;
+    ft.tab.nrows = jit_i64(g, t->nrows);
+    ft.tab.ncols = jit_i64(g, t->ncols);
+  } else {
+    at(f, 0);
+    LLVMValueRef field[JIT_SLOT_FIELDS];
+    for (int i = 0; i < JIT_SLOT_FIELDS; i++) {
+      LLVMValueRef idx = jit_i64(g, (long long)mt->slot * JIT_SLOT_FIELDS + i);
+      LLVMValueRef p = LLVMBuildInBoundsGEP2(g->b, g->i64, f->tables, &idx, 1, "");
+      field[i] = LLVMBuildLoad2(g->b, i < 2 ? g->ptr : g->i64, p, "");
+    }
+    ft.tab.m = field[0], ft.tab.v = field[1], ft.tab.nrows = field[2], ft.tab.ncols = field[3];
+  }
+  VEC_PUSH(f->tabs, f->ntabs, f->tabs_cap, ft);
+  return &f->tabs[f->ntabs - 1].tab;
+}
+
+/* Where m falls in a table, computed once per (m, table) where m is available. */
+static jit_locus locus(jit_fn *f, const jit_tab *t, jv m) {
+  memo_entry *e = memo_get(f, m.v, (uintptr_t)t->t);
+  if (e)
+    return e->locus;
+  at(f, m.level);
+  jit_locus p = jit_tab_locate(f->g, t, m.v);
+  memo_put(f, m.v, (uintptr_t)t->t, m.level)->locus = p;
+  return p;
+}
+
+/* A channel's analytic formula with its parameters bound, outside any ∥. */
+static jv analytic(jit_fn *f, const ir_node *body, sym p1, jv v1, sym p2, jv v2) {
+  size_t par_base = f->par_base;
+  uint32_t ctx_id = f->ctx_id, bind_id = f->bind_id;
+  f->par_base = f->npar;
+  f->ctx_id = f->bind_id = f->next_id++;
+  push_binding(f, p1, v1, 0);
+  if (p2)
+    push_binding(f, p2, v2, 0);
+  jv r = emit(f, body);
+  f->nbind -= p2 ? 2 : 1;
+  f->par_base = par_base;
+  f->ctx_id = ctx_id;
+  f->bind_id = bind_id;
+  return r;
+}
+
+/* Adds r's errors and flags to the value v computed by a channel (an analytic one may
+ * live deeper than r). */
+static jv combine(jit_fn *f, jv r, jv v) {
+  r.level = maxl(r.level, v.level);
+  at(f, r.level);
+  absorb(f, &r, v);
+  r.v = v.v;
+  return r;
+}
+
+/* τ times the counts of the enclosing ∥ that apply to channel ch (NULL: unscoped only). */
+static jv scaled(jit_fn *f, jv tau, const pf_channel *ch) {
+  jv a = {NULL, NULL, NULL, tau.level};
+  for (size_t i = f->par_base; i < f->npar; i++)
+    if (!f->par[i].ch || f->par[i].ch == ch) {
+      a.level = maxl(a.level, f->par[i].a.level);
+      at(f, a.level);
+      a.v = a.v ? LLVMBuildFMul(f->g->b, a.v, f->par[i].a.v, "") : f->par[i].a.v;
+    }
+  if (!a.v)
+    return tau;
+  at(f, a.level);
+  tau.v = LLVMBuildFMul(f->g->b, tau.v, a.v, "");
+  tau.level = a.level;
+  return tau;
+}
+
+/* eval.c's transfer_cost: L(m, τ) on channel ch. */
+static jv transfer(jit_fn *f, const pf_channel *ch, jv m, jv tau) {
+  jv r = {NULL, NULL, NULL, maxl(m.level, tau.level)};
+  at(f, r.level);
+  absorb(f, &r, m);
+  absorb(f, &r, tau);
+  r.err = or_(f, r.err, or_(f, bad_size(f, m.v), bad_tau(f, tau.v, ch->table != NULL)));
+  if (!ch->table) {
+    if (!ch->L) {
+      fail(f, "channel '%s' has no L", ch->name->name);
+      return r;
+    }
+    return combine(f, r, analytic(f, ch->L, ch->L_m, m, ch->L_tau, tau));
+  }
+  const jit_tab *t = fn_table(f, ch->table, ch->name->name);
+  jit_locus p = locus(f, t, m);
+  at(f, r.level);
+  LLVMValueRef beyond;
+  r.v = jit_tab_L(f->g, t, &p, tau.v, &beyond);
+  r.xf = or_(f, r.xf, or_(f, p.flags, beyond));
+  return r;
+}
+
+static jv emit_L(jit_fn *f, const ir_node *n) {
+  const pf_channel *ch = channel_of(f, n);
+  if (!ch)
+    return konst(f, 0);
+  jv m = emit(f, n->kid[0]), tau = emit(f, n->kid[1]);
+  return transfer(f, ch, m, scaled(f, tau, ch));
+}
+
+static jv emit_o_or_p(jit_fn *f, const ir_node *n) {
+  const pf_channel *ch = channel_of(f, n);
+  if (!ch)
+    return konst(f, 0);
+  jv m = emit(f, n->kid[0]);
+  jv r = {NULL, NULL, NULL, m.level};
+  at(f, m.level);
+  absorb(f, &r, m);
+  r.err = or_(f, r.err, bad_size(f, m.v));
+  if (n->op == IR_O && ch->table) {
+    const jit_tab *t = fn_table(f, ch->table, ch->name->name);
+    jit_locus p = locus(f, t, m);
+    at(f, m.level);
+    r.v = jit_tab_column(f->g, t, &p, jit_i64(f->g, 0));
+    r.xf = or_(f, r.xf, p.flags);
+    return r;
+  }
+  const ir_node *body = n->op == IR_O ? ch->o : ch->p;
+  if (!body) {
+    r.v = jit_const(f->g, 0); /* an analytic channel without o (or p) has none */
+    return r;
+  }
+  return combine(f, r, analytic(f, body, n->op == IR_O ? ch->o_m : ch->p_m, m, NULL, m));
+}
+
+static jv emit_gamma(jit_fn *f, const ir_node *n) {
+  const tlop_platform *pf = f->g->pf;
+  jv m = emit(f, n->kid[0]), tau = scaled(f, emit(f, n->kid[1]), NULL);
+  jv r = {NULL, NULL, NULL, maxl(m.level, tau.level)};
+  at(f, r.level);
+  absorb(f, &r, m);
+  absorb(f, &r, tau);
+  r.err = or_(f, r.err, or_(f, bad_size(f, m.v), bad_tau(f, tau.v, false)));
+  if (pf && pf->gamma) {
+    int col = tab_gamma_column(pf->gamma, n->name->name);
+    if (col < 0) {
+      fail(f, "the gamma table has no operator '%s'", n->name->name);
+      return r;
+    }
+    const jit_tab *t = fn_table(f, pf->gamma, "gamma");
+    jit_locus p = locus(f, t, m);
+    at(f, r.level);
+    r.v = jit_tab_column(f->g, t, &p, jit_i64(f->g, col));
+    /* A gamma table is measured at τ = 1; beyond it the value is held and flagged. */
+    LLVMValueRef beyond = LLVMBuildSelect(f->g->b, cmpk(f, LLVMRealOGT, tau.v, 1),
+                                          LLVMConstInt(f->g->i8, TAB_BEYOND_TAU, 0),
+                                          LLVMConstInt(f->g->i8, 0, 0), "");
+    r.xf = or_(f, r.xf, or_(f, p.flags, beyond));
+    return r;
+  }
+  if (pf && pf->gamma_expr)
+    return combine(f, r, analytic(f, pf->gamma_expr, pf->gamma_m, m, pf->gamma_tau, tau));
+  fail(f, "the platform defines no gamma");
+  return r;
+}
+
+/* ======== concurrency ======== */
+
+static jv emit_par(jit_fn *f, const ir_node *n) {
+  jv a = emit(f, n->kid[0]);
+  const pf_channel *ch = NULL;
+  if (n->name && !(ch = channel_of(f, n)))
+    return konst(f, 0);
+  at(f, a.level);
+  LLVMValueRef bad = outside(f, a.v, LLVMRealULE, 0);
+  par_entry e = {ch, a};
+  VEC_PUSH(f->par, f->npar, f->par_cap, e);
+  uint32_t ctx_id = f->ctx_id;
+  f->ctx_id = f->next_id++;
+  jv body = emit(f, n->kid[1]);
+  f->npar--;
+  f->ctx_id = ctx_id;
+  jv r = {body.v, bad, NULL, maxl(a.level, body.level)};
+  at(f, r.level);
+  absorb(f, &r, a);
+  absorb(f, &r, body);
+  return r;
+}
+
+typedef struct flow {
+  const pf_channel *ch;
+  jv m, tau;
+} flow;
+
+/* The transfers joined by binary ∥, with the τ of each scaled by its ∥ counts; the
+ * errors and flags of the counts go to acc. */
+static void flatten(jit_fn *f, const ir_node *n, flow **fl, size_t *nf, size_t *cap, jv *acc) {
+  switch (n->op) {
+  case IR_L: {
+    const pf_channel *ch = channel_of(f, n);
+    if (!ch)
+      return;
+    jv m = emit(f, n->kid[0]), tau = emit(f, n->kid[1]);
+    flow x = {ch, m, scaled(f, tau, ch)};
+    VEC_PUSH(*fl, *nf, *cap, x);
+    return;
+  }
+  case IR_STAGE:
+    flatten(f, n->kid[0], fl, nf, cap, acc);
+    return;
+  case IR_CONC:
+    flatten(f, n->kid[0], fl, nf, cap, acc);
+    flatten(f, n->kid[1], fl, nf, cap, acc);
+    return;
+  case IR_PAR: {
+    jv a = emit(f, n->kid[0]);
+    acc->level = maxl(acc->level, a.level);
+    at(f, acc->level);
+    absorb(f, acc, a);
+    par_entry e = {n->name ? pf_channel_find(f->g->pf, n->name) : NULL, a};
+    VEC_PUSH(f->par, f->npar, f->par_cap, e);
+    flatten(f, n->kid[1], fl, nf, cap, acc);
+    f->npar--;
+    return;
+  }
+  default:
+    fail(f, "binary ∥ needs transfers on both sides");
+  }
+}
+
+/* Same channel: one transfer whose τ is the sum (sizes must agree); different channels
+ * do not contend: the slowest one. */
+static jv emit_conc(jit_fn *f, const ir_node *n) {
+  flow *fl = NULL;
+  size_t nf = 0, cap = 0;
+  jv r = konst(f, 0);
+  flatten(f, n, &fl, &nf, &cap, &r);
+  for (size_t i = 0; i < nf && !f->failed; i++) {
+    if (!fl[i].ch)
+      continue;
+    jv tau = konst(f, 0);
+    for (size_t j = i; j < nf; j++) {
+      if (fl[j].ch != fl[i].ch)
+        continue;
+      int level = maxl(maxl(tau.level, fl[j].tau.level), maxl(fl[i].m.level, fl[j].m.level));
+      at(f, level);
+      absorb(f, &tau, fl[j].tau);
+      if (j > i) {
+        absorb(f, &tau, fl[j].m);
+        tau.err = or_(f, tau.err, cmp(f, LLVMRealUNE, fl[j].m.v, fl[i].m.v));
+        fl[j].ch = NULL; /* counted */
+      }
+      tau.v = LLVMBuildFAdd(f->g->b, tau.v, fl[j].tau.v, "");
+      tau.level = level;
+    }
+    jv c = transfer(f, fl[i].ch, fl[i].m, tau);
+    r.level = maxl(r.level, c.level);
+    at(f, r.level);
+    absorb(f, &r, c);
+    r.err = or_(f, r.err, nonfinite(f, c.v));
+    r.v = LLVMBuildSelect(f->g->b, cmp(f, LLVMRealOGT, c.v, r.v), c.v, r.v, "");
+  }
+  free(fl);
+  return r;
+}
+
+/* ======== the dispatcher ======== */
+
+static jv emit_node(jit_fn *f, const ir_node *n) {
+  switch (n->op) {
+  case IR_NUM: return konst(f, n->num);
+  case IR_VAR: return emit_var(f, n);
+  case IR_IF: return emit_if(f, n);
+  case IR_AND:
+  case IR_OR: return emit_logic(f, n);
+  case IR_SUM: return emit_sum(f, n);
+  case IR_PAR: return emit_par(f, n);
+  case IR_CONC: return emit_conc(f, n);
+  case IR_L: return emit_L(f, n);
+  case IR_O:
+  case IR_PACK: return emit_o_or_p(f, n);
+  case IR_GAMMA: return emit_gamma(f, n);
+  case IR_STAGE: return emit(f, n->kid[0]);
+  case IR_REPEAT: return emit_repeat(f, n);
+  case IR_POW: return emit_pow(f, n);
+  case IR_SCHED:
+  case IR_AT:
+  case IR_MSGS:
+  case IR_SEND:
+    fail(f, "schedules and messages stages are left to the interpreter");
+    return konst(f, 0);
+  default: return emit_scalar(f, n);
+  }
+}
+
+/* Each node once per context (scalar nodes: the channel parameters in scope; cost nodes:
+ * also the ∥ around them), except those with sums, which count terms each time. */
+static jv emit(jit_fn *f, const ir_node *n) {
+  if (f->failed)
+    return konst(f, 0);
+  bool memo = !has_sum(f, n);
+  uintptr_t key = ir_has_cost(n) ? f->ctx_id : f->bind_id;
+  memo_entry *e = memo ? memo_get(f, n, key) : NULL;
+  if (e)
+    return e->val;
+  jv r = emit_node(f, n);
+  if (memo && !f->failed)
+    memo_put(f, n, key, r.level)->val = r;
+  return r;
+}
+
+static void fn_free(jit_fn *f) {
+  for (size_t i = 0; i < f->lv_cap; i++)
+    free(f->lv[i].rec);
+  free(f->lv);
+  free(f->vars);
+  free(f->bind);
+  free(f->par);
+  free(f->memo);
+  free(f->slots);
+  free(f->alive);
+  free(f->tabs);
+  ptrmap_free(&f->sums);
+  ptrmap_free(&f->busy);
+  ptrmap_free(&f->defaults);
+}
+
+LLVMValueRef jit_gen_point(jit_gen *g, const tlop_model *model, const ir_node *root,
+                           const char *const *names, size_t nvars, const char *name) {
+  if (root->depth > JIT_MAX_DEPTH) {
+    snprintf(g->why, sizeof g->why, "the expression is too deep to compile");
+    return NULL;
+  }
+  LLVMBuilderRef b = g->b;
+  jit_fn f = {.g = g, .model = model, .nvars = nvars, .next_id = 1};
+  f.fn = LLVMAddFunction(g->mod, name, g->point_ty);
+  LLVMSetLinkage(f.fn, LLVMInternalLinkage);
+  add_fn_attr(g, f.fn, "alwaysinline", 0);
+  f.x = LLVMGetParam(f.fn, 0);
+  f.tables = LLVMGetParam(f.fn, 1);
+  f.vars = calloc(nvars + 1, sizeof *f.vars);
+  if (!f.vars)
+    abort();
+  for (size_t j = 0; j < nvars; j++)
+    f.vars[j] = ctx_sym(g->ctx, names[j]);
+  f.lv = grow_array(NULL, &f.lv_cap, 4, sizeof *f.lv);
+  memset(f.lv, 0, f.lv_cap * sizeof *f.lv);
+  f.lv[0].cur = LLVMAppendBasicBlockInContext(g->c, f.fn, "entry");
+  f.lv[0].region = region_open(&f);
+  LLVMPositionBuilderAtEnd(b, f.lv[0].cur);
+  f.terms = jit_const(g, 0);
+
+  ptrmap seen = {0};
+  params_first(&f, root, &seen);
+  ptrmap_free(&seen);
+  jv r = emit(&f, root);
+  at(&f, 0);
+  LLVMValueRef err = or_(&f, r.err, nonfinite(&f, r.v));
+  LLVMBuildStore(b, r.xf ? r.xf : LLVMConstInt(g->i8, 0, 0), LLVMGetParam(f.fn, 2));
+  LLVMBuildRet(b, LLVMBuildSelect(b, err, jit_const(g, NAN), r.v, ""));
+  bool failed = f.failed;
+  fn_free(&f);
+  if (failed) {
+    LLVMDeleteFunction(f.fn);
+    return NULL;
+  }
+  return f.fn;
+}

@@ -1,0 +1,480 @@
+/* bench.c — the JIT benchmark (a separate target, not a test): ns per grid point of the
+ * JIT's batch kernels, the interpreter and the same formulas hand-written in C (clang -O2),
+ * with their ratios; instructions per point under callgrind; compile latency per stdlib
+ * algorithm and for the whole stdlib in one module, at O2 and O1; a cache hit; threads;
+ * peak memory. Every number printed is measured in this run (medians of repetitions).
+ * Usage: tlop_bench [--quick] SOURCE_DIR [TABLE]   (see tests/bench/README.md); --quick
+ * prints the timings only (no callgrind, no compile latency), for quick looks. */
+#define _DEFAULT_SOURCE
+#include "handwritten.h"
+#include "jit_int.h"
+
+#include <dirent.h>
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/resource.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#if __has_include(<valgrind/callgrind.h>)
+#include <valgrind/callgrind.h>
+#define HAVE_CALLGRIND 1
+#else
+#define HAVE_CALLGRIND 0
+#endif
+
+#ifndef HAND_CC
+#define HAND_CC "clang -O2"
+#endif
+
+#define NM 1000          /* message sizes: 1 B .. 64 MiB, geometric */
+#define NP 1000          /* process counts: 2 .. 1001 */
+#define NPTS (NM * NP)
+#define REPS 7           /* timed repetitions; the median is reported */
+#define INTERP_PTS 20000 /* the interpreter is timed on every 50th point */
+#define CG_PTS 100000    /* callgrind: points for JIT and C (every 10th) */
+#define CG_INTERP_PTS 2000
+
+static const char *const ALGOS[] = {"bcast_binomial", "scatter_binomial", "allgather_rda",
+                                    "allgather_ring"};
+static const hand_fn HAND[] = {hand_bcast_binomial, hand_scatter_binomial, hand_allgather_rda,
+                               hand_allgather_ring};
+#define NALGO 4
+
+static void die(const char *what) {
+  fprintf(stderr, "tlop_bench: %s\n", what);
+  exit(1);
+}
+
+static void on_diag(void *user, const tlop_diag *d) {
+  (void)user;
+  if (d->severity == TLOP_ERROR)
+    fputs(d->text, stderr);
+}
+
+static int cmp_double(const void *a, const void *b) {
+  double x = *(const double *)a, y = *(const double *)b;
+  return (x > y) - (x < y);
+}
+
+static double median(double *v, int n) {
+  qsort(v, (size_t)n, sizeof *v, cmp_double);
+  return n % 2 ? v[n / 2] : (v[n / 2 - 1] + v[n / 2]) / 2;
+}
+
+/* ---- the set-up shared by the parent and the callgrind children ---- */
+
+typedef struct bench {
+  const char *src, *table;
+  tlop_ctx *ctx;
+  tlop_model *model;
+  tlop_platform *pf;
+  tlop_expr *exprs[NALGO];
+  hand_table ht;
+  double *pts, *sub, *cg, *cg_interp; /* the grid; every 50th, 10th, 500th point */
+} bench;
+
+static void setup(bench *b, const char *src, const char *table) {
+  b->src = src;
+  b->table = table;
+  b->ctx = tlop_ctx_new();
+  tlop_ctx_set_diag(b->ctx, on_diag, NULL);
+  char path[4096];
+  snprintf(path, sizeof path, "%s/stdlib/mpich/bcast.tlop", src);
+  if (tlop_load_file(b->ctx, path, &b->model) != TLOP_OK ||
+      tlop_platform_open(b->model, NULL, &b->pf) != TLOP_OK ||
+      tlop_platform_bind_table(b->pf, NULL, table) != TLOP_OK)
+    die("cannot load the model or the table");
+  for (int a = 0; a < NALGO; a++)
+    if (tlop_algorithm_expr(b->model, ALGOS[a], NULL, &b->exprs[a]) != TLOP_OK)
+      die("missing algorithm");
+  size_t nr, nc;
+  if (tlop_platform_table(b->pf, NULL, &b->ht.m, &b->ht.v, &nr, &nc) != TLOP_OK)
+    die("the default channel has no table");
+  b->ht.nrows = (int)nr;
+  b->ht.ncols = (int)nc;
+  b->pts = malloc(2 * NPTS * sizeof *b->pts);
+  b->sub = malloc(2 * INTERP_PTS * sizeof *b->sub);
+  b->cg = malloc(2 * CG_PTS * sizeof *b->cg);
+  b->cg_interp = malloc(2 * CG_INTERP_PTS * sizeof *b->cg_interp);
+  if (!b->pts || !b->sub || !b->cg || !b->cg_interp)
+    die("out of memory");
+  for (int i = 0; i < NM; i++)
+    for (int j = 0; j < NP; j++) {
+      size_t k = (size_t)i * NP + (size_t)j;
+      b->pts[2 * k] = round(pow(2, 26.0 * i / (NM - 1))); /* 1 B .. 64 MiB */
+      b->pts[2 * k + 1] = 2 + j;
+    }
+  for (size_t k = 0; k < INTERP_PTS; k++)
+    memcpy(b->sub + 2 * k, b->pts + 2 * (k * (NPTS / INTERP_PTS)), 2 * sizeof *b->pts);
+  for (size_t k = 0; k < CG_PTS; k++)
+    memcpy(b->cg + 2 * k, b->pts + 2 * (k * (NPTS / CG_PTS)), 2 * sizeof *b->pts);
+  for (size_t k = 0; k < CG_INTERP_PTS; k++)
+    memcpy(b->cg_interp + 2 * k, b->pts + 2 * (k * (NPTS / CG_INTERP_PTS)), 2 * sizeof *b->pts);
+}
+
+static void teardown(bench *b) {
+  tlop_platform_free(b->pf);
+  tlop_ctx_free(b->ctx);
+  free(b->pts);
+  free(b->sub);
+  free(b->cg);
+  free(b->cg_interp);
+}
+
+static const char *const VARS[] = {"m", "P"};
+
+static tlop_kernels *compile(bench *b, tlop_jit *jit, tlop_expr **exprs, size_t n) {
+  tlop_kernels *k;
+  if (tlop_jit_compile(jit, (const tlop_expr *const *)exprs, n, b->pf, NULL, VARS, 2, &k) != TLOP_OK)
+    die("compilation failed");
+  return k;
+}
+
+static tlop_jit *new_jit(bench *b, const char *cache, const char *passes, int jobs) {
+  tlop_jit *jit;
+  if (tlop_jit_new(b->ctx, &jit) != TLOP_OK)
+    die("no JIT");
+  tlop_jit_set_cache(jit, cache != NULL, cache);
+  tlop_jit_set_jobs(jit, jobs);
+  jit->passes = passes;
+  return jit;
+}
+
+/* ---- callgrind: one variant in a child process under valgrind ---- */
+
+static void child(const char *variant, int a, const char *cache, const char *src, const char *table) {
+  bench b;
+  setup(&b, src, table);
+  double *out = malloc(CG_PTS * sizeof *out);
+  uint8_t *xf = malloc(CG_PTS);
+  tlop_jit *jit = NULL;
+  tlop_kernels *k = NULL;
+  if (!strcmp(variant, "jit")) {
+    jit = new_jit(&b, cache, JIT_PASSES, 1);
+    k = compile(&b, jit, b.exprs, NALGO); /* the parent's module: a cache hit */
+  }
+  const char *const names[] = {"m", "P"};
+#if HAVE_CALLGRIND
+  CALLGRIND_START_INSTRUMENTATION;
+#endif
+  if (k)
+    jit_kernels_run(k, (size_t)a, b.cg, CG_PTS, out, xf);
+  else if (!strcmp(variant, "c"))
+    HAND[a](b.cg, CG_PTS, out, &b.ht);
+  else
+    tlop_eval_batch(b.exprs[a], b.pf, NULL, names, 2, b.cg_interp, CG_INTERP_PTS, out);
+#if HAVE_CALLGRIND
+  CALLGRIND_STOP_INSTRUMENTATION;
+#endif
+  tlop_kernels_free(k);
+  tlop_jit_free(jit);
+  free(out);
+  free(xf);
+  teardown(&b);
+}
+
+/* Instructions per point of one variant, or NaN when valgrind is not there. */
+static double callgrind(const char *self, const char *variant, int a, const char *cache,
+                        const bench *b) {
+  if (!HAVE_CALLGRIND)
+    return NAN;
+  char out[256], cmd[8192];
+  snprintf(out, sizeof out, "%s/cg.%s.%d.out", cache, variant, a);
+  snprintf(cmd, sizeof cmd,
+           "valgrind --tool=callgrind --instr-atstart=no --smc-check=all-non-file "
+           "--callgrind-out-file=%s '%s' --callgrind-child %s %d '%s' '%s' '%s' >/dev/null 2>&1",
+           out, self, variant, a, cache, b->src, b->table);
+  if (system(cmd) != 0)
+    return NAN;
+  FILE *f = fopen(out, "r");
+  double total = NAN;
+  char line[512];
+  while (f && fgets(line, sizeof line, f))
+    if (!strncmp(line, "totals:", 7))
+      total = strtod(line + 7, NULL);
+  if (f)
+    fclose(f);
+  unlink(out);
+  return total / (strcmp(variant, "interp") ? CG_PTS : CG_INTERP_PTS);
+}
+
+/* ---- timings ---- */
+
+static double time_jit(tlop_kernels *k, size_t which, const double *pts, size_t n, double *out,
+                       uint8_t *xf) {
+  double t[REPS];
+  for (int r = 0; r < REPS; r++) {
+    double t0 = jit_now_ms();
+    jit_kernels_run(k, which, pts, n, out, xf);
+    t[r] = (jit_now_ms() - t0) * 1e6 / (double)n;
+  }
+  return median(t, REPS);
+}
+
+static double time_hand(hand_fn fn, const bench *b, double *out) {
+  double t[REPS];
+  for (int r = 0; r < REPS; r++) {
+    double t0 = jit_now_ms();
+    fn(b->pts, NPTS, out, &b->ht);
+    t[r] = (jit_now_ms() - t0) * 1e6 / NPTS;
+  }
+  return median(t, REPS);
+}
+
+static double time_interp(const bench *b, int a, double *out) {
+  double t[3];
+  const char *const names[] = {"m", "P"};
+  for (int r = 0; r < 3; r++) {
+    double t0 = jit_now_ms();
+    if (tlop_eval_batch(b->exprs[a], b->pf, NULL, names, 2, b->sub, INTERP_PTS, out) != TLOP_OK)
+      die("the interpreter failed");
+    t[r] = (jit_now_ms() - t0) * 1e6 / INTERP_PTS;
+  }
+  return median(t, 3);
+}
+
+static const char *names_all[64];
+static size_t nnames_all;
+
+/* Milliseconds tlop_jit_compile takes for exprs in a fresh JIT (its start not counted). */
+static double time_compile(bench *b, tlop_expr **exprs, size_t n, const char *passes,
+                           const char *cache, int reps, size_t *compiled) {
+  double t[9];
+  for (int r = 0; r < reps; r++) {
+    tlop_jit *jit = new_jit(b, cache, passes, 1);
+    double t0 = jit_now_ms();
+    tlop_kernels *k;
+    if (tlop_jit_compile(jit, (const tlop_expr *const *)exprs, n, b->pf, NULL, names_all,
+                         nnames_all, &k) != TLOP_OK)
+      die("compilation failed");
+    t[r] = jit_now_ms() - t0;
+    if (compiled) {
+      uint8_t xf;
+      double v;
+      *compiled = 0;
+      for (size_t i = 0; i < n; i++)
+        *compiled += jit_kernels_run(k, i, NULL, 0, &v, &xf) == TLOP_OK;
+    }
+    tlop_kernels_free(k);
+    tlop_jit_free(jit);
+  }
+  return median(t, reps);
+}
+
+/* The parameter names of every stdlib algorithm: the variables of their kernels. */
+static void add_names(tlop_model *m, const char *algo) {
+  size_t np;
+  const char *const *params = tlop_algorithm_params(m, algo, &np);
+  for (size_t i = 0; params && i < np; i++) {
+    size_t j = 0;
+    while (j < nnames_all && strcmp(names_all[j], params[i]))
+      j++;
+    if (j == nnames_all && nnames_all < 64)
+      names_all[nnames_all++] = params[i];
+  }
+}
+
+/* Every algorithm of every stdlib file (priced on the bcast model's platform). */
+static void stdlib_walk(bench *b, const char *dir, tlop_expr ***exprs, size_t *n, size_t *cap) {
+  DIR *d = opendir(dir);
+  struct dirent *e;
+  while (d && (e = readdir(d))) {
+    char path[4096];
+    snprintf(path, sizeof path, "%s/%s", dir, e->d_name);
+    struct stat st;
+    if (e->d_name[0] == '.' || stat(path, &st) != 0)
+      continue;
+    if (S_ISDIR(st.st_mode)) {
+      stdlib_walk(b, path, exprs, n, cap);
+      continue;
+    }
+    size_t len = strlen(e->d_name);
+    tlop_model *m;
+    if (len < 5 || strcmp(e->d_name + len - 5, ".tlop") || tlop_load_file(b->ctx, path, &m) != TLOP_OK)
+      continue;
+    const char **names;
+    size_t na = tlop_model_algorithms(m, &names);
+    for (size_t i = 0; i < na; i++) {
+      tlop_expr *x;
+      if (tlop_algorithm_expr(m, names[i], NULL, &x) == TLOP_OK) {
+        VEC_PUSH(*exprs, *n, *cap, x);
+        add_names(m, names[i]);
+      }
+    }
+  }
+  if (d)
+    closedir(d);
+}
+
+static long rss_kb(void) {
+  FILE *f = fopen("/proc/self/statm", "r");
+  long pages = 0, resident = 0;
+  if (f && fscanf(f, "%ld %ld", &pages, &resident) != 2)
+    resident = 0;
+  if (f)
+    fclose(f);
+  return resident * (sysconf(_SC_PAGESIZE) / 1024);
+}
+
+static void machine(void) {
+  char line[256], cpu[256] = "?";
+  FILE *f = fopen("/proc/cpuinfo", "r");
+  while (f && fgets(line, sizeof line, f))
+    if (!strncmp(line, "model name", 10)) {
+      snprintf(cpu, sizeof cpu, "%s", strchr(line, ':') + 2);
+      cpu[strcspn(cpu, "\n")] = 0;
+      break;
+    }
+  if (f)
+    fclose(f);
+  unsigned ma, mi, pa;
+  LLVMGetVersion(&ma, &mi, &pa);
+  printf("machine: %s, %ld cores; LLVM %u.%u.%u; C: %s\n", cpu, sysconf(_SC_NPROCESSORS_ONLN),
+         ma, mi, pa, HAND_CC);
+}
+
+/* Compile latency, the cache, memory, and the verdict on the targets. */
+static void latency(bench *b, const char *cache, double start_ms, long rss0, long rss_jit,
+                    double worst_wall, double worst_ir, double least_speedup) {
+  /* compile latency */
+  tlop_expr **all = NULL;
+  size_t nall = 0, cap = 0, compiled = 0;
+  char dir[4096];
+  snprintf(dir, sizeof dir, "%s/stdlib", b->src);
+  stdlib_walk(b, dir, &all, &nall, &cap);
+  double *per = malloc((nall + 1) * sizeof *per), *per1 = malloc((nall + 1) * sizeof *per1);
+  size_t ok_one = 0;
+  for (size_t i = 0; i < nall; i++) {
+    size_t c1 = 0;
+    per[i] = time_compile(b, &all[i], 1, JIT_PASSES, NULL, 3, &c1);
+    per1[i] = time_compile(b, &all[i], 1, "default<O1>", NULL, 3, NULL);
+    ok_one += c1;
+  }
+  double worst_one = 0;
+  for (size_t i = 0; i < nall; i++)
+    worst_one = fmax(worst_one, per[i]);
+  double whole = time_compile(b, all, nall, JIT_PASSES, NULL, 3, &compiled);
+  double whole1 = time_compile(b, all, nall, "default<O1>", NULL, 3, NULL);
+  double one = median(per, (int)nall), one1 = median(per1, (int)nall);
+  printf("\ncompile (no cache): LLJIT start %.1f ms; one algorithm: median %.1f ms, max %.1f ms "
+         "at O2 (O1: median %.1f ms) over the %zu stdlib algorithms (%zu compiled, the rest "
+         "interpreted); the whole stdlib in one module: %.1f ms at O2 (%.1f ms at O1)\n",
+         start_ms, one, worst_one, one1, nall, ok_one, whole, whole1);
+
+  /* cache: a fresh JIT finds the object of the first one */
+  time_compile(b, all, nall, JIT_PASSES, cache, 1, NULL);
+  double hit = time_compile(b, all, nall, JIT_PASSES, cache, 5, NULL);
+  double hit1 = time_compile(b, b->exprs, 1, JIT_PASSES, cache, 1, NULL);
+  hit1 = time_compile(b, b->exprs, 1, JIT_PASSES, cache, 5, NULL);
+  printf("cache hit: %.2f ms for the whole stdlib module, %.2f ms for one algorithm "
+         "(IR built and hashed, object read and linked; nothing compiled)\n", hit, hit1);
+
+  struct rusage ru;
+  getrusage(RUSAGE_SELF, &ru);
+  printf("memory: peak RSS %.1f MB (before LLVM %.1f MB; LLJIT started %.1f MB; the grid "
+         "arrays take %.1f MB)\n", ru.ru_maxrss / 1024.0, rss0 / 1024.0, rss_jit / 1024.0,
+         (double)(2 + 1 + 1) * NPTS * 8 / 1048576.0 + NPTS / 1048576.0);
+  printf("\ntargets: JIT/C wall ≤ 1.1: worst %.2f %s; JIT/C instructions ≤ 1.0: worst %.2f %s; "
+         "interp/JIT ≥ 8: least %.1f %s; one algorithm ≤ 25 ms: max %.1f ms %s; cache hit "
+         "≈ 0 ms: %.2f ms\n", worst_wall, worst_wall <= 1.1 ? "met" : "MISSED", worst_ir,
+         worst_ir <= 1.0 ? "met" : isnan(worst_ir) ? "(no valgrind)" : "MISSED", least_speedup,
+         least_speedup >= 8 ? "met" : "MISSED", worst_one, worst_one <= 25 ? "met" : "MISSED", hit1);
+
+  free(per);
+  free(per1);
+  free(all);
+}
+
+int main(int argc, char **argv) {
+  if (argc == 7 && !strcmp(argv[1], "--callgrind-child")) {
+    child(argv[2], atoi(argv[3]), argv[4], argv[5], argv[6]);
+    return 0;
+  }
+  bool quick = argc > 1 && !strcmp(argv[1], "--quick");
+  if (quick)
+    argv++, argc--;
+  if (argc < 2)
+    die("usage: tlop_bench [--quick] SOURCE_DIR [TABLE]");
+  char table[4096];
+  snprintf(table, sizeof table, "%s", argc > 2 ? argv[2] : "");
+  if (argc <= 2)
+    snprintf(table, sizeof table, "%s/../shared/params/lusitania/SHM.txt", argv[1]);
+  char cache[] = "/tmp/tlop_bench.XXXXXX";
+  if (!mkdtemp(cache))
+    die("no temporary directory");
+  long rss0 = rss_kb();
+  bench b;
+  setup(&b, argv[1], table);
+  machine();
+  printf("grid: %d m (1 B .. 64 MiB) × %d P (2 .. %d) = %d points; table %s (%d rows, "
+         "τ ≤ %d); 1 thread; medians of %d runs (interpreter: %d points, 3 runs)\n\n",
+         NM, NP, NP + 1, NPTS, table, b.ht.nrows, b.ht.ncols - 1, REPS, INTERP_PTS);
+
+  double *out = malloc(NPTS * sizeof *out), *ref = malloc(NPTS * sizeof *ref);
+  uint8_t *xf = malloc(NPTS);
+  if (!out || !ref || !xf)
+    die("out of memory");
+  double t0 = jit_now_ms();
+  tlop_jit *jit = new_jit(&b, cache, JIT_PASSES, 1);
+  double start_ms = jit_now_ms() - t0;
+  long rss_jit = rss_kb();
+  tlop_kernels *k = compile(&b, jit, b.exprs, NALGO);
+  tlop_jit *jit1 = new_jit(&b, NULL, "default<O1>", 1);
+  tlop_kernels *k1 = compile(&b, jit1, b.exprs, NALGO);
+
+  printf("| algorithm | JIT ns/pt | C ns/pt | interp ns/pt | JIT/C wall | interp/JIT | "
+         "JIT Ir/pt | C Ir/pt | interp Ir/pt | JIT/C Ir | JIT O1 ns/pt | max rel diff JIT-C |\n"
+         "|---|---|---|---|---|---|---|---|---|---|---|---|\n");
+  double worst_wall = 0, worst_ir = 0, least_speedup = INFINITY;
+  for (int a = 0; a < NALGO; a++) {
+    double tj = time_jit(k, (size_t)a, b.pts, NPTS, out, xf);
+    double tj1 = time_jit(k1, (size_t)a, b.pts, NPTS, out, xf);
+    double tc = time_hand(HAND[a], &b, ref);
+    double diff = 0;
+    size_t nan = 0;
+    jit_kernels_run(k, (size_t)a, b.pts, NPTS, out, xf);
+    for (size_t i = 0; i < NPTS; i++) {
+      nan += isnan(out[i]);
+      double s = fmax(fabs(out[i]), fabs(ref[i]));
+      if (s > 0 && fabs(out[i] - ref[i]) / s > diff)
+        diff = fabs(out[i] - ref[i]) / s;
+    }
+    double ti = time_interp(&b, a, out);
+    double ij = quick ? NAN : callgrind(argv[0], "jit", a, cache, &b);
+    double ic = quick ? NAN : callgrind(argv[0], "c", a, cache, &b);
+    double ii = quick ? NAN : callgrind(argv[0], "interp", a, cache, &b);
+    printf("| %s | %.1f | %.1f | %.0f | %.2f | %.1f | %.0f | %.0f | %.0f | %.2f | %.1f | %.1e%s |\n",
+           ALGOS[a], tj, tc, ti, tj / tc, ti / tj, ij, ic, ii, ij / ic, tj1, diff,
+           nan ? " (NaN points!)" : "");
+    worst_wall = fmax(worst_wall, tj / tc);
+    worst_ir = fmax(worst_ir, ij / ic);
+    least_speedup = fmin(least_speedup, ti / tj);
+  }
+
+  /* threads: the same points on every core, the same bits */
+  int cores = (int)sysconf(_SC_NPROCESSORS_ONLN);
+  tlop_jit_set_jobs(jit, cores);
+  double tt = time_jit(k, 0, b.pts, NPTS, ref, xf);
+  tlop_jit_set_jobs(jit, 1);
+  double t1 = time_jit(k, 0, b.pts, NPTS, out, xf);
+  printf("\nthreads: bcast_binomial on %d threads: %.1f ns/pt, %.2f× one thread's %.1f ns/pt; "
+         "results %s\n", cores, tt, t1 / tt, t1,
+         memcmp(out, ref, NPTS * sizeof *out) ? "DIFFER" : "bit-identical");
+
+  if (!quick)
+    latency(&b, cache, start_ms, rss0, rss_jit, worst_wall, worst_ir, least_speedup);
+  tlop_kernels_free(k);
+  tlop_kernels_free(k1);
+  tlop_jit_free(jit);
+  tlop_jit_free(jit1);
+  free(out);
+  free(ref);
+  free(xf);
+  teardown(&b);
+  char rm[256];
+  snprintf(rm, sizeof rm, "rm -rf '%s'", cache);
+  return system(rm) != 0;
+}

@@ -1,0 +1,634 @@
+/* test_jit.c — the JIT against the interpreter, its oracle: every stdlib algorithm and
+ * random cost expressions (a small generator of IR below), on grids that cross table rows,
+ * go beyond the last row and beyond the last τ column, for both τ rules, on table-backed
+ * and analytic platforms. Compiled points must agree with the interpreter within 1e-12
+ * relative, with the same extrapolation flags; points the compiled code hands back must
+ * include every point the interpreter rejects; batches through tlop_kernels_eval must
+ * give tlop_eval_batch's results, status and diagnostics. Also: threads, the object
+ * cache, the term limit, tlop emit. */
+#define _DEFAULT_SOURCE
+#include "jit_int.h"
+#include "unit.h"
+
+#include <dirent.h>
+#include <stdlib.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+/* ---- diagnostics, captured so the two engines can be compared ---- */
+
+static strbuf diags;
+
+static void capture(void *user, const tlop_diag *d) {
+  (void)user;
+  sb_puts(&diags, d->text);
+}
+
+static char *take_diags(void) {
+  char *s = diags.s ? diags.s : strdup("");
+  diags = (strbuf){0};
+  return s;
+}
+
+/* ---- the fixture: a table-backed platform and an analytic one ---- */
+
+static const char *SHM =
+    "#m 6\n#tau 4\n#m\to\tL1\tL2\tL3\tL4\n"
+    "1\t1e-7\t2e-7\t3e-7\t5e-7\t6e-7\n"
+    "64\t1.5e-7\t3e-7\t5e-7\t7e-7\t9e-7\n"
+    "1024\t2e-7\t1e-6\t1.8e-6\t2.9e-6\t3.7e-6\n"
+    "16384\t3e-7\t5e-6\t9e-6\t1.4e-5\t1.8e-5\n"
+    "65536\t4e-7\t2e-5\t3.9e-5\t5.8e-5\t7.5e-5\n"
+    "262144\t5e-7\t8e-5\t1.5e-4\t2.3e-4\t3.1e-4\n";
+
+static const char *GAMMA =
+    "#m: 3\n#tau_op: 2\n#m\tsum\tmax\n1\t1e-9\t2e-9\n4096\t1e-6\t2e-6\n262144\t5e-5\t9e-5\n";
+
+static const char *MODEL =
+    "param S = 8 KiB;\n"
+    "platform tp {\n"
+    "  channel shm = table \"shm.txt\";\n"
+    "  channel net { L(m, τ) = 5 us + m * τ / 3 GB/s; o(m) = 2 us; p(m) = m / 10 GB/s; }\n"
+    "  gamma = table \"gamma.txt\";\n"
+    "}\n"
+    "platform ta {\n"
+    "  channel shm { L(m, τ) = 0.2 us + m * max(1, τ / 4) / 8 GB/s; o(m) = 0.4 us; }\n"
+    "  channel net { L(m, τ) = 5 us + m * τ / 3 GB/s; }\n"
+    "  gamma(m, τ) = m * τ / 1 GB/s;\n"
+    "}\n";
+
+/* Sizes below the first row, on rows, between them, beyond the last (262144) by a
+ * fraction and by many rows; counts within and beyond the τ columns (4). */
+static const double MS[] = {0, 1, 3, 64, 100, 1000, 1024, 5000, 65536, 262144, 300000, 524288,
+                            800000, 1e7, 3.3e9};
+static const double PS[] = {1, 2, 3, 4, 5, 7, 8, 13, 16, 33, 64};
+#define NMS (sizeof MS / sizeof *MS)
+#define NPS (sizeof PS / sizeof *PS)
+#define NGRID (NMS * NPS)
+
+static tlop_ctx *ctx;
+static tlop_model *model;
+static tlop_platform *tp, *ta;
+static tlop_env *env;
+static tlop_jit *jit;
+static char dir[64];
+static double grid[2 * NGRID];
+static const char *const MP[] = {"m", "P"};
+
+static void write_file(const char *name, const char *text) {
+  char path[128];
+  snprintf(path, sizeof path, "%s/%s", dir, name);
+  FILE *f = fopen(path, "w");
+  CHECK(f && fputs(text, f) >= 0);
+  if (f)
+    fclose(f);
+}
+
+static bool setup(void) {
+  snprintf(dir, sizeof dir, "/tmp/tlop_test_jitXXXXXX");
+  if (!mkdtemp(dir))
+    return false;
+  write_file("shm.txt", SHM);
+  write_file("gamma.txt", GAMMA);
+  write_file("model.tlop", MODEL);
+  ctx = tlop_ctx_new();
+  tlop_ctx_set_diag(ctx, capture, NULL);
+  char path[128];
+  snprintf(path, sizeof path, "%s/model.tlop", dir);
+  env = tlop_env_new(ctx);
+  if (tlop_load_file(ctx, path, &model) != TLOP_OK || tlop_platform_open(model, "tp", &tp) != TLOP_OK ||
+      tlop_platform_open(model, "ta", &ta) != TLOP_OK || tlop_env_set(env, "x", 3.5, TLOP_KIND_NUMBER) != TLOP_OK ||
+      tlop_jit_new(ctx, &jit) != TLOP_OK) {
+    fputs(diags.s ? diags.s : "setup failed\n", stderr);
+    return false;
+  }
+  tlop_jit_set_cache(jit, 0, NULL);
+  tlop_jit_set_jobs(jit, 1);
+  for (size_t i = 0; i < NMS; i++)
+    for (size_t j = 0; j < NPS; j++) {
+      grid[2 * (i * NPS + j)] = MS[i];
+      grid[2 * (i * NPS + j) + 1] = PS[j];
+    }
+  free(take_diags());
+  return true;
+}
+
+/* ---- comparing the engines ---- */
+
+typedef struct tally {
+  size_t points, compiled, handed_back, overflagged, exprs, interpreted;
+} tally;
+
+static bool close_to(double a, double b) {
+  return a == b || fabs(a - b) <= 1e-12 * fmax(fabs(a), fabs(b));
+}
+
+/* One expression: the raw kernel point by point against the interpreter, then the whole
+ * batch through both public entry points. */
+static void compare(tlop_kernels *k, size_t which, const tlop_expr *e, const tlop_platform *pf,
+                    const char *const *names, size_t nvars, const double *pts, size_t n,
+                    tally *t, const char *what) {
+  double *out = malloc(n * sizeof *out), *ref = malloc(n * sizeof *ref);
+  uint8_t *xf = malloc(n);
+  t->exprs++;
+  if (jit_kernels_run(k, which, pts, n, out, xf) != TLOP_OK) {
+    t->interpreted++;
+  } else {
+    for (size_t i = 0; i < n; i++) {
+      eval_state *es = eval_new(ctx, pf);
+      eval_use_env(es, env, e->model);
+      for (size_t j = 0; j < nvars; j++)
+        eval_bind(es, ctx_sym(ctx, names[j]), pts[i * nvars + j]);
+      double v = NAN;
+      bool ok = eval_node(es, e->node, &v);
+      unsigned flags = eval_extrapolations(es);
+      eval_free(es);
+      t->points++;
+      if (isnan(out[i])) {
+        t->handed_back++;
+        t->overflagged += ok;
+        continue;
+      }
+      t->compiled++;
+      bool same = ok && close_to(out[i], v) && xf[i] == flags;
+      CHECK(same);
+      if (!same) {
+        char *text = prt_expr(ctx, e->node, TLOP_FORMAT_UNICODE);
+        fprintf(stderr, "  %s: at m=%.17g P=%.17g: JIT %.17g (flags %d), interpreter %s %.17g "
+                "(flags %u)\n  in %s\n", what, pts[i * nvars], nvars > 1 ? pts[i * nvars + 1] : 0,
+                out[i], xf[i], ok ? "ok" : "FAILS", v, flags, text);
+        free(text);
+      }
+    }
+  }
+  free(take_diags());
+  tlop_status s1 = tlop_kernels_eval(k, which, pts, n, out);
+  char *d1 = take_diags();
+  tlop_status s2 = tlop_eval_batch(e, pf, env, names, nvars, pts, n, ref);
+  char *d2 = take_diags();
+  CHECK(s1 == s2);
+  CHECK_STR(d1, d2);
+  for (size_t i = 0; s1 == TLOP_OK && s2 == TLOP_OK && i < n; i++)
+    CHECK(close_to(out[i], ref[i]));
+  free(d1);
+  free(d2);
+  free(out);
+  free(ref);
+  free(xf);
+}
+
+/* ---- every stdlib algorithm ---- */
+
+/* Values for a parameter: sizes for a size, counts for a count, a few numbers else. */
+static const double *param_values(tlop_model *m, const char *algo, size_t i, size_t *n) {
+  static const double other[] = {0.5, 1, 2, 3, 8};
+  ast_decl *fn = ptrmap_get(&m->funcs, ctx_sym(ctx, algo));
+  kind k = fn->args[i]->k;
+  if (kind_eq(k, KIND_SIZE))
+    return *n = NMS, MS;
+  if (kind_eq(k, KIND_COUNT))
+    return *n = NPS, PS;
+  return *n = sizeof other / sizeof *other, other;
+}
+
+static void test_algorithm(tlop_model *m, const char *algo, const tlop_platform *pf, tally *t) {
+  size_t np = 0;
+  const char *const *params = tlop_algorithm_params(m, algo, &np);
+  tlop_expr *e;
+  if (!params || np > 3 || tlop_algorithm_expr(m, algo, NULL, &e) != TLOP_OK)
+    return;
+  /* the cartesian product of the parameters' values */
+  size_t counts[3], total = 1;
+  const double *vals[3];
+  for (size_t i = 0; i < np; i++) {
+    vals[i] = param_values(m, algo, i, &counts[i]);
+    total *= counts[i];
+  }
+  double *pts = malloc((total * np + 1) * sizeof *pts);
+  for (size_t p = 0; p < total; p++) {
+    size_t rest = p;
+    for (size_t i = 0; i < np; i++) {
+      pts[p * np + i] = vals[i][rest % counts[i]];
+      rest /= counts[i];
+    }
+  }
+  tlop_kernels *k;
+  CHECK(tlop_jit_compile(jit, (const tlop_expr *const *)&e, 1, pf, env, params, np, &k) == TLOP_OK);
+  if (k)
+    compare(k, 0, e, pf, params, np, pts, total, t, algo);
+  tlop_kernels_free(k);
+  free(pts);
+}
+
+static void stdlib_dir(const char *path, const tlop_platform *pf, tally *t) {
+  DIR *d = opendir(path);
+  struct dirent *de;
+  while (d && (de = readdir(d))) {
+    char p[4096];
+    snprintf(p, sizeof p, "%s/%s", path, de->d_name);
+    struct stat st;
+    size_t len = strlen(de->d_name);
+    if (de->d_name[0] == '.' || stat(p, &st) != 0)
+      continue;
+    if (S_ISDIR(st.st_mode)) {
+      stdlib_dir(p, pf, t);
+      continue;
+    }
+    tlop_model *m;
+    if (len < 5 || strcmp(de->d_name + len - 5, ".tlop") || tlop_load_file(ctx, p, &m) != TLOP_OK)
+      continue;
+    const char **names;
+    size_t n = tlop_model_algorithms(m, &names);
+    for (size_t i = 0; i < n; i++)
+      test_algorithm(m, names[i], pf, t);
+  }
+  if (d)
+    closedir(d);
+  free(take_diags());
+}
+
+static void test_stdlib(const char *src) {
+  char path[4096];
+  snprintf(path, sizeof path, "%s/stdlib", src);
+  const tlop_platform *pfs[2] = {tp, ta};
+  for (int rule = 0; rule < 2; rule++)
+    for (int p = 0; p < 2; p++) {
+      tlop_ctx_set_tau_rule(ctx, rule ? TLOP_TAU_CLAMP : TLOP_TAU_PROPORTIONAL);
+      tally t = {0};
+      stdlib_dir(path, pfs[p], &t);
+      CHECK(t.exprs >= 4);          /* the stdlib has algorithms and they were found */
+      CHECK(t.compiled > 0);
+      CHECK(t.overflagged == 0);    /* valid points are never left to the interpreter */
+      printf("stdlib on %s, τ rule %s: %zu algorithms (%zu interpreted), %zu points, %zu "
+             "compiled, %zu handed back\n", p ? "ta" : "tp", rule ? "clamp" : "proportional",
+             t.exprs, t.interpreted, t.points, t.compiled, t.handed_back);
+    }
+  tlop_ctx_set_tau_rule(ctx, TLOP_TAU_PROPORTIONAL);
+}
+
+/* ---- random cost expressions ---- */
+
+typedef struct gen {
+  uint64_t s;
+  sym idx[8]; /* sum indices in scope */
+  int nidx, next_idx;
+} gen;
+
+static uint64_t rnd(gen *g) {
+  g->s ^= g->s << 13;
+  g->s ^= g->s >> 7;
+  g->s ^= g->s << 17;
+  return g->s;
+}
+
+static int pick(gen *g, int n) { return (int)(rnd(g) % (uint64_t)n); }
+static ir_node *num(double v) { return ir_num(ctx, v); }
+static ir_node *var(const char *name) { return ir_var(ctx, ctx_sym(ctx, name)); }
+static ir_node *bin(ir_op op, ir_node *a, ir_node *b) { return ir_bin(ctx, op, a, b); }
+
+static ir_node *scalar(gen *g, int d);
+static ir_node *size(gen *g, int d);
+static ir_node *count(gen *g, int d);
+
+static ir_node *index_var(gen *g) {
+  return g->nidx ? ir_var(ctx, g->idx[pick(g, g->nidx)]) : var("P");
+}
+
+static ir_node *scalar(gen *g, int d) {
+  static const double K[] = {0, 1, 2, 0.5, 3, 7, 1e-3, -1, 1024};
+  if (d <= 0 || pick(g, 3) == 0) {
+    switch (pick(g, 6)) {
+    case 0: return num(K[pick(g, 9)]);
+    case 1: return var("m");
+    case 2: return var("P");
+    case 3: return var("x");
+    case 4: return var("S");
+    default: return index_var(g);
+    }
+  }
+  static const ir_op OPS[] = {IR_ADD, IR_SUB, IR_MUL, IR_DIV, IR_MOD, IR_POW, IR_MIN, IR_MAX,
+                              IR_LOG, IR_LT, IR_LE, IR_GT, IR_GE, IR_EQ, IR_NE, IR_AND, IR_OR};
+  static const ir_op UN[] = {IR_NEG, IR_LOG2, IR_CEIL, IR_FLOOR, IR_ABS, IR_SQRT, IR_NOT};
+  switch (pick(g, 4)) {
+  case 0: return ir_un(ctx, UN[pick(g, 7)], scalar(g, d - 1));
+  case 1:
+    return ir_make(ctx, IR_IF, NULL, 0, scalar(g, d - 1), scalar(g, d - 1), scalar(g, d - 1));
+  case 2: return bin(IR_POW, num(pick(g, 2) ? 2 : 0.5), bin(IR_ADD, index_var(g), num(pick(g, 3))));
+  default: return bin(OPS[pick(g, 17)], scalar(g, d - 1), scalar(g, d - 1));
+  }
+}
+
+static ir_node *size(gen *g, int d) {
+  static const double K[] = {0, 1, 100, 5000, 300000, 1e7};
+  switch (d <= 0 ? pick(g, 3) : pick(g, 9)) {
+  case 0: return var("m");
+  case 1: return num(K[pick(g, 6)]);
+  case 2: return var("S");
+  case 3: return bin(IR_MUL, var("m"), count(g, d - 1));
+  case 4: return bin(IR_DIV, var("m"), count(g, d - 1));
+  case 5: return bin(IR_MUL, bin(IR_POW, num(2), index_var(g)), var("m"));
+  case 6: return bin(pick(g, 2) ? IR_MIN : IR_MAX, size(g, d - 1), size(g, d - 1));
+  case 7: return ir_un(ctx, IR_ABS, scalar(g, d - 1)); /* anything, negative sizes too */
+  default: return bin(IR_SUB, size(g, d - 1), num(pick(g, 2) ? 50 : 0));
+  }
+}
+
+static ir_node *count(gen *g, int d) {
+  switch (d <= 0 ? pick(g, 3) : pick(g, 8)) {
+  case 0: return var("P");
+  case 1: return num(1 + pick(g, 8));
+  case 2: return bin(IR_POW, num(2), index_var(g));
+  case 3: return bin(IR_ADD, index_var(g), num(1));
+  case 4: return bin(IR_MIN, bin(IR_POW, num(2), index_var(g)), bin(IR_SUB, var("P"), bin(IR_POW, num(2), index_var(g))));
+  case 5: return ir_un(ctx, IR_CEIL, ir_un(ctx, IR_LOG2, var("P")));
+  case 6: return bin(IR_DIV, count(g, d - 1), num(2)); /* fractional τ, and below 1 */
+  default: return bin(pick(g, 2) ? IR_MAX : IR_MUL, count(g, d - 1), count(g, d - 1));
+  }
+}
+
+static sym channel(gen *g) {
+  int c = pick(g, 4);
+  return c == 0 ? NULL : ctx_sym(ctx, c == 1 ? "net" : "shm");
+}
+
+/* Transfers for binary ∥, of one size m: different sizes on one channel progress together,
+ * which the JIT leaves to the interpreter (test_fallbacks has one). */
+static ir_node *transfer(gen *g, int d, ir_node *m) {
+  switch (d <= 0 ? 0 : pick(g, 4)) {
+  case 0: return ir_make(ctx, IR_L, channel(g), 0, m, count(g, d - 1), NULL);
+  case 1: return ir_make(ctx, IR_PAR, pick(g, 2) ? NULL : channel(g), 0, count(g, d - 1), transfer(g, d - 1, m), NULL);
+  case 2: return ir_make(ctx, IR_STAGE, NULL, 0, transfer(g, d - 1, m), NULL, NULL);
+  default: return bin(IR_CONC, transfer(g, d - 1, m), transfer(g, d - 1, m));
+  }
+}
+
+static ir_node *cost(gen *g, int d) {
+  if (d <= 0)
+    return ir_make(ctx, IR_L, channel(g), 0, size(g, 1), count(g, 1), NULL);
+  switch (pick(g, 14)) {
+  case 0: return ir_make(ctx, IR_O, channel(g), 0, size(g, d - 1), NULL, NULL);
+  case 1: return ir_make(ctx, IR_PACK, channel(g), 0, size(g, d - 1), NULL, NULL);
+  case 2:
+    return ir_make(ctx, IR_GAMMA, ctx_sym(ctx, pick(g, 2) ? "sum" : "max"), 0, size(g, d - 1),
+                   count(g, d - 1), NULL);
+  case 3: return bin(IR_ADD, cost(g, d - 1), cost(g, d - 1));
+  case 4: return bin(IR_MUL, scalar(g, d - 1), cost(g, d - 1));
+  case 5: return ir_make(ctx, IR_PAR, pick(g, 2) ? NULL : channel(g), 0, count(g, d - 1), cost(g, d - 1), NULL);
+  case 6: {
+    ir_node *m = size(g, d - 1);
+    return bin(IR_CONC, transfer(g, d - 1, m), transfer(g, d - 1, m));
+  }
+  case 7: case 8: {
+    char name[8];
+    snprintf(name, sizeof name, "i%d", g->next_idx++ % 8);
+    sym i = ctx_sym(ctx, name);
+    ir_node *lo = num(pick(g, 2)), *hi = pick(g, 2) ? bin(IR_SUB, ir_un(ctx, IR_CEIL, ir_un(ctx, IR_LOG2, var("P"))), num(1))
+                                              : count(g, d - 1);
+    g->idx[g->nidx++] = i;
+    ir_node *body = cost(g, d - 1);
+    g->nidx--;
+    return ir_make(ctx, IR_SUM, i, 0, lo, hi, pick(g, 3) ? ir_make(ctx, IR_STAGE, NULL, 0, body, NULL, NULL) : body);
+  }
+  case 9: return bin(IR_REPEAT, pick(g, 2) ? bin(IR_SUB, var("P"), num(1)) : count(g, d - 1), cost(g, d - 1));
+  case 10: return ir_make(ctx, IR_IF, NULL, 0, scalar(g, d - 1), cost(g, d - 1), cost(g, d - 1));
+  case 11: return bin(pick(g, 2) ? IR_MIN : IR_MAX, cost(g, d - 1), cost(g, d - 1));
+  case 12: return bin(IR_DIV, cost(g, d - 1), count(g, d - 1));
+  default: return ir_make(ctx, IR_L, channel(g), 0, size(g, d - 1), count(g, d - 1), NULL);
+  }
+}
+
+#define BATCH 40
+
+/* Random expressions on a platform, BATCH per module; returns the tally. */
+static tally test_random(uint64_t seed, int n, const tlop_platform *pf) {
+  gen g = {.s = seed};
+  tally t = {0};
+  for (int done = 0; done < n; done += BATCH) {
+    tlop_expr *e[BATCH], store[BATCH];
+    for (int i = 0; i < BATCH; i++) {
+      ir_node *node = pick(&g, 5) ? cost(&g, 4) : scalar(&g, 4);
+      store[i] = (tlop_expr){node, model, KIND_TIME};
+      e[i] = &store[i];
+    }
+    tlop_kernels *k;
+    CHECK(tlop_jit_compile(jit, (const tlop_expr *const *)e, BATCH, pf, env, MP, 2, &k) == TLOP_OK);
+    for (int i = 0; k && i < BATCH; i++)
+      compare(k, (size_t)i, e[i], pf, MP, 2, grid, NGRID, &t, "random");
+    tlop_kernels_free(k);
+  }
+  return t;
+}
+
+static void test_random_all(void) {
+  const tlop_platform *pfs[2] = {tp, ta};
+  /* nested sums up to P·P·… terms: a term limit keeps both engines quick, and tested */
+  tlop_ctx_set_max_terms(ctx, 20000);
+  for (int rule = 0; rule < 2; rule++)
+    for (int p = 0; p < 2; p++) {
+      tlop_ctx_set_tau_rule(ctx, rule ? TLOP_TAU_CLAMP : TLOP_TAU_PROPORTIONAL);
+      tally t = test_random(0x9E3779B97F4A7C15ull * (uint64_t)(1 + rule * 2 + p), 200, pfs[p]);
+      CHECK(t.interpreted == 0);     /* the JIT takes every operator */
+      CHECK(t.compiled > t.points / 4);
+      /* handing back a valid point is allowed (speculative checks) but must stay rare */
+      CHECK(t.overflagged * 50 <= t.points);
+      printf("random on %s, τ rule %s: %zu expressions, %zu points: %zu compiled, %zu handed "
+             "back (%zu of them valid)\n", p ? "ta" : "tp", rule ? "clamp" : "proportional",
+             t.exprs, t.points, t.compiled, t.handed_back, t.overflagged);
+    }
+  tlop_ctx_set_tau_rule(ctx, TLOP_TAU_PROPORTIONAL);
+  /* the term limit: sums beyond it are handed back, and fail as in the interpreter */
+  tlop_ctx_set_max_terms(ctx, 40);
+  tally t = test_random(12345, 80, tp);
+  CHECK(t.handed_back > 0);
+  tlop_ctx_set_max_terms(ctx, 1e8);
+  printf("random with a term limit of 40: %zu points, %zu handed back\n", t.points, t.handed_back);
+}
+
+/* ---- the rest: names the JIT cannot bind, threads, the cache, emit ---- */
+
+static tlop_expr *parse(const char *text) {
+  tlop_expr *e = NULL;
+  tlop_env *names = tlop_env_new(ctx);
+  tlop_env_set(names, "m", 1, TLOP_KIND_SIZE);
+  tlop_env_set(names, "P", 1, TLOP_KIND_COUNT);
+  CHECK(tlop_expr_parse(model, text, names, &e) == TLOP_OK);
+  tlop_env_free(names);
+  char *d = take_diags();
+  if (!e)
+    fprintf(stderr, "%s", d);
+  free(d);
+  return e;
+}
+
+static void test_fallbacks(void) {
+  /* y is bound nowhere: the JIT leaves the expression to the interpreter, which says so */
+  ir_node *l = ir_make(ctx, IR_L, NULL, 0, var("m"), var("P"), NULL);
+  tlop_expr unbound = {bin(IR_ADD, l, var("y")), model, KIND_TIME}, *e = &unbound;
+  tally t = {0};
+  tlop_kernels *k;
+  CHECK(tlop_jit_compile(jit, (const tlop_expr *const *)&e, 1, tp, env, MP, 2, &k) == TLOP_OK);
+  compare(k, 0, e, tp, MP, 2, grid, NGRID, &t, "unbound");
+  CHECK(t.interpreted == 1);
+  tlop_kernels_free(k);
+  /* log of 0, a negative size: the diagnostic of the first failing point, as interpreted */
+  e = parse("L(m - 70000, P) * log2(P - 1)");
+  t = (tally){0};
+  if (!e)
+    return;
+  CHECK(tlop_jit_compile(jit, (const tlop_expr *const *)&e, 1, tp, env, MP, 2, &k) == TLOP_OK);
+  compare(k, 0, e, tp, MP, 2, grid, NGRID, &t, "failing");
+  CHECK(t.handed_back > 0 && t.overflagged == 0);
+  tlop_kernels_free(k);
+  /* transfers of different sizes on one channel progress together: handed back */
+  e = parse("(P ∥ L(m, 2)) ∥ L(m / 2, 3) ∥ L[net](m, 1)");
+  t = (tally){0};
+  if (!e)
+    return;
+  CHECK(tlop_jit_compile(jit, (const tlop_expr *const *)&e, 1, tp, env, MP, 2, &k) == TLOP_OK);
+  compare(k, 0, e, tp, MP, 2, grid, NGRID, &t, "progression");
+  CHECK(t.handed_back > 0);
+  tlop_kernels_free(k);
+  /* no variables at all: one point (tlop eval --engine jit) */
+  e = parse("2 ∥ L(1 MiB, 3) + o(5)");
+  double a = 0, b = 1;
+  if (!e)
+    return;
+  CHECK(tlop_jit_compile(jit, (const tlop_expr *const *)&e, 1, tp, env, NULL, 0, &k) == TLOP_OK);
+  CHECK(k && tlop_kernels_eval(k, 0, NULL, 1, &a) == TLOP_OK);
+  CHECK(tlop_eval(e, tp, env, &b) == TLOP_OK && a == b);
+  tlop_kernels_free(k);
+  free(take_diags());
+}
+
+static void test_threads(void) {
+  size_t n = 40000;
+  double *pts = malloc(2 * n * sizeof *pts), *one = malloc(n * sizeof *one), *two = malloc(n * sizeof *two);
+  uint8_t *xf = malloc(n);
+  for (size_t i = 0; i < n; i++) {
+    pts[2 * i] = (double)(i * 37 % 1000003);
+    pts[2 * i + 1] = (double)(1 + i % 200);
+  }
+  tlop_expr *e = parse("sum i = 0 .. ceil(log2(P)) - 1 : min(2^i, P - 2^i) ∥ (o(m) + 2 * L(m, 1))");
+  tlop_kernels *k;
+  CHECK(e && tlop_jit_compile(jit, (const tlop_expr *const *)&e, 1, tp, env, MP, 2, &k) == TLOP_OK);
+  CHECK(jit_kernels_run(k, 0, pts, n, one, xf) == TLOP_OK);
+  tlop_jit_set_jobs(jit, 3);
+  CHECK(jit_kernels_run(k, 0, pts, n, two, xf) == TLOP_OK);
+  tlop_jit_set_jobs(jit, 1);
+  CHECK(memcmp(one, two, n * sizeof *one) == 0);
+  tlop_kernels_free(k);
+  free(pts);
+  free(one);
+  free(two);
+  free(xf);
+}
+
+static void test_cache(void) {
+  char cache[128];
+  snprintf(cache, sizeof cache, "%s/cache", dir);
+  tlop_expr *e = parse("sum i = 0 .. log2(P) - 1 : P ∥ (o(2^i * m) + 2 * L(2^i * m, 1))");
+  double v1[NGRID], v2[NGRID], v3[NGRID];
+  for (int round = 0; round < 3 && e; round++) {
+    tlop_jit *j;
+    tlop_kernels *k = NULL;
+    CHECK(tlop_jit_new(ctx, &j) == TLOP_OK);
+    tlop_jit_set_cache(j, 1, cache);
+    CHECK(tlop_jit_compile(j, (const tlop_expr *const *)&e, 1, tp, env, MP, 2, &k) == TLOP_OK);
+    /* round 0 compiles and stores; round 1 finds it; round 2 finds it damaged, recompiles */
+    CHECK(j->stats.cache_hit == (round == 1));
+    if (k)
+      CHECK(tlop_kernels_eval(k, 0, grid, NGRID, round == 0 ? v1 : round == 1 ? v2 : v3) == TLOP_OK);
+    tlop_kernels_free(k);
+    tlop_jit_free(j);
+    if (round == 1) {
+      DIR *d = opendir(cache);
+      struct dirent *de;
+      int objects = 0;
+      while (d && (de = readdir(d)))
+        if (strstr(de->d_name, ".o")) {
+          char p[512];
+          snprintf(p, sizeof p, "%s/%s", cache, de->d_name);
+          FILE *f = fopen(p, "w");
+          if (f) {
+            fputs("not an object", f);
+            fclose(f);
+          }
+          objects++;
+        }
+      if (d)
+        closedir(d);
+      CHECK(objects == 1);
+    }
+  }
+  CHECK(memcmp(v1, v2, sizeof v1) == 0 && memcmp(v1, v3, sizeof v1) == 0);
+  free(take_diags());
+}
+
+static void test_emit(void) {
+  tlop_model *m;
+  char path[4096];
+  snprintf(path, sizeof path, "%s/model.tlop", dir);
+  const char *src = "import \"mpich/bcast\";\nalgorithm two(m: size, P: count) = P ∥ L(m, 2);\n";
+  write_file("emit.tlop", src);
+  snprintf(path, sizeof path, "%s/emit.tlop", dir);
+  if (tlop_load_file(ctx, path, &m) != TLOP_OK) {
+    CHECK(false);
+    return;
+  }
+  const char *const algos[] = {"two"};
+  char *code, *header;
+  size_t len;
+  /* a table slot: the header says how to fill it */
+  CHECK(tlop_jit_emit(jit, m, algos, 1, tp, env, 0, TLOP_EMIT_LLVM_IR, "costs", &code, &len,
+                      &header) == TLOP_OK);
+  CHECK(code && strstr(code, "define double @two(double") && strlen(code) == len);
+  CHECK(header && strstr(header, "double two(double m, double P, const tlop_emit_table *tables);"));
+  CHECK(header && strstr(header, "costs_tables(const tlop_platform *pf"));
+  free(code);
+  free(header);
+  /* baked: no slot, and an object file */
+  CHECK(tlop_jit_emit(jit, m, algos, 1, tp, env, 1, TLOP_EMIT_OBJECT, "costs", &code, &len,
+                      &header) == TLOP_OK);
+  CHECK(code && len > 4 && !memcmp(code, "\177ELF", 4));
+  CHECK(header && strstr(header, "double two(double m, double P);") && !strstr(header, "tlop.h"));
+  free(code);
+  free(header);
+  /* what cannot be compiled is an error here, not a fallback */
+  const char *const bad[] = {"nothing"};
+  CHECK(tlop_jit_emit(jit, m, bad, 1, tp, env, 1, TLOP_EMIT_ASM, "costs", &code, &len, NULL) ==
+        TLOP_ERR_ARG);
+  char *d = take_diags();
+  CHECK(strstr(d, "'nothing' is not an algorithm") != NULL);
+  free(d);
+}
+
+int main(int argc, char **argv) {
+  setvbuf(stdout, NULL, _IONBF, 0);
+  if (argc < 2 || !setup()) {
+    fprintf(stderr, "usage: test_jit SOURCE_DIR (and a writable /tmp)\n");
+    return 1;
+  }
+  tlop_engine e;
+  CHECK(tlop_engine_parse("jit", &e) == TLOP_OK && e == TLOP_ENGINE_JIT);
+  CHECK(tlop_engine_parse("fast", &e) == TLOP_ERR_ARG);
+  CHECK(tlop_engine_pick(TLOP_ENGINE_AUTO, 10) == TLOP_ENGINE_INTERP);
+  CHECK(tlop_engine_pick(TLOP_ENGINE_AUTO, 10000000) == TLOP_ENGINE_JIT);
+  CHECK(tlop_engine_pick(TLOP_ENGINE_INTERP, 10000000) == TLOP_ENGINE_INTERP);
+  test_stdlib(argv[1]);
+  test_random_all();
+  test_fallbacks();
+  test_threads();
+  test_cache();
+  test_emit();
+  tlop_jit_free(jit);
+  tlop_env_free(env);
+  tlop_platform_free(tp);
+  tlop_platform_free(ta);
+  tlop_ctx_free(ctx);
+  free(diags.s);
+  char rm[128];
+  snprintf(rm, sizeof rm, "rm -rf '%s'", dir);
+  if (system(rm) != 0)
+    fprintf(stderr, "could not remove %s\n", dir);
+  return unit_report("test_jit");
+}
