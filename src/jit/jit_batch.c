@@ -268,10 +268,10 @@ tlop_status tlop_kernels_eval(tlop_kernels *k, size_t which, const double *point
   if (!xf)
     return TLOP_ERR_NOMEM;
   tlop_status st = jit_kernels_run(k, which, points, npoints, out, xf);
-  /* NaN: the kernel leaves the point to the interpreter, which stops at the first one
-   * that fails, with its diagnostic, as tlop_eval_batch does. */
+  /* Not finite: the kernel leaves the point to the interpreter, which stops at the first
+   * one that fails, with its diagnostic, as tlop_eval_batch does. */
   for (size_t i = 0; i < npoints && st == TLOP_OK; i++) {
-    if (!isnan(out[i]))
+    if (isfinite(out[i]))
       continue;
     eval_state *es = interp_at(k, e, points + i * k->nvars);
     if (!eval_node(es, e->node, &out[i]))

@@ -4,6 +4,7 @@
  * fills from a platform loaded through tlop.h (the header carries the function). */
 #include "jit_int.h"
 
+#include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -40,7 +41,10 @@ static void gen_wrapper(jit_gen *g, LLVMValueRef point, const char *name, size_t
   }
   LLVMValueRef args[3] = {x, slots ? LLVMGetParam(fn, (unsigned)nparams) : LLVMConstNull(g->ptr),
                           LLVMBuildAlloca(b, g->i8, "xflags")};
-  LLVMBuildRet(b, LLVMBuildCall2(b, g->point_ty, point, args, 3, ""));
+  LLVMValueRef v = LLVMBuildCall2(b, g->point_ty, point, args, 3, "");
+  /* Whatever the interpreter would not give (the point function's non-finite) is NaN. */
+  LLVMValueRef bad = LLVMBuildFCmp(b, LLVMRealUNO, LLVMBuildFSub(b, v, v, ""), jit_const(g, 0), "");
+  LLVMBuildRet(b, LLVMBuildSelect(b, bad, jit_const(g, NAN), v, ""));
 }
 
 static void header_text(strbuf *h, const jit_gen *g, tlop_model *model, const char *const *algos,

@@ -334,8 +334,13 @@ static memo_entry *memo_put(jit_fn *f, const void *a, uintptr_t b, int level) {
 
 static jv konst(jit_fn *f, double v) { return (jv){jit_const(f->g, v), NULL, NULL, 0}; }
 
+/* a | b, where NULL or a constant 0 is "nothing". */
 static LLVMValueRef or_(jit_fn *f, LLVMValueRef a, LLVMValueRef b) {
-  return !a ? b : !b ? a : LLVMBuildOr(f->g->b, a, b, "");
+  if (!a || (LLVMIsAConstantInt(a) && !LLVMConstIntGetZExtValue(a)))
+    return b;
+  if (!b || (LLVMIsAConstantInt(b) && !LLVMConstIntGetZExtValue(b)))
+    return a;
+  return LLVMBuildOr(f->g->b, a, b, "");
 }
 
 static LLVMValueRef cmp(jit_fn *f, LLVMRealPredicate p, LLVMValueRef a, LLVMValueRef b) {
@@ -1227,9 +1232,9 @@ LLVMValueRef jit_gen_point(jit_gen *g, const tlop_model *model, const ir_node *r
   ptrmap_free(&seen);
   jv r = emit(&f, root);
   at(&f, 0);
-  LLVMValueRef err = or_(&f, r.err, nonfinite(&f, r.v));
+  /* A non-finite result is handed back as it is: the caller tests for that anyway. */
   LLVMBuildStore(b, r.xf ? r.xf : LLVMConstInt(g->i8, 0, 0), LLVMGetParam(f.fn, 2));
-  LLVMBuildRet(b, LLVMBuildSelect(b, err, jit_const(g, NAN), r.v, ""));
+  LLVMBuildRet(b, r.err ? LLVMBuildSelect(b, r.err, jit_const(g, NAN), r.v, "") : r.v);
   bool failed = f.failed;
   fn_free(&f);
   if (failed) {

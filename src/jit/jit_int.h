@@ -9,6 +9,7 @@
 #include "tlop_jit.h"
 
 #include <llvm-c/Analysis.h>
+#include <llvm-c/BitWriter.h>
 #include <llvm-c/Core.h>
 #include <llvm-c/Error.h>
 #include <llvm-c/LLJIT.h>
@@ -126,7 +127,7 @@ void jit_gen_init(jit_gen *g, tlop_ctx *ctx, LLVMContextRef c, const char *modul
 /* Disposes of the builder and of the module unless it was handed over (g->mod NULL). */
 void jit_gen_dispose(jit_gen *g);
 /* Emits `double name(const double *x, const void *tables, uint8_t *xflags)`: the value of
- * the expression at the point x, where x[j] is variable names[j] (NaN when the
+ * the expression at the point x, where x[j] is variable names[j] (not finite when the
  * interpreter must look at the point), and its TAB_* extrapolation flags. NULL when the
  * expression needs the interpreter (an unbound name, a missing channel…): g->why says
  * why. The function is internal and always inlined into its callers. */
@@ -143,7 +144,7 @@ LLVMValueRef jit_i64(jit_gen *g, long long v);
 typedef void (*jit_kernel_fn)(const double *, int64_t, int64_t, double *, uint8_t *);
 
 /* Runs kernel `which` over n points on the JIT's threads, without the interpreter
- * fallback: out[i] is NaN where the interpreter must look; xf[i] the point's flags.
+ * fallback: out[i] is not finite where the interpreter must look; xf[i] the point's flags.
  * TLOP_ERR_ARG when that expression was left to the interpreter. */
 tlop_status jit_kernels_run(tlop_kernels *k, size_t which, const double *pts, size_t n,
                             double *out, uint8_t *xf);

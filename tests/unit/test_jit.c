@@ -144,7 +144,7 @@ static void compare(tlop_kernels *k, size_t which, const tlop_expr *e, const tlo
       unsigned flags = eval_extrapolations(es);
       eval_free(es);
       t->points++;
-      if (isnan(out[i])) {
+      if (!isfinite(out[i])) {
         t->handed_back++;
         t->overflagged += ok;
         continue;
