@@ -59,6 +59,7 @@ static void tlop_yyerror(TLOP_YYLTYPE *l, void *scanner, parse_state *ps, const 
   ast_decl *decl;
   ast_arg *arg;
   kind k;
+  bool flag;
 }
 
 %token START_FILE START_EXPR START_FACTS
@@ -68,7 +69,7 @@ static void tlop_yyerror(TLOP_YYLTYPE *l, void *scanner, parse_state *ps, const 
 %token <str> STRING "string"
 %token IMPORT "'import'" PARAM "'param'" FN "'fn'" ALGORITHM "'algorithm'"
 %token PLATFORM "'platform'" CHANNEL "'channel'" TABLE "'table'"
-%token ASSUME "'assume'" CLAIM "'claim'"
+%token ASSUME "'assume'" CLAIM "'claim'" STRICT "'strict'" WHEN "'when'"
 %token LET "'let'" IN "'in'" IF "'if'" THEN "'then'" ELSE "'else'"
 %token SUM "'sum'" STAGES "'stages'" REPEAT "'repeat'" GAMMA "'gamma'"
 %token SCHEDULE "'schedule'" FOR "'for'" AT "'at'"
@@ -83,6 +84,8 @@ static void tlop_yyerror(TLOP_YYLTYPE *l, void *scanner, parse_state *ps, const 
 %type <decl> decl decls members member chan_defs chan_def
 %type <arg> formals opt_formals formal
 %type <k> opt_kind
+%type <flag> opt_strict
+%type <expr> opt_when
 
 %precedence ELSE IN ':'
 %left OR
@@ -124,7 +127,9 @@ decl:
                                 $$ = ast_decl_new(ps, D_PLATFORM, SP(@$)); $$->name = $2; $$->name_sp = SP(@2);
                                 $$->members = ast_decls_array(ps, $4, &$$->nmembers); }
   | ASSUME facts ';'          { $$ = ast_decl_new(ps, D_ASSUME, SP(@$)); $$->facts = ast_exprs_array(ps, $2, &$$->nfacts); }
-  | CLAIM fact ';'            { $$ = ast_decl_new(ps, D_CLAIM, SP(@$)); $$->body = $2; }
+  | CLAIM opt_strict fact opt_when ';' {
+                                $$ = ast_decl_new(ps, D_CLAIM, SP(@$)); $$->strict = $2; $$->body = $3;
+                                $$->facts = ast_exprs_array(ps, $4, &$$->nfacts); }
   | error ';'                 { $$ = NULL; yyerrok; }
   | error '}'                 { $$ = NULL; yyerrok; }
   ;
@@ -180,6 +185,18 @@ chan_def:
 facts:
     fact
   | facts ',' fact            { $$ = $3; $3->next = $1; }
+  ;
+
+/* `claim strict …`: under the axiom that L is strictly increasing in τ. */
+opt_strict:
+    %empty                    { $$ = false; }
+  | STRICT                    { $$ = true; }
+  ;
+
+/* `claim … when p >= 2`: facts assumed for this claim only. */
+opt_when:
+    %empty                    { $$ = NULL; }
+  | WHEN facts                { $$ = $2; }
   ;
 
 /* An assumption or claim: a comparison, where `=` also means equality. */

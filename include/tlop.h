@@ -205,6 +205,41 @@ typedef struct tlop_axis {
 TLOP_API tlop_status tlop_axis_parse(tlop_ctx *ctx, const char *spec, tlop_axis *out);
 TLOP_API void tlop_axis_free(tlop_axis *axis);
 
+/* ---- claims: proofs, counterexamples, evidence ---- */
+typedef enum { TLOP_PROVED, TLOP_REFUTED, TLOP_UNKNOWN } tlop_verdict;
+typedef struct tlop_proof tlop_proof;
+
+typedef struct tlop_prove_opts {
+  int strict;          /* every claim under the axiom that L is strictly increasing in τ */
+  double timeout;      /* seconds per claim; 0: 5 */
+  tlop_format format;  /* the expressions of the derivation: unicode or latex */
+  int json;            /* the derivation as one JSON object */
+  const char *assume;  /* facts besides the model's `assume`s */
+  /* Numeric evidence for an undecided claim: both sides over a grid on a platform. */
+  const tlop_platform *platform;
+  const tlop_env *env;   /* fixed values */
+  const tlop_axis *axes; /* the grid */
+  size_t naxes;
+} tlop_prove_opts;
+
+/* The axioms the prover uses, as text. */
+TLOP_API const char *tlop_axioms(void);
+/* The `claim`s of the model's root file. */
+TLOP_API size_t tlop_model_claims(const tlop_model *model);
+/* Decides claim i: proved (with its derivation), refuted (with a counterexample checked by
+ * the reference evaluator) or unknown (with the numeric evidence, if a platform is given). */
+TLOP_API tlop_status tlop_prove_claim(tlop_model *model, size_t i, const tlop_prove_opts *opts,
+                                      tlop_proof **out);
+TLOP_API tlop_verdict tlop_proof_verdict(const tlop_proof *proof);
+/* A ≥ B, A ≤ B (each proved, refuted or unknown) and the largest c for which A ≥ c·B is
+ * proved, with its derivation, for two expressions over the model. */
+TLOP_API tlop_status tlop_prove_compare(tlop_model *model, const char *a, const char *b,
+                                        const tlop_prove_opts *opts, tlop_proof **out);
+/* The derivation, in the format asked for. */
+TLOP_API const char *tlop_proof_text(const tlop_proof *proof);
+TLOP_API double tlop_proof_seconds(const tlop_proof *proof);
+TLOP_API void tlop_proof_free(tlop_proof *proof);
+
 #ifdef __cplusplus
 }
 #endif

@@ -360,6 +360,18 @@ static bool parse_assumptions(tlop_model *model, const char *text, ir_node ***fa
   return ok;
 }
 
+bool model_facts(tlop_model *model, const char *assume, ir_node ***facts, size_t *n,
+                 size_t *cap) {
+  for (size_t m = 0; m < model->nmods; m++)
+    for (ast_decl *d = model->mods[m]->decls; d; d = d->next)
+      for (int i = 0; d->kind == D_ASSUME && i < d->nfacts; i++) {
+        ir_node *f = lower_expr(model, d->facts[i]);
+        if (f)
+          VEC_PUSH(*facts, *n, *cap, f);
+      }
+  return !assume || parse_assumptions(model, assume, facts, n, cap);
+}
+
 tlop_status tlop_simplify(const tlop_expr *expr, const tlop_simp_opts *opts, tlop_expr **out) {
   *out = NULL;
   tlop_simp_opts none = {0};
@@ -368,14 +380,7 @@ tlop_status tlop_simplify(const tlop_expr *expr, const tlop_simp_opts *opts, tlo
   tlop_model *model = expr->model;
   ir_node **facts = NULL;
   size_t n = 0, cap = 0;
-  for (size_t m = 0; m < model->nmods; m++)
-    for (ast_decl *d = model->mods[m]->decls; d; d = d->next)
-      for (int i = 0; d->kind == D_ASSUME && i < d->nfacts; i++) {
-        ir_node *f = lower_expr(model, d->facts[i]);
-        if (f)
-          VEC_PUSH(facts, n, cap, f);
-      }
-  if (opts->assume && !parse_assumptions(model, opts->assume, &facts, &n, &cap)) {
+  if (!model_facts(model, opts->assume, &facts, &n, &cap)) {
     free(facts);
     return TLOP_ERR_ARG;
   }

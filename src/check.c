@@ -840,6 +840,8 @@ int chk_model(tlop_model *model) {
         break;
       case D_CLAIM:
         check_fact(c, d->body, "a claim");
+        for (int i = 0; i < d->nfacts; i++)
+          check_fact(c, d->facts[i], "an assumption");
         break;
       default:
         break;

@@ -257,3 +257,44 @@ bool ir_uses(const ir_node *n, sym var) {
   ptrmap_free(&seen);
   return r;
 }
+
+static void add_name(ir_names *ns, sym s) {
+  for (size_t i = 0; i < ns->n; i++)
+    if (ns->v[i] == s)
+      return;
+  VEC_PUSH(ns->v, ns->n, ns->cap, s);
+}
+
+static void collect(const ir_node *n, ptrmap *seen, ir_names *vars, ir_names *indices,
+                    ir_names *channels) {
+  if (ptrmap_get(seen, n))
+    return;
+  ptrmap_put(seen, n, (void *)n);
+  if (n->op == IR_VAR)
+    add_name(vars, n->name);
+  if (n->op == IR_SUM || n->op == IR_MSGS)
+    add_name(indices, n->name);
+  if ((n->op == IR_L || n->op == IR_O || n->op == IR_PACK) && n->name)
+    add_name(channels, n->name);
+  for (int i = 0; i < n->nkids; i++)
+    collect(n->kid[i], seen, vars, indices, channels);
+}
+
+void ir_collect_names(const ir_node *const *nodes, size_t n, ir_names *vars, ir_names *channels) {
+  ptrmap seen = {0};
+  ir_names indices = {0};
+  size_t from = vars->n;
+  for (size_t i = 0; i < n; i++)
+    collect(nodes[i], &seen, vars, &indices, channels);
+  size_t k = from;
+  for (size_t i = from; i < vars->n; i++) {
+    bool index = false;
+    for (size_t j = 0; j < indices.n && !index; j++)
+      index = indices.v[j] == vars->v[i];
+    if (!index)
+      vars->v[k++] = vars->v[i];
+  }
+  vars->n = k;
+  free(indices.v);
+  ptrmap_free(&seen);
+}

@@ -58,7 +58,7 @@ static const char *table_path(tlop_ctx *ctx, const module *m, const char *path) 
   return s;
 }
 
-static pf_channel *add_channel(tlop_platform *pf, sym name) {
+pf_channel *pf_add_channel(tlop_platform *pf, sym name) {
   for (size_t i = 0; i < pf->nch; i++)
     if (pf->ch[i].name == name)
       return &pf->ch[i];
@@ -84,7 +84,7 @@ static bool build(tlop_platform *pf, ast_decl *decl) {
       }
       continue;
     }
-    pf_channel *ch = add_channel(pf, d->name);
+    pf_channel *ch = pf_add_channel(pf, d->name);
     if (d->path) {
       ch->table_path = table_path(ctx, decl->mod, d->path);
       ch->table = read_table(ctx, ch->table_path, d->path_sp, TAB_CHANNEL);
@@ -154,9 +154,9 @@ tlop_status tlop_platform_bind_table(tlop_platform *pf, const char *channel, con
   tab_table *t = read_table(ctx, path, (span){0}, TAB_CHANNEL);
   if (!t)
     return TLOP_ERR_TABLE;
-  pf_channel *ch = channel ? add_channel(pf, ctx_sym(ctx, channel))
+  pf_channel *ch = channel ? pf_add_channel(pf, ctx_sym(ctx, channel))
                  : pf->nch ? &pf->ch[0]
-                           : add_channel(pf, ctx_sym(ctx, "shm"));
+                           : pf_add_channel(pf, ctx_sym(ctx, "shm"));
   tab_free(ch->table);
   ch->table = t;
   ch->table_path = arena_strdup(ctx->ar, path);

@@ -31,10 +31,7 @@ typedef struct bound {
   poly *lo, *hi; /* NULL when open */
 } bound;
 
-typedef struct term {
-  ir_node *atom; /* NULL: the scalar part */
-  poly *c;
-} term;
+typedef simp_term term;
 
 typedef struct lin {
   term *t;
@@ -105,7 +102,7 @@ static bool is_int_base(simp *s, const ir_node *b) {
   return false;
 }
 
-static bool is_integer(simp *s, const poly *p) { return poly_is_integer(p, is_int_base, s); }
+bool simp_is_integer(simp *s, const poly *p) { return poly_is_integer(p, is_int_base, s); }
 
 /* Does n use an index of the sums being walked (so its form depends on the scope)? */
 static bool uses_scope(const simp *s, const ir_node *n) {
@@ -142,39 +139,93 @@ static void unroll_pop(simp *s) { pop_index(s); }
 
 /* ---- the proof of p ≥ 0 that decides min, max, if and closed sums ---- */
 
-/* A factor known to be ≥ 0: a variable bounded below by 0, ⌈x⌉ or ⌊x⌋ of an x ≥ 0, or
- * log₂x of an x ≥ 1. */
-static bool positive_var(simp *s, const ir_node *b) {
+/* A factor known to be ≥ 0 (> 0 with `strict`): a variable bounded below by 0, ⌈x⌉ or
+ * ⌊x⌋ of an x ≥ 0, or log₂x of an x ≥ 1. */
+static bool positive_var(simp *s, const ir_node *b, bool strict) {
   double lo;
   switch (b->op) {
   case IR_VAR: {
     const bound *bd = bound_of(s, b->name);
-    return bd && bd->lo && (poly_is_num(bd->lo, &lo) ? lo >= 0 : simp_nonneg(s, bd->lo));
+    if (!bd || !bd->lo)
+      return false;
+    if (poly_is_num(bd->lo, &lo))
+      return strict ? lo > 0 : lo >= 0;
+    return strict ? simp_positive(s, bd->lo) : simp_nonneg(s, bd->lo);
   }
   case IR_CEIL:
+    return (strict ? simp_positive : simp_nonneg)(s, scalar(s, b->kid[0]));
   case IR_FLOOR:
-    return simp_nonneg(s, scalar(s, b->kid[0]));
+    return simp_nonneg(s, poly_sub(s, scalar(s, b->kid[0]), poly_num(s, strict ? 1 : 0)));
   case IR_LOG2:
-    return simp_nonneg(s, poly_sub(s, scalar(s, b->kid[0]), poly_num(s, 1)));
+    return (strict ? simp_positive : simp_nonneg)(s, poly_sub(s, scalar(s, b->kid[0]), poly_num(s, 1)));
   default:
     return false;
   }
 }
 
-/* Every monomial ≥ 0: read off the expanded IR (a sum of products and quotients). */
-static bool terms_nonneg(simp *s, const ir_node *t) {
+/* Every monomial ≥ 0 (and one > 0 with `strict`): read off the expanded IR (a sum of
+ * products and quotients). */
+static bool terms_sign(simp *s, const ir_node *t, bool strict) {
   switch (t->op) {
   case IR_ADD:
+    if (!strict)
+      return terms_sign(s, t->kid[0], false) && terms_sign(s, t->kid[1], false);
+    return (terms_sign(s, t->kid[0], true) && terms_sign(s, t->kid[1], false)) ||
+           (terms_sign(s, t->kid[0], false) && terms_sign(s, t->kid[1], true));
   case IR_MUL:
   case IR_DIV:
-    return terms_nonneg(s, t->kid[0]) && terms_nonneg(s, t->kid[1]);
+    return terms_sign(s, t->kid[0], strict) && terms_sign(s, t->kid[1], strict);
   case IR_NUM:
-    return t->num >= 0;
+    return strict ? t->num > 0 : t->num >= 0;
   case IR_POW:
-    return (t->kid[0]->op == IR_NUM && t->kid[0]->num > 0) || positive_var(s, t->kid[0]);
+    return (t->kid[0]->op == IR_NUM && t->kid[0]->num > 0) || positive_var(s, t->kid[0], strict);
   default:
-    return positive_var(s, t);
+    return positive_var(s, t, strict);
   }
+}
+
+/* Linear in a bounded variable: the worst case is at one of its bounds. */
+static bool linear_sign(simp *s, const poly *p, bool strict) {
+  sym vars[16];
+  int nv = poly_vars(p, vars, 16);
+  for (int i = 0; i < nv; i++) {
+    const bound *bd = bound_of(s, vars[i]);
+    double a;
+    poly *rest;
+    if (!bd || !poly_linear_in(s, p, vars[i], &a, &rest))
+      continue;
+    poly *at = a > 0 ? bd->lo : bd->hi;
+    if (at && (strict ? simp_positive : simp_nonneg)(s, poly_add(s, rest, poly_mul(s, poly_num(s, a), at))))
+      return true;
+  }
+  return false;
+}
+
+/* A product of factors (the common monomial taken out: 2m·(P − 1)/S) has the sign of its
+ * factors, each decided on its own. */
+static bool factors_sign(simp *s, const ir_node *t, bool strict) {
+  if (t->op != IR_MUL && t->op != IR_DIV)
+    return false;
+  bool ok = true;
+  for (int i = 0; i < 2 && ok; i++) {
+    const ir_node *f = t->kid[i];
+    ok = f->op == IR_MUL || f->op == IR_DIV ? factors_sign(s, f, strict)
+                                             : (strict ? simp_positive : simp_nonneg)(s, scalar(s, f));
+  }
+  return ok;
+}
+
+bool simp_positive(simp *s, const poly *p) {
+  double v;
+  if (poly_is_num(p, &v))
+    return v > 0;
+  if (s->depth > 12)
+    return false;
+  s->depth++;
+  bool ok = terms_sign(s, poly_to_ir(s, p, false), true) ||
+            factors_sign(s, poly_to_ir(s, p, true), true) || linear_sign(s, p, true);
+  s->depth--;
+  return ok;
 }
 
 bool simp_nonneg(simp *s, const poly *p) {
@@ -184,7 +235,7 @@ bool simp_nonneg(simp *s, const poly *p) {
   if (s->depth > 12)
     return false;
   s->depth++;
-  bool ok = terms_nonneg(s, poly_to_ir(s, p, false));
+  bool ok = terms_sign(s, poly_to_ir(s, p, false), false);
   /* c1·2^E1 + c2·2^E2 ≥ 0 with c1 > 0 > c2  ⇔  E1 − E2 ≥ log2(−c2/c1) */
   double c1, c2;
   poly *e1, *e2;
@@ -196,29 +247,21 @@ bool simp_nonneg(simp *s, const poly *p) {
     }
     ok = simp_nonneg(s, poly_sub(s, poly_sub(s, e1, e2), poly_num(s, log2(-c2 / c1))));
   }
-  /* Linear in a bounded variable: the worst case is at one of its bounds. */
-  sym vars[16];
-  int nv = ok ? 0 : poly_vars(p, vars, 16);
-  for (int i = 0; i < nv && !ok; i++) {
-    const bound *bd = bound_of(s, vars[i]);
-    double a;
-    poly *rest;
-    if (!bd || !poly_linear_in(s, p, vars[i], &a, &rest))
-      continue;
-    poly *at = a > 0 ? bd->lo : bd->hi;
-    if (at)
-      ok = simp_nonneg(s, poly_add(s, rest, poly_mul(s, poly_num(s, a), at)));
-  }
+  if (!ok)
+    ok = linear_sign(s, p, false);
+  if (!ok)
+    ok = factors_sign(s, poly_to_ir(s, p, true), false);
   s->depth--;
   return ok;
 }
 
-/* 1: a ≥ b proved; -1: a < b proved (for integers a < b ⇔ b − a − 1 ≥ 0); 0: unknown. */
-static int compare(simp *s, const poly *a, const poly *b) {
+/* For integers a < b ⇔ b − a − 1 ≥ 0. */
+int simp_compare(simp *s, const poly *a, const poly *b) {
   poly *d = poly_sub(s, a, b);
   if (simp_nonneg(s, d))
     return 1;
-  if (is_integer(s, d) && simp_nonneg(s, poly_sub(s, poly_sub(s, b, a), poly_num(s, 1))))
+  if (simp_positive(s, poly_sub(s, b, a)) ||
+      (simp_is_integer(s, d) && simp_nonneg(s, poly_sub(s, poly_sub(s, b, a), poly_num(s, 1)))))
     return -1;
   return 0;
 }
@@ -231,12 +274,12 @@ static poly *renamed(simp *s, const poly *p) {
   return (poly *)p;
 }
 
-static ir_node *canon(simp *s, const poly *p) { return poly_to_ir(s, renamed(s, p), !s->expand); }
+ir_node *simp_canon(simp *s, const poly *p) { return poly_to_ir(s, renamed(s, p), !s->expand); }
 
 /* ---- scalars ---- */
 
 static poly *opaque(simp *s, ir_op op, const ir_node *n, poly *a, poly *b) {
-  ir_node *x = a ? canon(s, a) : NULL, *y = b ? canon(s, b) : NULL;
+  ir_node *x = a ? simp_canon(s, a) : NULL, *y = b ? simp_canon(s, b) : NULL;
   /* min and max are commutative: one order for both */
   if ((op == IR_MIN || op == IR_MAX) && ir_cmp(x, y) > 0) {
     ir_node *t = x;
@@ -279,14 +322,14 @@ static poly *scalar_sum(simp *s, const ir_node *n) {
   }
   if (poly_is_num(lo, &a) && poly_is_num(hi, &b) && b < a)
     return poly_num(s, 0); /* empty */
-  bool closable = is_integer(s, lo) && is_integer(s, hi) &&
+  bool closable = simp_is_integer(s, lo) && simp_is_integer(s, hi) &&
                   simp_nonneg(s, poly_add(s, poly_sub(s, hi, lo), poly_num(s, 1)));
-  push_index(s, idx, lo, hi, is_integer(s, lo));
+  push_index(s, idx, lo, hi, simp_is_integer(s, lo));
   poly *body = scalar(s, n->kid[2]);
   pop_index(s);
   if (closable)
     return poly_sum(s, idx, lo, hi, body);
-  return poly_factor(s, ir_make(s->ctx, IR_SUM, idx, 0, canon(s, lo), canon(s, hi), canon(s, body)));
+  return poly_factor(s, ir_make(s->ctx, IR_SUM, idx, 0, simp_canon(s, lo), simp_canon(s, hi), simp_canon(s, body)));
 }
 
 static poly *scalar_var(simp *s, const ir_node *n) {
@@ -306,14 +349,14 @@ static poly *decide(simp *s, ir_op op, poly *a, poly *b) {
   int c;
   double x, y;
   switch (op) {
-  case IR_GE: c = compare(s, a, b); return c ? truth(s, c > 0) : NULL;
-  case IR_LT: c = compare(s, a, b); return c ? truth(s, c < 0) : NULL;
-  case IR_LE: c = compare(s, b, a); return c ? truth(s, c > 0) : NULL;
-  case IR_GT: c = compare(s, b, a); return c ? truth(s, c < 0) : NULL;
+  case IR_GE: c = simp_compare(s, a, b); return c ? truth(s, c > 0) : NULL;
+  case IR_LT: c = simp_compare(s, a, b); return c ? truth(s, c < 0) : NULL;
+  case IR_LE: c = simp_compare(s, b, a); return c ? truth(s, c > 0) : NULL;
+  case IR_GT: c = simp_compare(s, b, a); return c ? truth(s, c < 0) : NULL;
   case IR_EQ:
   case IR_NE: {
     poly *d = poly_sub(s, a, b);
-    bool differ = poly_is_num(d, &x) ? x != 0 : compare(s, a, b) < 0 || compare(s, b, a) < 0;
+    bool differ = poly_is_num(d, &x) ? x != 0 : simp_compare(s, a, b) < 0 || simp_compare(s, b, a) < 0;
     if (poly_is_zero(d) || differ)
       return truth(s, poly_is_zero(d) == (op == IR_EQ));
     return NULL;
@@ -361,7 +404,7 @@ static poly *scalar_op(simp *s, const ir_node *n, poly *a, poly *b) {
   }
   case IR_CEIL:
   case IR_FLOOR:
-    return is_integer(s, a) ? a : opaque(s, (ir_op)n->op, n, a, NULL);
+    return simp_is_integer(s, a) ? a : opaque(s, (ir_op)n->op, n, a, NULL);
   case IR_ABS:
     if (simp_nonneg(s, a))
       return a;
@@ -398,8 +441,8 @@ static poly *scalar(simp *s, const ir_node *n) {
     if (poly_is_num(c, &x)) {
       r = scalar(s, n->kid[x != 0 ? 1 : 2]);
     } else {
-      ir_node *t = canon(s, scalar(s, n->kid[1])), *f = canon(s, scalar(s, n->kid[2]));
-      r = poly_factor(s, ir_make(s->ctx, IR_IF, NULL, 0, canon(s, c), t, f));
+      ir_node *t = simp_canon(s, scalar(s, n->kid[1])), *f = simp_canon(s, scalar(s, n->kid[2]));
+      r = poly_factor(s, ir_make(s->ctx, IR_IF, NULL, 0, simp_canon(s, c), t, f));
     }
     break;
   }
@@ -547,13 +590,13 @@ static bool unnamed_transfer(const simp *s, const ir_node *n) {
 
 static lin norm_transfer(simp *s, const ir_node *n, const par_scope *par) {
   tlop_ctx *ctx = s->ctx;
-  ir_node *m = canon(s, scalar(s, n->kid[0]));
+  ir_node *m = simp_canon(s, scalar(s, n->kid[0]));
   if (n->op == IR_O || n->op == IR_PACK)
     return lin_term(s, ir_make(ctx, (ir_op)n->op, n->name, 0, m, NULL, NULL), poly_num(s, 1));
   /* γ is on no channel: only an unscoped ∥ multiplies its τ */
   poly *a = par_factor(s, par, n->op == IR_L ? channel_of(s, n) : NULL);
   poly *tau = poly_mul(s, scalar(s, n->kid[1]), a);
-  return lin_term(s, ir_make(ctx, (ir_op)n->op, n->name, 0, m, canon(s, tau), NULL),
+  return lin_term(s, ir_make(ctx, (ir_op)n->op, n->name, 0, m, simp_canon(s, tau), NULL),
                   poly_num(s, 1));
 }
 
@@ -567,7 +610,7 @@ static lin norm_conc(simp *s, const ir_node *n, const par_scope *par) {
       a.t[0].atom->kid[0] == b.t[0].atom->kid[0]) {
     ir_node *x = a.t[0].atom, *y = b.t[0].atom;
     poly *tau = poly_add(s, scalar(s, x->kid[1]), scalar(s, y->kid[1]));
-    return lin_term(s, ir_make(s->ctx, IR_L, x->name, 0, x->kid[0], canon(s, tau), NULL),
+    return lin_term(s, ir_make(s->ctx, IR_L, x->name, 0, x->kid[0], simp_canon(s, tau), NULL),
                     poly_num(s, 1));
   }
   ir_node *x = lin_ir(s, a), *y = lin_ir(s, b);
@@ -599,14 +642,14 @@ static lin norm_schedule(simp *s, const ir_node *n, const par_scope *par) {
   ctx->errors = errors;
   if (!ok) {
     eval_free(es);
-    ir_node *sched = ir_make(ctx, IR_SCHED, n->name, 0, canon(s, size), n->kid[1], NULL);
+    ir_node *sched = ir_make(ctx, IR_SCHED, n->name, 0, simp_canon(s, size), n->kid[1], NULL);
     return lin_term(s, sched, poly_num(s, 1));
   }
   poly *a = par_factor(s, par, channel_of(s, n));
   for (size_t t = 1; t < steps; t++)
     if (taus[t] > 0) {
       ir_node *l = ir_make(ctx, IR_L, n->name, 0, ir_num(ctx, m),
-                           canon(s, poly_mul(s, poly_num(s, taus[t]), a)), NULL);
+                           simp_canon(s, poly_mul(s, poly_num(s, taus[t]), a)), NULL);
       r = lin_add(s, r, lin_term(s, l, poly_num(s, 1)), 1);
     }
   eval_free(es);
@@ -664,7 +707,7 @@ static lin norm_messages(simp *s, const ir_node *n, const par_scope *par) {
       ms[j].count = -1;
       sym ch = ctx_sym(ctx, ms[i].net ? "net" : "shm");
       ir_node *l = ir_make(ctx, IR_L, ch, 0, ir_num(ctx, size),
-                           canon(s, poly_mul(s, poly_num(s, c), par_factor(s, par, ch))), NULL);
+                           simp_canon(s, poly_mul(s, poly_num(s, c), par_factor(s, par, ch))), NULL);
       group = group ? ir_bin(ctx, IR_CONC, group, l) : l;
     }
     stage = stage ? ir_bin(ctx, IR_MAX, stage, group) : group;
@@ -710,13 +753,13 @@ static lin norm_sum(simp *s, const ir_node *n, const par_scope *par, bool shifte
   }
   if (poly_is_num(lo, &a) && poly_is_num(hi, &b) && b < a)
     return (lin){0}; /* empty */
-  bool closable = is_integer(s, lo) && is_integer(s, hi) &&
+  bool closable = simp_is_integer(s, lo) && simp_is_integer(s, hi) &&
                   simp_nonneg(s, poly_add(s, poly_sub(s, hi, lo), poly_num(s, 1)));
-  push_index(s, idx, lo, hi, is_integer(s, lo));
+  push_index(s, idx, lo, hi, simp_is_integer(s, lo));
   lin body = norm(s, n->kid[2], par);
   pop_index(s);
   lin out = {0}, dep = {0};
-  ir_node *lo_ir = canon(s, lo), *hi_ir = canon(s, hi);
+  ir_node *lo_ir = simp_canon(s, lo), *hi_ir = simp_canon(s, hi);
   for (int i = 0; i < body.n; i++) {
     term t = body.t[i];
     if (t.atom && ir_uses(t.atom, idx)) {
@@ -725,7 +768,7 @@ static lin norm_sum(simp *s, const ir_node *n, const par_scope *par, bool shifte
     }
     /* Σ c(i)·atom = atom · Σ c(i) */
     poly *c = closable ? poly_sum(s, idx, lo, hi, t.c)
-                       : poly_factor(s, ir_make(s->ctx, IR_SUM, idx, 0, lo_ir, hi_ir, canon(s, t.c)));
+                       : poly_factor(s, ir_make(s->ctx, IR_SUM, idx, 0, lo_ir, hi_ir, simp_canon(s, t.c)));
     out = lin_add(s, out, lin_term(s, t.atom, c), 1);
   }
   if (dep.n == 0)
@@ -769,8 +812,8 @@ static lin merge_sums(simp *s, lin l) {
         body_b = ir_subst(s->ctx, body_b, b->name, ir_var(s->ctx, a->name));
       }
       tlop_ctx *ctx = s->ctx;
-      ir_node *x = ir_bin(ctx, IR_MUL, canon(s, l.t[i].c), a->kid[2]);
-      ir_node *y = ir_bin(ctx, IR_MUL, canon(s, l.t[j].c), body_b);
+      ir_node *x = ir_bin(ctx, IR_MUL, simp_canon(s, l.t[i].c), a->kid[2]);
+      ir_node *y = ir_bin(ctx, IR_MUL, simp_canon(s, l.t[j].c), body_b);
       ir_node *sum = ir_make(ctx, IR_SUM, a->name, 0, a->kid[0], a->kid[1], ir_bin(ctx, IR_ADD, x, y));
       lin rest = {arena_alloc(s->ar, (size_t)l.n * sizeof *l.t), 0};
       for (int k = 0; k < l.n; k++)
@@ -794,7 +837,7 @@ static lin norm(simp *s, const ir_node *n, const par_scope *par) {
   case IR_PAR: {
     poly *a = scalar(s, n->kid[0]);
     if (n->name && unnamed_transfer(s, n->kid[1]))
-      return lin_term(s, ir_make(s->ctx, IR_PAR, n->name, 0, canon(s, a), lin_ir(s, norm(s, n->kid[1], par)), NULL),
+      return lin_term(s, ir_make(s->ctx, IR_PAR, n->name, 0, simp_canon(s, a), lin_ir(s, norm(s, n->kid[1], par)), NULL),
                       poly_num(s, 1));
     par_scope p = {n->name, a, par};
     return norm(s, n->kid[1], &p);
@@ -832,7 +875,7 @@ static lin norm(simp *s, const ir_node *n, const par_scope *par) {
     double v;
     if (poly_is_num(c, &v))
       return norm(s, n->kid[v != 0 ? 1 : 2], par);
-    return lin_term(s, ir_make(s->ctx, IR_IF, NULL, 0, canon(s, c), lin_ir(s, norm(s, n->kid[1], par)),
+    return lin_term(s, ir_make(s->ctx, IR_IF, NULL, 0, simp_canon(s, c), lin_ir(s, norm(s, n->kid[1], par)),
                                lin_ir(s, norm(s, n->kid[2], par))),
                     poly_num(s, 1));
   }
@@ -998,10 +1041,7 @@ static void simp_free(simp *s) {
   free(s);
 }
 
-static ir_node *run(simp *s, const ir_node *n) { return lin_ir(s, norm(s, n, NULL)); }
-
-ir_node *simp_simplify(tlop_ctx *ctx, const ir_node *n, ir_node *const *facts, size_t nfacts,
-                       const tlop_simp_opts *o) {
+simp *simp_open(tlop_ctx *ctx, ir_node *const *facts, size_t nfacts, const tlop_simp_opts *o) {
   sym def = o->platform && o->platform->nch ? o->platform->ch[0].name : NULL;
   simp *s = simp_new(ctx, o->expand, o->unroll, def);
   for (int pass = 0; pass < 3; pass++)
@@ -1013,7 +1053,31 @@ ir_node *simp_simplify(tlop_ctx *ctx, const ir_node *n, ir_node *const *facts, s
     VEC_PUSH(s->subs, s->nsubs, s->subs_cap, sb);
   }
   ptrmap_free(&s->memo); /* forms computed for the facts may use a value given since */
-  ir_node *r = run(s, n);
+  return s;
+}
+
+void simp_close(simp *s) { simp_free(s); }
+
+int simp_terms(simp *s, const ir_node *n, const simp_term **out) {
+  lin l = norm(s, n, NULL);
+  *out = l.t;
+  return l.n;
+}
+
+ir_node *simp_terms_ir(simp *s, const simp_term *t, int n) {
+  return lin_ir(s, (lin){(term *)t, n});
+}
+
+void simp_push_index(simp *s, sym idx, poly *lo, poly *hi) {
+  push_index(s, idx, lo, hi, simp_is_integer(s, lo));
+}
+
+void simp_pop_index(simp *s) { pop_index(s); }
+
+ir_node *simp_simplify(tlop_ctx *ctx, const ir_node *n, ir_node *const *facts, size_t nfacts,
+                       const tlop_simp_opts *o) {
+  simp *s = simp_open(ctx, facts, nfacts, o);
+  ir_node *r = lin_ir(s, norm(s, n, NULL));
   simp_free(s);
   return r;
 }
@@ -1044,7 +1108,7 @@ ir_node *simp_instantiate(eval_state *es, const ir_node *n, double par) {
   bind_vars(s, es, n, &seen);
   ptrmap_free(&seen);
   const ir_node *x = par == 1 ? n : ir_make(ctx, IR_PAR, NULL, 0, ir_num(ctx, par), (ir_node *)n, NULL);
-  ir_node *r = run(s, x);
+  ir_node *r = lin_ir(s, norm(s, x, NULL));
   simp_free(s);
   return r;
 }

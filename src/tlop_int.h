@@ -64,6 +64,9 @@ void sb_printf(strbuf *b, const char *fmt, ...) TLOP_PRINTF(2, 3);
 void sb_vprintf(strbuf *b, const char *fmt, va_list ap);
 char *sb_take(strbuf *b); /* hands the malloc'd string over; "" when empty */
 
+/* A monotonic clock, in seconds: deadlines. */
+double clock_seconds(void);
+
 /* Shortest decimal that reads back to the same double. */
 void fmt_double(char *buf, size_t n, double v);
 
@@ -177,10 +180,9 @@ struct ast_decl {
   ast_arg **args;     /* fn, algorithm, channel members L/o/p */
   int nargs;
   kind k;             /* param: annotated kind or KIND_ANY */
-  ast_expr *body;     /* fn/algorithm body, param default, claim left side */
-  ast_expr *rhs;      /* claim right side */
-  ast_op rel;         /* claim relation */
-  ast_expr **facts;   /* assume */
+  ast_expr *body;     /* fn/algorithm body, param default, claim (a comparison) */
+  bool strict;        /* claim under the axiom that L is strictly increasing in τ */
+  ast_expr **facts;   /* assume; a claim's `when` */
   int nfacts;
   const char *path;   /* import path; channel/gamma table path */
   span path_sp;
@@ -363,6 +365,13 @@ bool ir_has_cost(const ir_node *n);          /* contains a transfer, overhead, �
 bool ir_has_stage(const ir_node *n);
 /* Applies a scalar operator to numbers; the one arithmetic of interp and simplifier. */
 double ir_apply(ir_op op, double a, double b);
+/* Names used in nodes, each once: the free variables (sum indices excluded) and the
+ * channels of transfers, appended to what the lists hold. */
+typedef struct ir_names {
+  sym *v;
+  size_t n, cap;
+} ir_names;
+void ir_collect_names(const ir_node *const *nodes, size_t n, ir_names *vars, ir_names *channels);
 /* Substitutes var := value everywhere in n (no capture: sum indices are unique). */
 ir_node *ir_subst(tlop_ctx *ctx, ir_node *n, sym var, ir_node *value);
 
@@ -475,8 +484,54 @@ ir_node *simp_simplify(tlop_ctx *ctx, const ir_node *n, ir_node *const *facts, s
 ir_node *simp_instantiate(eval_state *es, const ir_node *n, double par);
 /* Normalizes a scalar IR node into a poly. */
 poly *simp_poly(simp *s, const ir_node *n);
-/* Proves p ≥ 0 under the assumptions and the bounds of the sums in scope. */
+/* Proves p ≥ 0 (p > 0) under the assumptions and the bounds of the sums in scope. */
 bool simp_nonneg(simp *s, const poly *p);
+bool simp_positive(simp *s, const poly *p);
+/* 1: a ≥ b proved; -1: a < b proved; 0: unknown. */
+int simp_compare(simp *s, const poly *a, const poly *b);
+/* p as canonical IR, with the powers of two of the assumptions named again. */
+ir_node *simp_canon(simp *s, const poly *p);
+
+/* A session for the decision procedures (prove.c): the facts are assumed once, then
+ * normal forms, signs and sums are asked of it. */
+typedef struct simp_term {
+  ir_node *atom; /* NULL: the scalar part */
+  poly *c;
+} simp_term;
+simp *simp_open(tlop_ctx *ctx, ir_node *const *facts, size_t nfacts, const tlop_simp_opts *o);
+void simp_close(simp *s);
+/* The normal form of a cost as a linear combination of atoms (transfers, sums, …). */
+int simp_terms(simp *s, const ir_node *n, const simp_term **out);
+ir_node *simp_terms_ir(simp *s, const simp_term *t, int n);
+/* A sum's index in scope, with its bounds, while its body is worked on. */
+void simp_push_index(simp *s, sym idx, poly *lo, poly *hi);
+void simp_pop_index(simp *s);
+
+bool simp_is_integer(simp *s, const poly *p);
+
+/* ======== refute.c: counterexamples and numeric evidence for claims ======== */
+
+typedef struct refutation {
+  char *where;        /* the parameter values: "P = 2, p = 1, m = 1" */
+  const char *family; /* the L: "L(m, τ) = 1" */
+  const char *free_channel; /* a channel whose L is 0 instead, or NULL */
+  bool overhead;      /* o(m) = 1 (else 0) */
+  double lhs, rhs;
+} refutation;
+
+typedef struct evidence {
+  size_t points;
+  double min, max;    /* of lhs / rhs */
+  char *min_at, *max_at;
+} evidence;
+
+/* Searches small parameter values (where the facts hold) and the extremal L the axioms
+ * allow (strictly increasing ones only with `strict`) for a point where lhs op rhs fails. */
+bool refute_search(tlop_model *model, ir_node *const *facts, size_t nfacts, const ir_node *lhs,
+                   ir_op op, const ir_node *rhs, bool strict, double deadline, refutation *out);
+/* lhs / rhs over the grid of o->axes on o->platform. */
+bool refute_evidence(tlop_model *model, ir_node *const *facts, size_t nfacts, const ir_node *lhs,
+                     const ir_node *rhs, const tlop_prove_opts *o, double deadline, evidence *out);
 
 /* ======== latex.c: reading back the printer's LaTeX ======== */
 
@@ -511,6 +566,8 @@ struct tlop_platform {
 };
 
 const pf_channel *pf_channel_find(const tlop_platform *pf, sym name); /* NULL name: default */
+/* The channel of that name, added when the platform has none. */
+pf_channel *pf_add_channel(tlop_platform *pf, sym name);
 /* Reports channels the expression uses that the platform lacks; false if any. */
 bool pf_check_expr(const tlop_platform *pf, const ir_node *n);
 
@@ -552,6 +609,10 @@ struct tlop_env {
 sym ctx_sym(tlop_ctx *ctx, const char *s);
 /* The context frees the model's maps when it is freed. */
 void ctx_track_model(tlop_ctx *ctx, tlop_model *model);
+/* The model's `assume` facts and those of an --assume text, lowered (appended to
+ * *facts); false (after diagnostics) when the text is wrong. */
+bool model_facts(tlop_model *model, const char *assume, ir_node ***facts, size_t *n,
+                 size_t *cap);
 /* Binds env values of a model into a kinds map, for checking expressions. */
 void env_kinds(const tlop_env *env, ptrmap *out);
 /* Warns once per kind of extrapolation es saw, with its first example (also the JIT's). */

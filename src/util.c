@@ -6,6 +6,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <time.h>
 
 /* ---- arenas: chunks freed all at once with their owner ---- */
 
@@ -288,4 +289,10 @@ void tlop_format_time(char *buf, size_t n, double s) {
     snprintf(buf, n, "%.4g ms", s * 1e3);
   else
     snprintf(buf, n, "%.4g s", s);
+}
+
+double clock_seconds(void) {
+  struct timespec t;
+  clock_gettime(CLOCK_MONOTONIC, &t);
+  return (double)t.tv_sec + (double)t.tv_nsec * 1e-9;
 }

@@ -107,6 +107,10 @@ int cmd_explain(cli *c, int argc, char **argv);
 int cmd_dump_ir(cli *c, int argc, char **argv);
 int cmd_simplify(cli *c, int argc, char **argv);
 int cmd_sweep(cli *c, int argc, char **argv);
+/* Appends --assume facts to a comma-separated list (malloc'd). */
+void cli_add_facts(char **facts, const char *more);
+int cmd_prove(cli *c, int argc, char **argv);
+int cmd_compare(cli *c, int argc, char **argv);
 
 /* ---- emit.c: the JIT's options (eval, sweep) and `tlop emit` ---- */
 #define CLI_ENGINE_LONGOPTS                                                              \

@@ -305,6 +305,14 @@ static const char simplify_help[] =
     "      --unroll           write out sums with concrete bounds (up to 64 terms)\n"
     "  -o, --output FILE      write there instead of standard output\n";
 
+void cli_add_facts(char **facts, const char *more) {
+  size_t old = *facts ? strlen(*facts) : 0;
+  *facts = realloc(*facts, old + strlen(more) + 3);
+  if (!*facts)
+    abort();
+  snprintf(*facts + old, strlen(more) + 3, "%s%s", old ? ", " : "", more);
+}
+
 typedef struct simplify_flags {
   char *assume;
   int expand, unroll;
@@ -314,12 +322,7 @@ static simplify_flags sflags;
 
 static int take_simplify(cli *c, int opt, const char *arg) {
   switch (opt) {
-  case 'a': {
-    size_t old = sflags.assume ? strlen(sflags.assume) : 0;
-    sflags.assume = realloc(sflags.assume, old + strlen(arg) + 3);
-    snprintf(sflags.assume + old, strlen(arg) + 3, "%s%s", old ? ", " : "", arg);
-    return 1;
-  }
+  case 'a': cli_add_facts(&sflags.assume, arg); return 1;
   case 'X': sflags.expand = 1; return 1;
   case 'U': sflags.unroll = 1; return 1;
   default: return cli_take_format_output(c, opt, arg);

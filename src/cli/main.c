@@ -24,6 +24,8 @@ static const struct command {
     {"simplify", cmd_simplify, "the form the papers derive: ∥ pushed in, sums closed"},
     {"dump-ir", cmd_dump_ir, "print the cost IR (DAG) of an expression"},
     {"emit", cmd_emit, "compile algorithms to LLVM IR, assembly or an object + C header"},
+    {"prove", cmd_prove, "decide the claims of files: derivation, counterexample or evidence"},
+    {"compare", cmd_compare, "A >= B, A <= B and the tightest c of A >= c·B"},
 };
 
 static void usage(FILE *f) {

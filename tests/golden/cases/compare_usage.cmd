@@ -1,0 +1,1 @@
+compare ../../../examples/claims.tlop rda

@@ -1,0 +1,1 @@
+prove --format pdf ../../../examples/claims.tlop

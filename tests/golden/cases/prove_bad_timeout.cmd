@@ -1,0 +1,1 @@
+prove --timeout soon ../../../examples/claims.tlop

@@ -1,0 +1,1 @@
+prove ../../../examples/claims.tlop

@@ -1,0 +1,1 @@
+prove --format json ../../../examples/claims.tlop

@@ -1,0 +1,1 @@
+prove --format latex ../../../examples/rda_vs_scatter.tlop

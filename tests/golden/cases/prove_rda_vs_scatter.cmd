@@ -1,0 +1,1 @@
+prove ../../../examples/rda_vs_scatter.tlop

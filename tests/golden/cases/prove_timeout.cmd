@@ -1,0 +1,1 @@
+prove --timeout 1e-9 ../../../examples/rda_vs_scatter.tlop
