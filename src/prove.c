@@ -744,6 +744,11 @@ static void note_counterexample(prover *pv, const refutation *r, const char *tit
   char lv[40], rv[40];
   fmt_double(lv, sizeof lv, r->lhs);
   fmt_double(rv, sizeof rv, r->rhs);
+  if (!r->transfers) { /* no L, o, γ or p to choose */
+    note(pv, "both sides by the reference evaluator", "%s: %s: left = %s, right = %s", title,
+         r->where, lv, rv);
+    return;
+  }
   char *why = text(pv, "%s satisfies every axiom%s; both sides by the reference evaluator",
                    r->family, pv->strict ? " and is strictly increasing in τ" : "");
   char *zero = r->free_channel ? text(pv, " (L[%s] = 0)", r->free_channel) : strdup("");
@@ -931,7 +936,10 @@ static void compare_exprs(prover *pv, ir_node **user, size_t nuser, ir_node *a, 
   }
   size_t mark = pv->proof->nsteps;
   ir_node *c = best_ratio(pv, facts, n, a, b);
-  if (c) {
+  if (!c && proved == 2) {
+    steps_truncate(pv->proof, mark);
+    note(pv, "A ≥ B and A ≤ B", "A = B: c = 1, tight");
+  } else if (c) {
     note(pv, "the bounds above, the least over the message sizes", "A%sc·B with c = %E", rel(pv, IR_GE), c);
     refutation r;
     if (refute_search(pv->model, facts, n, a, IR_GT, ir_bin(ctx, IR_MUL, c, b), pv->strict, pv->deadline, &r)) {
@@ -1116,15 +1124,22 @@ tlop_status tlop_prove_claim(tlop_model *model, size_t i, const tlop_prove_opts 
   return TLOP_OK;
 }
 
+/* An algorithm's name stands for its body with its parameters free. */
+static tlop_status side_expr(tlop_model *model, const char *text, tlop_expr **out) {
+  size_t n;
+  return tlop_algorithm_params(model, text, &n) ? tlop_algorithm_expr(model, text, NULL, out)
+                                                : tlop_expr_parse_symbolic(model, text, out);
+}
+
 tlop_status tlop_prove_compare(tlop_model *model, const char *a, const char *b,
                                const tlop_prove_opts *opts, tlop_proof **out) {
   *out = NULL;
   tlop_prove_opts none = {0};
   const tlop_prove_opts *o = opts ? opts : &none;
   tlop_expr *ea, *eb;
-  tlop_status st = tlop_expr_parse_symbolic(model, a, &ea);
+  tlop_status st = side_expr(model, a, &ea);
   if (st == TLOP_OK)
-    st = tlop_expr_parse_symbolic(model, b, &eb);
+    st = side_expr(model, b, &eb);
   if (st != TLOP_OK)
     return st;
   ir_node **user = NULL;

@@ -188,7 +188,8 @@ bool refute_search(tlop_model *model, ir_node *const *facts, size_t nfacts, cons
       if (violated(op, l, r)) {
         found = true;
         *out = (refutation){point_text(&vars, v), FAMILIES[f % NFAMILIES].name,
-                            free_ch ? pf->ch[free_ch - 1].name->name : NULL, f >= NFAMILIES, l, r};
+                            free_ch ? pf->ch[free_ch - 1].name->name : NULL, f >= NFAMILIES,
+                            ir_has_cost(lhs) || ir_has_cost(rhs), l, r};
       }
     }
     more = advance(at, count, vars.n);

@@ -516,6 +516,7 @@ typedef struct refutation {
   const char *family; /* the L: "L(m, τ) = 1" */
   const char *free_channel; /* a channel whose L is 0 instead, or NULL */
   bool overhead;      /* o(m) = 1 (else 0) */
+  bool transfers;     /* the claim has costs (L, o, γ, p) at all */
   double lhs, rhs;
 } refutation;
 

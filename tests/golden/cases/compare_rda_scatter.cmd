@@ -1,1 +1,1 @@
-compare ../../../examples/rda_vs_scatter.tlop rda(m,P) scatter(m,P)
+compare ../../../examples/rda_vs_scatter.tlop 'rda(m, P)' 'scatter(m, P)'
