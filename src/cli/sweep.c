@@ -129,8 +129,10 @@ static void write_json(FILE *out, const tlop_axis *axes, size_t naxes, char **al
   fputs("\n]\n", out);
 }
 
+/* The table shows each result in its unit: a cost in time, a ratio as a number. */
 static void write_table(FILE *out, const tlop_axis *axes, size_t naxes, char **algos,
-                        size_t nalgo, const double *pts, const double *res, size_t n) {
+                        tlop_expr *const *exprs, size_t nalgo, const double *pts,
+                        const double *res, size_t n) {
   for (size_t j = 0; j < naxes; j++)
     fprintf(out, "%s%12s", j ? "  " : "", axes[j].name);
   for (size_t a = 0; a < nalgo; a++)
@@ -143,7 +145,7 @@ static void write_table(FILE *out, const tlop_axis *axes, size_t naxes, char **a
       fprintf(out, "%s%12s", j ? "  " : "", buf);
     }
     for (size_t a = 0; a < nalgo; a++) {
-      cli_fmt_value(buf, sizeof buf, res[a * n + i], TLOP_KIND_TIME);
+      cli_fmt_value(buf, sizeof buf, res[a * n + i], tlop_expr_kind(exprs[a]));
       fprintf(out, "  %16s", buf);
     }
     fputc('\n', out);
@@ -251,7 +253,7 @@ int cmd_sweep(cli *c, int argc, char **argv) {
   else if (!strcmp(fmt, "json"))
     write_json(out, axes, naxes, algos, nalgo, pts, res, npts);
   else
-    write_table(out, axes, naxes, algos, nalgo, pts, res, npts);
+    write_table(out, axes, naxes, algos, exprs, nalgo, pts, res, npts);
   if (out != stdout)
     fclose(out);
   rc = EXIT_OK;
