@@ -171,7 +171,7 @@ bool refute_search(tlop_model *model, ir_node *const *facts, size_t nfacts, cons
       v[i] = VALUES[at[i]];
     /* each family with o = 0, then with o = 1; with channels, each one free in turn */
     size_t variants = 2 * NFAMILIES * (channels.n ? pf->nch + 1 : 1);
-    for (size_t k = 0; k < variants && !found; k++) {
+    for (size_t k = 0; k < variants && !found && clock_seconds() < deadline; k++) {
       size_t f = k % (2 * NFAMILIES), free_ch = k / (2 * NFAMILIES);
       if (strict && !FAMILIES[f % NFAMILIES].strict)
         continue;
