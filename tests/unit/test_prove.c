@@ -145,7 +145,7 @@ int main(int argc, char **argv) {
   char dir[4096];
   snprintf(dir, sizeof dir, "%s/stdlib", root);
   tlop_ctx_set_stdlib_dir(ctx, dir);
-  check_file(root, "claims.tlop", 28);
+  check_file(root, "claims.tlop", 32);
   check_file(root, "rda_vs_scatter.tlop", 5);
 
   /* The axioms are stated; a claim that compares nothing is refused. */
