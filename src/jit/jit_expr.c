@@ -1,9 +1,10 @@
 /* jit_expr.c — cost IR → LLVM IR, one emitter per IR operator, mirroring eval.c: the same
- * operations in the same order. Errors are values: a compiled node yields its value, an
- * i1 "the interpreter must look at this point" and its TAB_* flags, so no node has side
+ * operations in the same order. Errors are values: a compiled node yields its value, i1s
+ * "the interpreter must look at this point" and its TAB_* flags, so no node has side
  * effects and each is emitted where its operands become available — outside the sums it
- * does not depend on (hoisting at codegen; a table's locate moves out with its m). Only
- * sums, which count terms against --max-terms in evaluation order, stay in place. */
+ * does not depend on (hoisting at codegen; a table's locate moves out with its m). The
+ * errors and flags are kept by the loop level they are computed at, so that a loop only
+ * carries its own. Sums (they count terms) and schedules' placements stay in place. */
 #include "jit_int.h"
 
 #include <float.h>
@@ -17,12 +18,16 @@
 /* Bounds under which a loop index, its offset and pow(2^k, i) are exact integers. */
 #define EXACT_INT 1099511627776.0 /* 2^40 */
 
+/* Sums nested deeper than this are left to the interpreter. */
+#define JIT_MAX_LOOPS 8
+
 /* A compiled node. */
 typedef struct jv {
-  LLVMValueRef v;   /* double */
-  LLVMValueRef err; /* i1: the interpreter must look at this point; NULL: cannot fail */
-  LLVMValueRef xf;  /* i8: TAB_* extrapolation flags; NULL: none */
-  int level;        /* loop depth where v is available; 0: the function's entry */
+  LLVMValueRef v; /* double */
+  int level;      /* loop depth where v is available; 0: the function's entry */
+  /* by the level they are computed at (NULL: none): i1 "the interpreter must look at
+   * this point", i8 TAB_* extrapolation flags */
+  LLVMValueRef err[JIT_MAX_LOOPS + 1], xf[JIT_MAX_LOOPS + 1];
 } jv;
 
 /* pow(B, i ± c) inside the sum over i, carried from one term to the next as p·B. */
@@ -84,7 +89,7 @@ typedef struct jit_fn {
   size_t nslots;
   bool *alive;
   size_t nregions, regions_cap;
-  ptrmap sums;           /* node → 1: contains a sum, 2: does not */
+  ptrmap sums;           /* node → 1: in place (see in_place), 2: not */
   ptrmap busy;           /* parameter → being emitted */
   ptrmap defaults;       /* parameter → its lowered default */
   struct fn_tab {
@@ -92,6 +97,11 @@ typedef struct jit_fn {
     jit_tab tab;
   } *tabs;
   size_t ntabs, tabs_cap;
+  /* the schedule whose placements are being emitted, or NULL */
+  struct sched {
+    LLVMValueRef data, cap;      /* allocas: the steps' τ (malloc'd, zeroed), its size */
+    LLVMValueRef mult;           /* how many times the loops around place each `at` */
+  } *sched;
   bool failed;
 } jit_fn;
 
@@ -229,6 +239,7 @@ void jit_gen_init(jit_gen *g, tlop_ctx *ctx, LLVMContextRef c, const char *modul
   g->bake = bake;
   g->tau_rule = ctx->tau_rule;
   g->max_terms = ctx->max_terms;
+  g->max_steps = ctx->max_steps;
 }
 
 void jit_gen_dispose(jit_gen *g) {
@@ -332,7 +343,8 @@ static memo_entry *memo_put(jit_fn *f, const void *a, uintptr_t b, int level) {
 
 /* ======== values ======== */
 
-static jv konst(jit_fn *f, double v) { return (jv){jit_const(f->g, v), NULL, NULL, 0}; }
+static jv val(LLVMValueRef v, int level) { return (jv){.v = v, .level = level}; }
+static jv konst(jit_fn *f, double v) { return val(jit_const(f->g, v), 0); }
 
 /* a | b, where NULL or a constant 0 is "nothing". */
 static LLVMValueRef or_(jit_fn *f, LLVMValueRef a, LLVMValueRef b) {
@@ -363,10 +375,56 @@ static LLVMValueRef outside(jit_fn *f, LLVMValueRef v, LLVMRealPredicate below, 
   return or_(f, cmpk(f, below, v, lo), cmpk(f, LLVMRealUGT, v, DBL_MAX));
 }
 
-/* Adds the errors and flags of operand k to r (at the builder's position). */
+/* slots[level] |= v, v an i1 or i8 available at `level`; the builder stays where it is. */
+static void put(jit_fn *f, LLVMValueRef *slots, LLVMValueRef v, int level) {
+  if (!slots[level]) {
+    slots[level] = or_(f, NULL, v);
+    return;
+  }
+  int pos = f->pos;
+  at(f, level);
+  slots[level] = or_(f, slots[level], v);
+  at(f, pos);
+}
+
+/* Adds an error or flags computed at the builder's level. */
+static void add_err(jit_fn *f, jv *r, LLVMValueRef e) { put(f, r->err, e, f->pos); }
+static void add_xf(jit_fn *f, jv *r, LLVMValueRef x) { put(f, r->xf, x, f->pos); }
+
+/* Adds the errors and flags of operand k to r. */
 static void absorb(jit_fn *f, jv *r, jv k) {
-  r->err = or_(f, r->err, k.err);
-  r->xf = or_(f, r->xf, k.xf);
+  for (int l = 0; l <= JIT_MAX_LOOPS; l++) {
+    put(f, r->err, k.err[l], l);
+    put(f, r->xf, k.xf[l], l);
+  }
+}
+
+static bool has_errs(const jv *r) {
+  for (int l = 0; l <= JIT_MAX_LOOPS; l++)
+    if (r->err[l] || r->xf[l])
+      return true;
+  return false;
+}
+
+/* r's errors and flags of the levels below `below`, counted only where cond (at
+ * cond_level) holds: what the interpreter evaluates only then. */
+static void mask(jit_fn *f, jv *r, LLVMValueRef cond, int cond_level, int below) {
+  LLVMBuilderRef b = f->g->b;
+  jv m = *r;
+  int pos = f->pos;
+  for (int l = 0; l < below && l <= JIT_MAX_LOOPS; l++)
+    m.err[l] = m.xf[l] = NULL;
+  for (int l = 0; l < below && l <= JIT_MAX_LOOPS; l++) {
+    if (!r->err[l] && !r->xf[l])
+      continue;
+    at(f, maxl(l, cond_level));
+    if (r->err[l])
+      add_err(f, &m, LLVMBuildAnd(b, cond, r->err[l], ""));
+    if (r->xf[l])
+      add_xf(f, &m, LLVMBuildSelect(b, cond, r->xf[l], LLVMConstInt(f->g->i8, 0, 0), ""));
+  }
+  at(f, pos);
+  *r = m;
 }
 
 static LLVMValueRef as_double(jit_fn *f, LLVMValueRef i1) {
@@ -380,23 +438,27 @@ static LLVMValueRef bad_tau(jit_fn *f, LLVMValueRef tau, bool table) {
   return table ? outside(f, tau, LLVMRealULT, 1) : outside(f, tau, LLVMRealULE, 0);
 }
 
-/* ======== which nodes contain sums ======== */
+/* ======== which nodes stay in place ======== */
 
-static bool has_sum(jit_fn *f, const ir_node *n) {
+/* Sums (they count terms) and the placements of schedules (they write the schedule's
+ * steps) happen in evaluation order: a node that contains one is emitted where it is
+ * evaluated, not hoisted, not shared, and guarded by a branch. */
+static bool in_place(jit_fn *f, const ir_node *n) {
   void *known = ptrmap_get(&f->sums, n);
   if (known)
     return known == (void *)1;
-  bool r = n->op == IR_SUM;
+  bool r = n->op == IR_SUM || n->op == IR_AT || n->op == IR_SCHED || n->op == IR_MSGS ||
+           n->op == IR_SEND;
   for (int i = 0; i < n->nkids && !r; i++)
-    r = has_sum(f, n->kid[i]);
+    r = in_place(f, n->kid[i]);
   const tlop_platform *pf = f->g->pf;
   if (!r && pf && (n->op == IR_L || n->op == IR_O || n->op == IR_PACK)) {
     const pf_channel *ch = pf_channel_find(pf, n->name);
-    r = ch && ((ch->L && has_sum(f, ch->L)) || (ch->o && has_sum(f, ch->o)) ||
-               (ch->p && has_sum(f, ch->p)));
+    r = ch && ((ch->L && in_place(f, ch->L)) || (ch->o && in_place(f, ch->o)) ||
+               (ch->p && in_place(f, ch->p)));
   }
   if (!r && pf && n->op == IR_GAMMA && pf->gamma_expr)
-    r = has_sum(f, pf->gamma_expr);
+    r = in_place(f, pf->gamma_expr);
   ptrmap_put(&f->sums, n, (void *)(uintptr_t)(r ? 1 : 2));
   return r;
 }
@@ -476,7 +538,7 @@ static void params_first(jit_fn *f, const ir_node *n, ptrmap *seen) {
     ir_node *ir = param_default(f, n->name);
     if (ir) {
       params_first(f, ir, seen);
-      if (has_sum(f, ir))
+      if (in_place(f, ir))
         emit_param(f, n->name);
     }
     return;
@@ -512,7 +574,7 @@ static jv emit_var(jit_fn *f, const ir_node *n) {
       at(f, 0);
       LLVMValueRef idx = jit_i64(f->g, (long long)j);
       LLVMValueRef p = LLVMBuildInBoundsGEP2(f->g->b, f->g->f64, f->x, &idx, 1, "");
-      return (jv){LLVMBuildLoad2(f->g->b, f->g->f64, p, n->name->name), NULL, NULL, 0};
+      return val(LLVMBuildLoad2(f->g->b, f->g->f64, p, n->name->name), 0);
     }
   double v;
   if (env_value(f, n->name, &v))
@@ -527,18 +589,15 @@ static void push_binding(jit_fn *f, sym name, jv val, int loop) {
 
 /* ======== guarded evaluation: what the interpreter only evaluates when cond holds ======== */
 
-/* A node without sums is computed anyway (it is pure) and its errors and flags masked;
- * one with sums gets a branch, so its loops run and count terms only when they should. */
+/* A node not in place is computed anyway (it is pure) and its errors and flags masked;
+ * one in place gets a branch, so that its loops run and its placements happen only when
+ * they should. */
 static jv guarded(jit_fn *f, LLVMValueRef cond, int cond_level, const ir_node *n) {
   LLVMBuilderRef b = f->g->b;
-  if (!has_sum(f, n)) {
+  if (!in_place(f, n)) {
     jv r = emit(f, n);
+    mask(f, &r, cond, cond_level, JIT_MAX_LOOPS + 1);
     r.level = maxl(r.level, cond_level);
-    at(f, r.level);
-    if (r.err)
-      r.err = LLVMBuildAnd(b, cond, r.err, "");
-    if (r.xf)
-      r.xf = LLVMBuildSelect(b, cond, r.xf, LLVMConstInt(f->g->i8, 0, 0), "");
     return r;
   }
   int d = f->depth;
@@ -551,24 +610,27 @@ static jv guarded(jit_fn *f, LLVMValueRef cond, int cond_level, const ir_node *n
   LLVMValueRef terms = f->terms;
   jv r = emit(f, n);
   at(f, d);
-  LLVMValueRef err = r.err ? r.err : LLVMConstInt(f->g->i1, 0, 0);
-  LLVMValueRef xf = r.xf ? r.xf : LLVMConstInt(f->g->i8, 0, 0);
   LLVMBasicBlockRef then_end = LLVMGetInsertBlock(b);
   LLVMBuildBr(b, join);
   f->alive[f->lv[d].region] = false;
   f->lv[d].region = outer;
   LLVMPositionBuilderAtEnd(b, join);
+  /* what the arm computed at this level joins through phis; the rest is masked */
   LLVMBasicBlockRef bbs[2] = {then_end, from};
-  LLVMValueRef vs[2][2] = {{r.v, jit_const(f->g, 0)},
-                           {err, LLVMConstInt(f->g->i1, 0, 0)}};
-  LLVMValueRef xs[2] = {xf, LLVMConstInt(f->g->i8, 0, 0)}, ts[2] = {f->terms, terms};
-  jv out = {LLVMBuildPhi(b, f->g->f64, ""), LLVMBuildPhi(b, f->g->i1, ""),
-            LLVMBuildPhi(b, f->g->i8, ""), d};
-  LLVMAddIncoming(out.v, vs[0], bbs, 2);
-  LLVMAddIncoming(out.err, vs[1], bbs, 2);
-  LLVMAddIncoming(out.xf, xs, bbs, 2);
+  LLVMValueRef in[2][2] = {{r.err[d], LLVMConstInt(f->g->i1, 0, 0)},
+                           {r.xf[d], LLVMConstInt(f->g->i8, 0, 0)}};
+  LLVMValueRef vs[2] = {r.v, jit_const(f->g, 0)}, ts[2] = {f->terms, terms};
+  jv out = r;
+  out.level = d;
+  out.v = LLVMBuildPhi(b, f->g->f64, "");
+  LLVMAddIncoming(out.v, vs, bbs, 2);
+  if (r.err[d])
+    LLVMAddIncoming(out.err[d] = LLVMBuildPhi(b, f->g->i1, ""), in[0], bbs, 2);
+  if (r.xf[d])
+    LLVMAddIncoming(out.xf[d] = LLVMBuildPhi(b, f->g->i8, ""), in[1], bbs, 2);
   f->terms = LLVMBuildPhi(b, f->g->f64, "terms");
   LLVMAddIncoming(f->terms, ts, bbs, 2);
+  mask(f, &out, cond, cond_level, d);
   return out;
 }
 
@@ -578,10 +640,10 @@ static jv emit_scalar(jit_fn *f, const ir_node *n) {
   jit_gen *g = f->g;
   LLVMBuilderRef b = g->b;
   jv ka = emit(f, n->kid[0]), kb = n->nkids > 1 ? emit(f, n->kid[1]) : konst(f, 0);
-  jv r = {NULL, NULL, NULL, maxl(ka.level, kb.level)};
-  at(f, r.level);
+  jv r = val(NULL, maxl(ka.level, kb.level));
   absorb(f, &r, ka);
   absorb(f, &r, kb);
+  at(f, r.level);
   LLVMValueRef a = ka.v, c = kb.v;
   /* Operators that can turn a NaN or infinite operand into a finite result check their
    * operands: the interpreter would have stopped where the operand was computed. The
@@ -604,8 +666,8 @@ static jv emit_scalar(jit_fn *f, const ir_node *n) {
   case IR_LOG2: r.v = jit_call_intrinsic(g, "llvm.log2", a, NULL); break;
   case IR_LOG:
     r.v = LLVMBuildCall2(b, g->ty_d_dd, log_base_fn(g), (LLVMValueRef[]){a, c}, 2, "");
-    r.err = or_(f, r.err, or_(f, or_(f, cmpk(f, LLVMRealOLE, c, 0), cmpk(f, LLVMRealOLE, a, 0)),
-                              cmpk(f, LLVMRealOEQ, a, 1)));
+    add_err(f, &r, or_(f, or_(f, cmpk(f, LLVMRealOLE, c, 0), cmpk(f, LLVMRealOLE, a, 0)),
+                       cmpk(f, LLVMRealOEQ, a, 1)));
     check_a = check_b = true;
     break;
   case IR_CEIL: r.v = jit_call_intrinsic(g, "llvm.ceil", a, NULL); break;
@@ -624,10 +686,15 @@ static jv emit_scalar(jit_fn *f, const ir_node *n) {
     check_a = check_b = true;
   }
   }
-  if (check_a)
-    r.err = or_(f, r.err, nonfinite(f, a));
-  if (check_b)
-    r.err = or_(f, r.err, nonfinite(f, c));
+  /* each operand checked where it is computed */
+  if (check_a) {
+    at(f, ka.level);
+    add_err(f, &r, nonfinite(f, a));
+  }
+  if (check_b) {
+    at(f, kb.level);
+    add_err(f, &r, nonfinite(f, c));
+  }
   return r;
 }
 
@@ -676,7 +743,9 @@ static bool emit_recurrence(jit_fn *f, const ir_node *n, jv *out) {
   }
   ok = LLVMBuildAnd(b, ok, LLVMBuildNot(b, nonfinite(f, p0), ""), "");
   ok = LLVMBuildAnd(b, ok, cmpk(f, LLVMRealUNE, p0, 0), "");
-  jv r = {NULL, or_(f, cv.err, LLVMBuildNot(b, ok, "")), cv.xf, L};
+  jv r = val(NULL, L);
+  absorb(f, &r, cv);
+  add_err(f, &r, LLVMBuildNot(b, ok, ""));
   /* The phi goes first in the loop's header; the builder comes back to where it was. */
   LLVMBasicBlockRef here = LLVMGetInsertBlock(b);
   LLVMPositionBuilderBefore(b, LLVMGetFirstInstruction(lp->header));
@@ -698,17 +767,17 @@ static jv emit_pow(jit_fn *f, const ir_node *n) {
 static jv emit_if(jit_fn *f, const ir_node *n) {
   jv c = emit(f, n->kid[0]);
   double k;
-  if (!c.err && !c.xf && const_double(c.v, &k) && isfinite(k)) /* `if mode == 1`: one arm */
+  if (!has_errs(&c) && const_double(c.v, &k) && isfinite(k)) /* `if mode == 1`: one arm */
     return emit(f, n->kid[k != 0 ? 1 : 2]);
   at(f, c.level);
   LLVMValueRef yes = cmpk(f, LLVMRealUNE, c.v, 0), no = LLVMBuildNot(f->g->b, yes, "");
-  LLVMValueRef bad = nonfinite(f, c.v);
+  jv r = c;
+  add_err(f, &r, nonfinite(f, c.v));
   jv t = guarded(f, yes, c.level, n->kid[1]), e = guarded(f, no, c.level, n->kid[2]);
-  jv r = {NULL, bad, NULL, maxl(c.level, maxl(t.level, e.level))};
-  at(f, r.level);
-  absorb(f, &r, c);
+  r.level = maxl(c.level, maxl(t.level, e.level));
   absorb(f, &r, t);
   absorb(f, &r, e);
+  at(f, r.level);
   r.v = LLVMBuildSelect(f->g->b, yes, t.v, e.v, "");
   return r;
 }
@@ -719,13 +788,13 @@ static jv emit_logic(jit_fn *f, const ir_node *n) {
   jv a = emit(f, n->kid[0]);
   at(f, a.level);
   LLVMValueRef need = cmpk(f, is_or ? LLVMRealOEQ : LLVMRealUNE, a.v, 0);
-  LLVMValueRef bad = nonfinite(f, a.v);
+  jv r = a;
+  add_err(f, &r, nonfinite(f, a.v));
   jv kb = guarded(f, need, a.level, n->kid[1]);
-  jv r = {NULL, bad, NULL, maxl(a.level, kb.level)};
-  at(f, r.level);
-  absorb(f, &r, a);
+  r.level = maxl(a.level, kb.level);
   absorb(f, &r, kb);
-  r.err = or_(f, r.err, LLVMBuildAnd(f->g->b, need, nonfinite(f, kb.v), ""));
+  at(f, r.level);
+  add_err(f, &r, LLVMBuildAnd(f->g->b, need, nonfinite(f, kb.v), ""));
   r.v = LLVMBuildSelect(f->g->b, need, as_double(f, cmpk(f, LLVMRealUNE, kb.v, 0)),
                         jit_const(f->g, is_or ? 1 : 0), "");
   return r;
@@ -737,11 +806,12 @@ static jv emit_repeat(jit_fn *f, const ir_node *n) {
   LLVMValueRef neg = cmpk(f, LLVMRealOLT, a.v, 0);
   LLVMValueRef go = LLVMBuildAnd(f->g->b, LLVMBuildNot(f->g->b, neg, ""),
                                  cmpk(f, LLVMRealUNE, a.v, 0), "");
+  jv r = a;
+  add_err(f, &r, neg);
   jv body = guarded(f, go, a.level, n->kid[1]);
-  jv r = {NULL, neg, NULL, maxl(a.level, body.level)};
-  at(f, r.level);
-  absorb(f, &r, a);
+  r.level = maxl(a.level, body.level);
   absorb(f, &r, body);
+  at(f, r.level);
   r.v = LLVMBuildSelect(f->g->b, cmpk(f, LLVMRealOEQ, a.v, 0), jit_const(f->g, 0),
                         LLVMBuildFMul(f->g->b, a.v, body.v, ""), "");
   return r;
@@ -749,52 +819,80 @@ static jv emit_repeat(jit_fn *f, const ir_node *n) {
 
 /* ======== sums ======== */
 
-static LLVMValueRef header_phi(jit_fn *f, LLVMTypeRef ty, const char *name) {
-  return LLVMBuildPhi(f->g->b, ty, name);
-}
+/* A loop being emitted: for (k = 0; k < count; k++) { i = lo + k; acc += term; }. */
+typedef struct loop {
+  int d; /* the level it is emitted at; its body is level d + 1 */
+  LLVMBasicBlockRef header, exit;
+  LLVMValueRef k, acc, err, xf, terms, run, terms0, terms1;
+  LLVMValueRef some; /* count > 0, at count's level */
+  int some_level;
+} loop;
 
-/* The loop `for (k = 0; k < count; k++) { i = lo + k; acc += body; }` at the innermost
- * level, entered only when the term budget allows it. */
-static jv emit_loop(jit_fn *f, const ir_node *n, jv lo, LLVMValueRef count, jv r) {
+/* Opens a loop at the innermost level, entered only when count (at count_level) > 0 and,
+ * if `counted`, when its terms stay within --max-terms (else an error in r); code goes
+ * into its body from here on. Returns the index i; NULL when sums nest too deep. */
+static LLVMValueRef loop_open(jit_fn *f, loop *L, LLVMValueRef lo, LLVMValueRef count,
+                              int count_level, bool counted, jv *r) {
   jit_gen *g = f->g;
   LLVMBuilderRef b = g->b;
-  int d = f->depth;
+  int d = L->d = f->depth;
+  if (d >= JIT_MAX_LOOPS) {
+    fail(f, "sums nested more than %d deep", JIT_MAX_LOOPS);
+    return NULL;
+  }
+  at(f, count_level);
+  L->some = cmpk(f, LLVMRealOGT, count, 0);
+  L->some_level = count_level;
   at(f, d);
-  LLVMValueRef terms0 = f->terms, terms1 = LLVMBuildFAdd(b, terms0, count, "");
-  LLVMValueRef some = cmpk(f, LLVMRealOGT, count, 0);
-  LLVMValueRef over = cmpk(f, LLVMRealOGT, terms1, g->max_terms);
-  LLVMValueRef run = LLVMBuildAnd(b, some, LLVMBuildNot(b, over, ""), "");
-  r.err = or_(f, r.err, LLVMBuildAnd(b, some, over, ""));
-
+  L->terms0 = f->terms;
+  L->terms1 = counted ? LLVMBuildFAdd(b, L->terms0, count, "") : L->terms0;
+  L->run = L->some;
+  if (counted) {
+    LLVMValueRef over = cmpk(f, LLVMRealOGT, L->terms1, g->max_terms);
+    L->run = LLVMBuildAnd(b, L->some, LLVMBuildNot(b, over, ""), "");
+    add_err(f, r, LLVMBuildAnd(b, L->some, over, ""));
+  }
   if ((size_t)d + 2 > f->lv_cap) {
     size_t old = f->lv_cap;
     f->lv = grow_array(f->lv, &f->lv_cap, (size_t)d + 2, sizeof *f->lv);
     memset(f->lv + old, 0, (f->lv_cap - old) * sizeof *f->lv);
   }
   level *in = &f->lv[d + 1];
-  LLVMBasicBlockRef header = block(f, "sum"), exit = block(f, "sum.end");
-  in->cur = in->header = header;
+  L->header = block(f, "sum");
+  L->exit = block(f, "sum.end");
+  in->cur = in->header = L->header;
   in->region = region_open(f);
-  in->lo = lo.v;
+  in->lo = lo;
   in->count = count;
   in->nrec = 0;
   at(f, d); /* records the pre-loop block; the builder moves into the loop below */
-  f->depth = d + 1;
-  f->pos = d + 1;
-  LLVMPositionBuilderAtEnd(b, header);
-  LLVMValueRef k = header_phi(f, g->f64, "k"), acc = header_phi(f, g->f64, "acc");
-  LLVMValueRef err = header_phi(f, g->i1, "err"), xf = header_phi(f, g->i8, "xf");
-  LLVMValueRef terms = header_phi(f, g->f64, "terms");
-  LLVMValueRef i = LLVMBuildFAdd(b, lo.v, k, n->name->name);
-  push_binding(f, n->name, (jv){i, NULL, NULL, d + 1}, d + 1);
-  f->terms = terms;
-  jv body = emit(f, n->kid[2]);
-  f->nbind--;
+  f->depth = f->pos = d + 1;
+  LLVMPositionBuilderAtEnd(b, L->header);
+  L->k = LLVMBuildPhi(b, g->f64, "k");
+  L->acc = LLVMBuildPhi(b, g->f64, "acc");
+  L->err = LLVMBuildPhi(b, g->i1, "err");
+  L->xf = LLVMBuildPhi(b, g->i8, "xf");
+  L->terms = LLVMBuildPhi(b, g->f64, "terms");
+  f->terms = L->terms;
+  return LLVMBuildFAdd(b, lo, L->k, "i");
+}
+
+/* Closes the loop with its term; the value is the sum of the terms, 0 when not entered.
+ * Only the errors and flags the term computes inside the loop are carried from one
+ * iteration to the next; those from outside count once, if the loop runs. r carries what
+ * was computed before the loop. */
+static jv loop_close(jit_fn *f, loop *L, jv term, jv r) {
+  jit_gen *g = f->g;
+  LLVMBuilderRef b = g->b;
+  int d = L->d;
   at(f, d + 1);
-  in = &f->lv[d + 1];
-  LLVMValueRef acc2 = LLVMBuildFAdd(b, acc, body.v, "");
-  LLVMValueRef err2 = or_(f, err, body.err), xf2 = or_(f, xf, body.xf);
-  LLVMValueRef k2 = LLVMBuildFAdd(b, k, jit_const(g, 1), "");
+  level *in = &f->lv[d + 1];
+  /* +0 terms (the placements of a schedule) leave the sum +0: no add to wait for. */
+  double z;
+  bool plus0 = const_double(term.v, &z) && z == 0 && !signbit(z);
+  LLVMValueRef acc2 = plus0 ? L->acc : LLVMBuildFAdd(b, L->acc, term.v, "");
+  LLVMValueRef err2 = or_(f, L->err, term.err[d + 1]), xf2 = or_(f, L->xf, term.xf[d + 1]);
+  LLVMValueRef k2 = LLVMBuildFAdd(b, L->k, jit_const(g, 1), "");
   LLVMValueRef *next = calloc(in->nrec + 1, sizeof *next);
   if (!next)
     abort();
@@ -802,62 +900,87 @@ static jv emit_loop(jit_fn *f, const ir_node *n, jv lo, LLVMValueRef count, jv r
     next[j] = LLVMBuildFMul(b, in->rec[j].phi, jit_const(g, in->rec[j].factor), "");
   LLVMValueRef terms2 = f->terms;
   LLVMBasicBlockRef latch = LLVMGetInsertBlock(b);
-  LLVMBuildCondBr(b, cmp(f, LLVMRealOLT, k2, count), header, exit);
+  LLVMBuildCondBr(b, cmp(f, LLVMRealOLT, k2, in->count), L->header, L->exit);
   f->alive[in->region] = false;
   f->depth = d;
   at(f, d);
   LLVMBasicBlockRef pre = LLVMGetInsertBlock(b);
-  LLVMBuildCondBr(b, run, header, exit);
+  LLVMBuildCondBr(b, L->run, L->header, L->exit);
 
   LLVMBasicBlockRef bbs[2] = {pre, latch};
   LLVMValueRef zero = jit_const(g, 0), no = LLVMConstInt(g->i1, 0, 0), none = LLVMConstInt(g->i8, 0, 0);
-  LLVMAddIncoming(k, (LLVMValueRef[]){zero, k2}, bbs, 2);
-  LLVMAddIncoming(acc, (LLVMValueRef[]){zero, acc2}, bbs, 2);
-  LLVMAddIncoming(err, (LLVMValueRef[]){no, err2}, bbs, 2);
-  LLVMAddIncoming(xf, (LLVMValueRef[]){none, xf2}, bbs, 2);
-  LLVMAddIncoming(terms, (LLVMValueRef[]){terms1, terms2}, bbs, 2);
+  LLVMAddIncoming(L->k, (LLVMValueRef[]){zero, k2}, bbs, 2);
+  LLVMAddIncoming(L->acc, (LLVMValueRef[]){zero, acc2}, bbs, 2);
+  LLVMAddIncoming(L->err, (LLVMValueRef[]){no, err2}, bbs, 2);
+  LLVMAddIncoming(L->xf, (LLVMValueRef[]){none, xf2}, bbs, 2);
+  LLVMAddIncoming(L->terms, (LLVMValueRef[]){L->terms1, terms2}, bbs, 2);
   for (size_t j = 0; j < in->nrec; j++)
     LLVMAddIncoming(in->rec[j].phi, (LLVMValueRef[]){in->rec[j].p0, next[j]}, bbs, 2);
   free(next);
 
-  LLVMPositionBuilderAtEnd(b, exit);
+  LLVMPositionBuilderAtEnd(b, L->exit);
   LLVMValueRef v = LLVMBuildPhi(b, g->f64, "sum");
   LLVMValueRef errs = LLVMBuildPhi(b, g->i1, ""), xfs = LLVMBuildPhi(b, g->i8, "");
   f->terms = LLVMBuildPhi(b, g->f64, "terms");
   LLVMAddIncoming(v, (LLVMValueRef[]){zero, acc2}, bbs, 2);
   LLVMAddIncoming(errs, (LLVMValueRef[]){no, err2}, bbs, 2);
   LLVMAddIncoming(xfs, (LLVMValueRef[]){none, xf2}, bbs, 2);
-  LLVMAddIncoming(f->terms, (LLVMValueRef[]){terms0, terms2}, bbs, 2);
+  LLVMAddIncoming(f->terms, (LLVMValueRef[]){L->terms0, terms2}, bbs, 2);
+  term.err[d + 1] = term.xf[d + 1] = NULL;
+  mask(f, &term, L->some, L->some_level, d + 1);
   r.v = v;
-  r.err = or_(f, r.err, errs);
-  r.xf = or_(f, r.xf, xfs);
   r.level = d;
+  absorb(f, &r, term);
+  add_err(f, &r, errs);
+  add_xf(f, &r, xfs);
   return r;
+}
+
+/* The sum over i = lo, lo + 1, … (count terms), its index bound in the body. */
+static jv emit_loop(jit_fn *f, const ir_node *n, jv lo, LLVMValueRef count, int count_level,
+                    jv r) {
+  loop L;
+  LLVMValueRef i = loop_open(f, &L, lo.v, count, count_level, true, &r);
+  if (!i)
+    return konst(f, 0);
+  LLVMSetValueName2(i, n->name->name, strlen(n->name->name));
+  push_binding(f, n->name, val(i, L.d + 1), L.d + 1);
+  jv body = emit(f, n->kid[2]);
+  f->nbind--;
+  return loop_close(f, &L, body, r);
 }
 
 static jv emit_sum(jit_fn *f, const ir_node *n) {
   LLVMBuilderRef b = f->g->b;
   jv lo = emit(f, n->kid[0]), hi = emit(f, n->kid[1]);
-  jv r = {NULL, NULL, NULL, maxl(lo.level, hi.level)};
-  at(f, r.level);
+  jv r = val(NULL, maxl(lo.level, hi.level));
   absorb(f, &r, lo);
   absorb(f, &r, hi);
+  at(f, r.level);
   LLVMValueRef bad = or_(f, nonfinite(f, lo.v), nonfinite(f, hi.v));
-  r.err = or_(f, r.err, bad);
+  add_err(f, &r, bad);
   /* count = floor(hi - lo) + 1 when hi >= lo, else 0 (and 0 when the bounds are bad). */
   LLVMValueRef count = jit_call_intrinsic(f->g, "llvm.floor", LLVMBuildFSub(b, hi.v, lo.v, ""), NULL);
   count = LLVMBuildFAdd(b, count, jit_const(f->g, 1), "");
   count = LLVMBuildSelect(b, cmp(f, LLVMRealOGE, hi.v, lo.v), count, jit_const(f->g, 0), "");
   count = LLVMBuildSelect(b, bad, jit_const(f->g, 0), count, "");
   if (ir_mentions(n->kid[2], n->name))
-    return emit_loop(f, n, lo, count, r);
-  /* The body does not use the index: count × body, the body evaluated when count > 0. */
+    return emit_loop(f, n, lo, count, r.level, r);
+  /* The body does not use the index: count × body, the body evaluated when count > 0;
+   * placements in it happen count times. */
   LLVMValueRef some = cmpk(f, LLVMRealUNE, count, 0);
   int level = r.level;
+  LLVMValueRef mult = f->sched ? f->sched->mult : NULL;
+  if (f->sched) {
+    at(f, f->depth); /* where both the outer multiplicity and count are */
+    f->sched->mult = LLVMBuildFMul(b, mult, count, "");
+  }
   jv body = guarded(f, some, level, n->kid[2]);
+  if (f->sched)
+    f->sched->mult = mult;
   r.level = maxl(level, body.level);
-  at(f, r.level);
   absorb(f, &r, body);
+  at(f, r.level);
   r.v = LLVMBuildSelect(b, some, LLVMBuildFMul(b, count, body.v, ""), jit_const(f->g, 0), "");
   return r;
 }
@@ -939,7 +1062,7 @@ static jv combine(jit_fn *f, jv r, jv v) {
 
 /* τ times the counts of the enclosing ∥ that apply to channel ch (NULL: unscoped only). */
 static jv scaled(jit_fn *f, jv tau, const pf_channel *ch) {
-  jv a = {NULL, NULL, NULL, tau.level};
+  jv a = val(NULL, tau.level);
   for (size_t i = f->par_base; i < f->npar; i++)
     if (!f->par[i].ch || f->par[i].ch == ch) {
       a.level = maxl(a.level, f->par[i].a.level);
@@ -956,11 +1079,13 @@ static jv scaled(jit_fn *f, jv tau, const pf_channel *ch) {
 
 /* eval.c's transfer_cost: L(m, τ) on channel ch. */
 static jv transfer(jit_fn *f, const pf_channel *ch, jv m, jv tau) {
-  jv r = {NULL, NULL, NULL, maxl(m.level, tau.level)};
-  at(f, r.level);
+  jv r = val(NULL, maxl(m.level, tau.level));
   absorb(f, &r, m);
   absorb(f, &r, tau);
-  r.err = or_(f, r.err, or_(f, bad_size(f, m.v), bad_tau(f, tau.v, ch->table != NULL)));
+  at(f, m.level);
+  add_err(f, &r, bad_size(f, m.v));
+  at(f, tau.level);
+  add_err(f, &r, bad_tau(f, tau.v, ch->table != NULL));
   if (!ch->table) {
     if (!ch->L) {
       fail(f, "channel '%s' has no L", ch->name->name);
@@ -970,10 +1095,12 @@ static jv transfer(jit_fn *f, const pf_channel *ch, jv m, jv tau) {
   }
   const jit_tab *t = fn_table(f, ch->table, ch->name->name);
   jit_locus p = locus(f, t, m);
+  at(f, m.level);
+  add_xf(f, &r, p.flags);
   at(f, r.level);
   LLVMValueRef beyond;
   r.v = jit_tab_L(f->g, t, &p, tau.v, &beyond);
-  r.xf = or_(f, r.xf, or_(f, p.flags, beyond));
+  add_xf(f, &r, beyond);
   return r;
 }
 
@@ -990,16 +1117,15 @@ static jv emit_o_or_p(jit_fn *f, const ir_node *n) {
   if (!ch)
     return konst(f, 0);
   jv m = emit(f, n->kid[0]);
-  jv r = {NULL, NULL, NULL, m.level};
+  jv r = m;
   at(f, m.level);
-  absorb(f, &r, m);
-  r.err = or_(f, r.err, bad_size(f, m.v));
+  add_err(f, &r, bad_size(f, m.v));
   if (n->op == IR_O && ch->table) {
     const jit_tab *t = fn_table(f, ch->table, ch->name->name);
     jit_locus p = locus(f, t, m);
     at(f, m.level);
     r.v = jit_tab_column(f->g, t, &p, jit_i64(f->g, 0));
-    r.xf = or_(f, r.xf, p.flags);
+    add_xf(f, &r, p.flags);
     return r;
   }
   const ir_node *body = n->op == IR_O ? ch->o : ch->p;
@@ -1013,11 +1139,13 @@ static jv emit_o_or_p(jit_fn *f, const ir_node *n) {
 static jv emit_gamma(jit_fn *f, const ir_node *n) {
   const tlop_platform *pf = f->g->pf;
   jv m = emit(f, n->kid[0]), tau = scaled(f, emit(f, n->kid[1]), NULL);
-  jv r = {NULL, NULL, NULL, maxl(m.level, tau.level)};
-  at(f, r.level);
+  jv r = val(NULL, maxl(m.level, tau.level));
   absorb(f, &r, m);
   absorb(f, &r, tau);
-  r.err = or_(f, r.err, or_(f, bad_size(f, m.v), bad_tau(f, tau.v, false)));
+  at(f, m.level);
+  add_err(f, &r, bad_size(f, m.v));
+  at(f, tau.level);
+  add_err(f, &r, bad_tau(f, tau.v, false));
   if (pf && pf->gamma) {
     int col = tab_gamma_column(pf->gamma, n->name->name);
     if (col < 0) {
@@ -1026,13 +1154,14 @@ static jv emit_gamma(jit_fn *f, const ir_node *n) {
     }
     const jit_tab *t = fn_table(f, pf->gamma, "gamma");
     jit_locus p = locus(f, t, m);
-    at(f, r.level);
+    at(f, m.level);
+    add_xf(f, &r, p.flags);
     r.v = jit_tab_column(f->g, t, &p, jit_i64(f->g, col));
     /* A gamma table is measured at τ = 1; beyond it the value is held and flagged. */
-    LLVMValueRef beyond = LLVMBuildSelect(f->g->b, cmpk(f, LLVMRealOGT, tau.v, 1),
-                                          LLVMConstInt(f->g->i8, TAB_BEYOND_TAU, 0),
-                                          LLVMConstInt(f->g->i8, 0, 0), "");
-    r.xf = or_(f, r.xf, or_(f, p.flags, beyond));
+    at(f, tau.level);
+    add_xf(f, &r, LLVMBuildSelect(f->g->b, cmpk(f, LLVMRealOGT, tau.v, 1),
+                                  LLVMConstInt(f->g->i8, TAB_BEYOND_TAU, 0),
+                                  LLVMConstInt(f->g->i8, 0, 0), ""));
     return r;
   }
   if (pf && pf->gamma_expr)
@@ -1057,10 +1186,10 @@ static jv emit_par(jit_fn *f, const ir_node *n) {
   jv body = emit(f, n->kid[1]);
   f->npar--;
   f->ctx_id = ctx_id;
-  jv r = {body.v, bad, NULL, maxl(a.level, body.level)};
-  at(f, r.level);
+  jv r = body;
+  r.level = maxl(a.level, body.level);
   absorb(f, &r, a);
-  absorb(f, &r, body);
+  put(f, r.err, bad, a.level);
   return r;
 }
 
@@ -1092,7 +1221,6 @@ static void flatten(jit_fn *f, const ir_node *n, flow **fl, size_t *nf, size_t *
   case IR_PAR: {
     jv a = emit(f, n->kid[0]);
     acc->level = maxl(acc->level, a.level);
-    at(f, acc->level);
     absorb(f, acc, a);
     par_entry e = {n->name ? pf_channel_find(f->g->pf, n->name) : NULL, a};
     VEC_PUSH(f->par, f->npar, f->par_cap, e);
@@ -1120,11 +1248,11 @@ static jv emit_conc(jit_fn *f, const ir_node *n) {
       if (fl[j].ch != fl[i].ch)
         continue;
       int level = maxl(maxl(tau.level, fl[j].tau.level), maxl(fl[i].m.level, fl[j].m.level));
-      at(f, level);
       absorb(f, &tau, fl[j].tau);
+      at(f, level);
       if (j > i) {
         absorb(f, &tau, fl[j].m);
-        tau.err = or_(f, tau.err, cmp(f, LLVMRealUNE, fl[j].m.v, fl[i].m.v));
+        add_err(f, &tau, cmp(f, LLVMRealUNE, fl[j].m.v, fl[i].m.v));
         fl[j].ch = NULL; /* counted */
       }
       tau.v = LLVMBuildFAdd(f->g->b, tau.v, fl[j].tau.v, "");
@@ -1132,12 +1260,216 @@ static jv emit_conc(jit_fn *f, const ir_node *n) {
     }
     jv c = transfer(f, fl[i].ch, fl[i].m, tau);
     r.level = maxl(r.level, c.level);
-    at(f, r.level);
     absorb(f, &r, c);
-    r.err = or_(f, r.err, nonfinite(f, c.v));
+    at(f, c.level);
+    add_err(f, &r, nonfinite(f, c.v));
+    at(f, r.level);
     r.v = LLVMBuildSelect(f->g->b, cmp(f, LLVMRealOGT, c.v, r.v), c.v, r.v, "");
   }
   free(fl);
+  return r;
+}
+
+/* ======== schedules: transfers placed at pipeline steps; a step costs one L(S, Σ τ) ======== */
+
+static LLVMValueRef entry_alloca(jit_fn *f, LLVMTypeRef ty, const char *name) {
+  LLVMBuilderRef b = f->g->b;
+  LLVMBasicBlockRef here = LLVMGetInsertBlock(b), entry = LLVMGetEntryBasicBlock(f->fn);
+  LLVMValueRef first = LLVMGetFirstInstruction(entry);
+  if (first)
+    LLVMPositionBuilderBefore(b, first);
+  else
+    LLVMPositionBuilderAtEnd(b, entry);
+  LLVMValueRef a = LLVMBuildAlloca(b, ty, name);
+  LLVMPositionBuilderAtEnd(b, here);
+  return a;
+}
+
+static LLVMValueRef libc_fn(jit_gen *g, LLVMValueRef *cache, const char *name, LLVMTypeRef ret,
+                            LLVMTypeRef *params, unsigned n) {
+  if (!*cache)
+    *cache = LLVMAddFunction(g->mod, name, LLVMFunctionType(ret, params, n, 0));
+  return *cache;
+}
+
+/* Whether e is affine in j, the index of loop level d — j, integers that do not depend on
+ * j, and +, −, × by such an integer — collecting into *ok (built at level d − 1) that
+ * those integers are whole and small (≤ 2^20), so that e(j) is computed exactly. */
+static bool affine(jit_fn *f, const ir_node *e, sym j, int d, LLVMValueRef *ok) {
+  if (e->op == IR_VAR && e->name == j)
+    return true;
+  if (!ir_mentions(e, j)) {
+    jv c = emit(f, e);
+    if (c.level >= d)
+      return false;
+    at(f, d - 1);
+    LLVMValueRef whole = cmp(f, LLVMRealOEQ, c.v, jit_call_intrinsic(f->g, "llvm.floor", c.v, NULL));
+    whole = LLVMBuildAnd(f->g->b, whole, cmpk(f, LLVMRealOLE, jit_call_intrinsic(f->g, "llvm.fabs", c.v, NULL), 1048576), "");
+    *ok = *ok ? LLVMBuildAnd(f->g->b, *ok, whole, "") : whole;
+    return true;
+  }
+  switch (e->op) {
+  case IR_ADD:
+  case IR_SUB: return affine(f, e->kid[0], j, d, ok) && affine(f, e->kid[1], j, d, ok);
+  case IR_NEG: return affine(f, e->kid[0], j, d, ok);
+  case IR_MUL:
+    return (!ir_mentions(e->kid[0], j) || !ir_mentions(e->kid[1], j)) &&
+           affine(f, e->kid[0], j, d, ok) && affine(f, e->kid[1], j, d, ok);
+  default: return false;
+  }
+}
+
+/* A whole step from 1 to --max-steps (and at most 2^40: a whole number exactly). */
+static LLVMValueRef bad_step(jit_fn *f, LLVMValueRef step) {
+  LLVMValueRef floor_step = jit_call_intrinsic(f->g, "llvm.floor", step, NULL);
+  LLVMValueRef bad = or_(f, cmpk(f, LLVMRealULT, step, 1), cmp(f, LLVMRealUNE, step, floor_step));
+  return or_(f, bad, cmpk(f, LLVMRealUGT, step, fmin(f->g->max_steps, EXACT_INT)));
+}
+
+/* When the step of an `at` is affine in the innermost loop's index, one check before the
+ * loop, of its first and last steps, stands for a check at every iteration: the value of
+ * "every step of this loop is good", at level d − 1; NULL when that cannot be shown. */
+static LLVMValueRef steps_checked(jit_fn *f, const ir_node *step, int d) {
+  binding *bd = NULL;
+  for (size_t i = f->nbind; i-- > f->bind_base && !bd;)
+    if (f->bind[i].loop == d)
+      bd = &f->bind[i];
+  LLVMValueRef ok = NULL;
+  if (d < 1 || !bd || !affine(f, step, bd->name, d, &ok))
+    return NULL;
+  level *lp = &f->lv[d];
+  LLVMBuilderRef b = f->g->b;
+  at(f, d - 1);
+  LLVMValueRef last = LLVMBuildFAdd(b, lp->lo, LLVMBuildFSub(b, lp->count, jit_const(f->g, 1), ""), "");
+  LLVMValueRef whole = cmp(f, LLVMRealOEQ, lp->lo, jit_call_intrinsic(f->g, "llvm.floor", lp->lo, NULL));
+  whole = LLVMBuildAnd(b, whole, cmpk(f, LLVMRealOLE, jit_call_intrinsic(f->g, "llvm.fabs", lp->lo, NULL), 1073741824), "");
+  whole = LLVMBuildAnd(b, whole, cmpk(f, LLVMRealOLE, lp->count, 1073741824), "");
+  ok = ok ? LLVMBuildAnd(b, ok, whole, "") : whole;
+  /* the step at the first and the last index, emitted with j bound to them */
+  LLVMValueRef ends[2] = {lp->lo, last};
+  uint32_t bind_id = f->bind_id;
+  sym j = bd->name;
+  for (int k = 0; k < 2; k++) {
+    f->bind_id = f->next_id++;
+    push_binding(f, j, val(ends[k], d - 1), 0);
+    jv v = emit(f, step);
+    f->nbind--;
+    if (v.level >= d) { /* (errors of v are the step's own: the `at` counts them) */
+      f->bind_id = bind_id;
+      return NULL;
+    }
+    at(f, d - 1);
+    ok = LLVMBuildAnd(b, ok, LLVMBuildNot(b, bad_step(f, v.v), ""), "");
+  }
+  f->bind_id = bind_id;
+  return ok;
+}
+
+/* `at STEP[, COUNT]`: count transfers at a step (eval.c's eval_at), into a buffer that
+ * grows with the steps. Its value is 0; a bad step or count (or no memory) is an error. */
+static jv emit_at(jit_fn *f, const ir_node *n) {
+  struct sched *sc = f->sched;
+  if (!sc) {
+    fail(f, "`at` outside a schedule");
+    return konst(f, 0);
+  }
+  jit_gen *g = f->g;
+  LLVMBuilderRef b = g->b;
+  jv step = emit(f, n->kid[0]), count = emit(f, n->kid[1]);
+  int d = f->depth;
+  jv r = val(jit_const(g, 0), d);
+  absorb(f, &r, step);
+  absorb(f, &r, count);
+  at(f, count.level);
+  add_err(f, &r, outside(f, count.v, LLVMRealULT, 0)); /* a count does not touch memory */
+  LLVMValueRef all_good = steps_checked(f, n->kid[0], d);
+  at(f, d);
+  LLVMBasicBlockRef check = block(f, "at.check"), ok = block(f, "at"),
+                    grow = block(f, "at.grow"), zero = block(f, "at.zero"), add = block(f, "at.add"),
+                    join = block(f, "at.end");
+  if (all_good)
+    LLVMBuildCondBr(b, all_good, ok, check);
+  else
+    LLVMBuildBr(b, check);
+  LLVMPositionBuilderAtEnd(b, check);
+  LLVMBuildCondBr(b, bad_step(f, step.v), join, ok);
+  LLVMPositionBuilderAtEnd(b, ok);
+  LLVMValueRef t = LLVMBuildFPToSI(b, step.v, g->i64, "step");
+  LLVMValueRef cap = LLVMBuildLoad2(b, g->i64, sc->cap, "");
+  LLVMBuildCondBr(b, LLVMBuildICmp(b, LLVMIntSGE, t, cap, ""), grow, add);
+  LLVMPositionBuilderAtEnd(b, grow);
+  LLVMValueRef t1 = LLVMBuildAdd(b, t, jit_i64(g, 1), ""), twice = LLVMBuildShl(b, cap, jit_i64(g, 1), "");
+  LLVMValueRef size = LLVMBuildSelect(b, LLVMBuildICmp(b, LLVMIntSGT, twice, t1, ""), twice, t1, "");
+  LLVMTypeRef rp[2] = {g->ptr, g->i64};
+  LLVMValueRef fn = libc_fn(g, &g->fn_realloc, "realloc", g->ptr, rp, 2);
+  LLVMValueRef args[2] = {LLVMBuildLoad2(b, g->ptr, sc->data, ""), LLVMBuildShl(b, size, jit_i64(g, 3), "")};
+  LLVMValueRef mem = LLVMBuildCall2(b, LLVMFunctionType(g->ptr, rp, 2, 0), fn, args, 2, "");
+  LLVMBuildCondBr(b, LLVMBuildIsNull(b, mem, ""), join, zero);
+  LLVMPositionBuilderAtEnd(b, zero);
+  LLVMValueRef fresh = LLVMBuildInBoundsGEP2(b, g->f64, mem, &cap, 1, "");
+  LLVMBuildMemSet(b, fresh, LLVMConstInt(g->i8, 0, 0),
+                  LLVMBuildShl(b, LLVMBuildSub(b, size, cap, ""), jit_i64(g, 3), ""), 8);
+  LLVMBuildStore(b, mem, sc->data);
+  LLVMBuildStore(b, size, sc->cap);
+  LLVMBuildBr(b, add);
+  LLVMPositionBuilderAtEnd(b, add);
+  LLVMValueRef p = LLVMBuildInBoundsGEP2(b, g->f64, LLVMBuildLoad2(b, g->ptr, sc->data, ""), &t, 1, "");
+  LLVMValueRef placed = LLVMBuildFMul(b, count.v, sc->mult, "");
+  LLVMBuildStore(b, LLVMBuildFAdd(b, LLVMBuildLoad2(b, g->f64, p, ""), placed, ""), p);
+  LLVMBuildBr(b, join);
+  LLVMPositionBuilderAtEnd(b, join);
+  LLVMValueRef failed = LLVMBuildPhi(b, g->i1, "");
+  LLVMValueRef yes = LLVMConstInt(g->i1, 1, 0);
+  LLVMAddIncoming(failed, (LLVMValueRef[]){yes, yes, LLVMConstInt(g->i1, 0, 0)},
+                  (LLVMBasicBlockRef[]){check, grow, add}, 3);
+  add_err(f, &r, failed);
+  return r;
+}
+
+/* `schedule L[ch](S) { placements }`: the placements fill the steps, then Σ_t L(S, τ_t·A)
+ * over the non-empty steps in order, A the ∥ around (eval.c's eval_schedule). The steps are
+ * read up to the buffer's size: those past the last used are 0, skipped like empty ones. */
+static jv emit_sched(jit_fn *f, const ir_node *n) {
+  if (f->sched) {
+    fail(f, "a schedule inside another one");
+    return konst(f, 0);
+  }
+  const pf_channel *ch = channel_of(f, n);
+  if (!ch)
+    return konst(f, 0);
+  jit_gen *g = f->g;
+  LLVMBuilderRef b = g->b;
+  jv size = emit(f, n->kid[0]);
+  struct sched sc = {entry_alloca(f, g->ptr, "steps"), entry_alloca(f, g->i64, "cap"),
+                     jit_const(g, 1)};
+  int d = f->depth;
+  at(f, d);
+  LLVMBuildStore(b, LLVMConstNull(g->ptr), sc.data);
+  LLVMBuildStore(b, jit_i64(g, 0), sc.cap);
+  f->sched = &sc;
+  jv placed = emit(f, n->kid[1]);
+  f->sched = NULL;
+  at(f, d);
+  jv r = placed;
+  r.level = d;
+  LLVMValueRef data = LLVMBuildLoad2(b, g->ptr, sc.data, "");
+  LLVMValueRef steps = LLVMBuildSIToFP(b, LLVMBuildLoad2(b, g->i64, sc.cap, ""), g->f64, "");
+  loop L;
+  LLVMValueRef t = loop_open(f, &L, jit_const(g, 1), LLVMBuildFSub(b, steps, jit_const(g, 1), ""),
+                             d, false, &r);
+  if (!t)
+    return konst(f, 0);
+  LLVMValueRef idx = LLVMBuildFPToSI(b, t, g->i64, "");
+  LLVMValueRef tau = LLVMBuildLoad2(b, g->f64, LLVMBuildInBoundsGEP2(b, g->f64, data, &idx, 1, ""), "tau");
+  LLVMValueRef some = cmpk(f, LLVMRealUNE, tau, 0);
+  jv c = transfer(f, ch, size, scaled(f, val(tau, L.d + 1), ch));
+  mask(f, &c, some, L.d + 1, JIT_MAX_LOOPS + 1); /* empty steps are skipped */
+  at(f, L.d + 1);
+  c.v = LLVMBuildSelect(b, some, c.v, jit_const(g, 0), "");
+  r = loop_close(f, &L, c, r);
+  LLVMTypeRef fp[1] = {g->ptr};
+  LLVMValueRef fr = libc_fn(g, &g->fn_free, "free", LLVMVoidTypeInContext(g->c), fp, 1);
+  LLVMBuildCall2(b, LLVMFunctionType(LLVMVoidTypeInContext(g->c), fp, 1, 0), fr, &data, 1, "");
   return r;
 }
 
@@ -1160,11 +1492,11 @@ static jv emit_node(jit_fn *f, const ir_node *n) {
   case IR_STAGE: return emit(f, n->kid[0]);
   case IR_REPEAT: return emit_repeat(f, n);
   case IR_POW: return emit_pow(f, n);
-  case IR_SCHED:
-  case IR_AT:
+  case IR_SCHED: return emit_sched(f, n);
+  case IR_AT: return emit_at(f, n);
   case IR_MSGS:
   case IR_SEND:
-    fail(f, "schedules and messages stages are left to the interpreter");
+    fail(f, "messages stages are left to the interpreter");
     return konst(f, 0);
   default: return emit_scalar(f, n);
   }
@@ -1175,7 +1507,7 @@ static jv emit_node(jit_fn *f, const ir_node *n) {
 static jv emit(jit_fn *f, const ir_node *n) {
   if (f->failed)
     return konst(f, 0);
-  bool memo = !has_sum(f, n);
+  bool memo = !in_place(f, n);
   uintptr_t key = ir_has_cost(n) ? f->ctx_id : f->bind_id;
   memo_entry *e = memo ? memo_get(f, n, key) : NULL;
   if (e)
@@ -1233,8 +1565,8 @@ LLVMValueRef jit_gen_point(jit_gen *g, const tlop_model *model, const ir_node *r
   jv r = emit(&f, root);
   at(&f, 0);
   /* A non-finite result is handed back as it is: the caller tests for that anyway. */
-  LLVMBuildStore(b, r.xf ? r.xf : LLVMConstInt(g->i8, 0, 0), LLVMGetParam(f.fn, 2));
-  LLVMBuildRet(b, r.err ? LLVMBuildSelect(b, r.err, jit_const(g, NAN), r.v, "") : r.v);
+  LLVMBuildStore(b, r.xf[0] ? r.xf[0] : LLVMConstInt(g->i8, 0, 0), LLVMGetParam(f.fn, 2));
+  LLVMBuildRet(b, r.err[0] ? LLVMBuildSelect(b, r.err[0], jit_const(g, NAN), r.v, "") : r.v);
   bool failed = f.failed;
   fn_free(&f);
   if (failed) {

@@ -110,11 +110,11 @@ typedef struct jit_gen {
   const tlop_env *env;
   bool bake;                /* tables as constants; else slots of the tables argument */
   tlop_tau_rule tau_rule;
-  double max_terms;
+  double max_terms, max_steps;
   jit_modtab *tabs;
   size_t ntabs, tabs_cap;
   int nslots;
-  LLVMValueRef fn_pow, fn_log, fn_log_base;
+  LLVMValueRef fn_pow, fn_log, fn_log_base, fn_realloc, fn_free;
   LLVMTypeRef ty_d_d, ty_d_dd;
   char why[200];            /* why the last expression was left to the interpreter */
 } jit_gen;

@@ -1,8 +1,9 @@
 /* bench.c — the JIT benchmark (a separate target, not a test): ns per grid point of the
  * JIT's batch kernels, the interpreter and the same formulas hand-written in C (clang -O2),
- * with their ratios; instructions per point under callgrind; compile latency per stdlib
- * algorithm and for the whole stdlib in one module, at O2 and O1; a cache hit; threads;
- * peak memory. Every number printed is measured in this run (medians of repetitions).
+ * with their ratios, for MPICH's binomial broadcast and scatter, RDA and ring allgathers and
+ * Open MPI's pipelined broadcast; instructions per point under callgrind; compile latency
+ * per stdlib algorithm and for the whole stdlib in one module, at O2 and O1; a cache hit;
+ * threads; peak memory. Every number printed is measured in this run (medians).
  * Usage: tlop_bench [--quick] SOURCE_DIR [TABLE]   (see tests/bench/README.md); --quick
  * prints the timings only (no callgrind, no compile latency), for quick looks. */
 #define _DEFAULT_SOURCE
@@ -31,17 +32,28 @@
 
 #define NM 1000          /* message sizes: 1 B .. 64 MiB, geometric */
 #define NP 1000          /* process counts: 2 .. 1001 */
-#define NPTS (NM * NP)
+#define NPIPE 64         /* the pipeline: 64 sizes 8 KiB .. 1 MiB × P = 2 .. 65 */
 #define REPS 7           /* timed repetitions; the median is reported */
-#define INTERP_PTS 20000 /* the interpreter is timed on every 50th point */
-#define CG_PTS 100000    /* callgrind: points for JIT and C (every 10th) */
-#define CG_INTERP_PTS 2000
 
-static const char *const ALGOS[] = {"bcast_binomial", "scatter_binomial", "allgather_rda",
-                                    "allgather_ring"};
-static const hand_fn HAND[] = {hand_bcast_binomial, hand_scatter_binomial, hand_allgather_rda,
-                               hand_allgather_ring};
-#define NALGO 4
+/* Points of one grid, and the subsets the slower measurements take (every k-th point). */
+typedef struct grid {
+  double *pts, *interp, *cg, *cg_interp; /* all; timed interpreter; callgrind JIT/C; interp */
+  size_t n, ninterp, ncg, ncg_interp;
+} grid;
+
+typedef struct algo {
+  const char *file, *name;
+  hand_fn hand;
+  int pipeline; /* the schedule: its own, smaller grid (work grows with P·m/S) */
+} algo;
+
+static const algo ALGOS[] = {
+    {"mpich/bcast", "bcast_binomial", hand_bcast_binomial, 0},
+    {"mpich/bcast", "scatter_binomial", hand_scatter_binomial, 0},
+    {"mpich/bcast", "allgather_rda", hand_allgather_rda, 0},
+    {"mpich/bcast", "allgather_ring", hand_allgather_ring, 0},
+    {"openmpi/bcast_sm", "bcast_sm", hand_bcast_sm, 1}};
+#define NALGO 5
 
 static void die(const char *what) {
   fprintf(stderr, "tlop_bench: %s\n", what);
@@ -69,66 +81,87 @@ static double median(double *v, int n) {
 typedef struct bench {
   const char *src, *table;
   tlop_ctx *ctx;
-  tlop_model *model;
   tlop_platform *pf;
+  tlop_env *env; /* g = 2: the pipeline's tree degree */
   tlop_expr *exprs[NALGO];
   hand_table ht;
-  double *pts, *sub, *cg, *cg_interp; /* the grid; every 50th, 10th, 500th point */
+  grid grids[2]; /* the main grid, the pipeline's */
 } bench;
+
+/* Every `step`-th point of g->pts, n of them. */
+static double *every(const grid *g, size_t step, size_t *n) {
+  *n = g->n / step;
+  double *sub = malloc(2 * *n * sizeof *sub);
+  if (!sub)
+    die("out of memory");
+  for (size_t k = 0; k < *n; k++)
+    memcpy(sub + 2 * k, g->pts + 2 * k * step, 2 * sizeof *sub);
+  return sub;
+}
+
+/* nm sizes from 2^lo to 2^hi bytes (geometric) × np counts from 2: P varies fastest, as in
+ * `tlop sweep --grid m=… --grid P=…`. */
+static void make_grid(grid *g, int nm, double lo, double hi, int np, size_t interp_step,
+                      size_t cg_step, size_t cg_interp_step) {
+  g->n = (size_t)nm * (size_t)np;
+  g->pts = malloc(2 * g->n * sizeof *g->pts);
+  if (!g->pts)
+    die("out of memory");
+  for (int i = 0; i < nm; i++)
+    for (int j = 0; j < np; j++) {
+      size_t k = (size_t)i * (size_t)np + (size_t)j;
+      g->pts[2 * k] = round(pow(2, lo + (hi - lo) * i / (nm - 1)));
+      g->pts[2 * k + 1] = 2 + j;
+    }
+  g->interp = every(g, interp_step, &g->ninterp);
+  g->cg = every(g, cg_step, &g->ncg);
+  g->cg_interp = every(g, cg_interp_step, &g->ncg_interp);
+}
 
 static void setup(bench *b, const char *src, const char *table) {
   b->src = src;
   b->table = table;
   b->ctx = tlop_ctx_new();
   tlop_ctx_set_diag(b->ctx, on_diag, NULL);
-  char path[4096];
-  snprintf(path, sizeof path, "%s/stdlib/mpich/bcast.tlop", src);
-  if (tlop_load_file(b->ctx, path, &b->model) != TLOP_OK ||
-      tlop_platform_open(b->model, NULL, &b->pf) != TLOP_OK ||
-      tlop_platform_bind_table(b->pf, NULL, table) != TLOP_OK)
-    die("cannot load the model or the table");
-  for (int a = 0; a < NALGO; a++)
-    if (tlop_algorithm_expr(b->model, ALGOS[a], NULL, &b->exprs[a]) != TLOP_OK)
-      die("missing algorithm");
+  b->env = tlop_env_new(b->ctx);
+  tlop_env_set(b->env, "g", 2, TLOP_KIND_COUNT);
+  for (int a = 0; a < NALGO; a++) {
+    char path[4096];
+    tlop_model *m;
+    snprintf(path, sizeof path, "%s/stdlib/%s.tlop", src, ALGOS[a].file);
+    if (tlop_load_file(b->ctx, path, &m) != TLOP_OK ||
+        tlop_algorithm_expr(m, ALGOS[a].name, b->env, &b->exprs[a]) != TLOP_OK)
+      die("cannot load an algorithm");
+    if (a == 0 && (tlop_platform_open(m, NULL, &b->pf) != TLOP_OK ||
+                   tlop_platform_bind_table(b->pf, NULL, table) != TLOP_OK))
+      die("cannot load the table");
+  }
   size_t nr, nc;
   if (tlop_platform_table(b->pf, NULL, &b->ht.m, &b->ht.v, &nr, &nc) != TLOP_OK)
     die("the default channel has no table");
   b->ht.nrows = (int)nr;
   b->ht.ncols = (int)nc;
-  b->pts = malloc(2 * NPTS * sizeof *b->pts);
-  b->sub = malloc(2 * INTERP_PTS * sizeof *b->sub);
-  b->cg = malloc(2 * CG_PTS * sizeof *b->cg);
-  b->cg_interp = malloc(2 * CG_INTERP_PTS * sizeof *b->cg_interp);
-  if (!b->pts || !b->sub || !b->cg || !b->cg_interp)
-    die("out of memory");
-  for (int i = 0; i < NM; i++)
-    for (int j = 0; j < NP; j++) {
-      size_t k = (size_t)i * NP + (size_t)j;
-      b->pts[2 * k] = round(pow(2, 26.0 * i / (NM - 1))); /* 1 B .. 64 MiB */
-      b->pts[2 * k + 1] = 2 + j;
-    }
-  for (size_t k = 0; k < INTERP_PTS; k++)
-    memcpy(b->sub + 2 * k, b->pts + 2 * (k * (NPTS / INTERP_PTS)), 2 * sizeof *b->pts);
-  for (size_t k = 0; k < CG_PTS; k++)
-    memcpy(b->cg + 2 * k, b->pts + 2 * (k * (NPTS / CG_PTS)), 2 * sizeof *b->pts);
-  for (size_t k = 0; k < CG_INTERP_PTS; k++)
-    memcpy(b->cg_interp + 2 * k, b->pts + 2 * (k * (NPTS / CG_INTERP_PTS)), 2 * sizeof *b->pts);
+  make_grid(&b->grids[0], NM, 0, 26, NP, 50, 10, 500);
+  make_grid(&b->grids[1], NPIPE, 13, 20, NPIPE, 8, 1, 64);
 }
 
 static void teardown(bench *b) {
+  for (int i = 0; i < 2; i++) {
+    free(b->grids[i].pts);
+    free(b->grids[i].interp);
+    free(b->grids[i].cg);
+    free(b->grids[i].cg_interp);
+  }
+  tlop_env_free(b->env);
   tlop_platform_free(b->pf);
   tlop_ctx_free(b->ctx);
-  free(b->pts);
-  free(b->sub);
-  free(b->cg);
-  free(b->cg_interp);
 }
 
 static const char *const VARS[] = {"m", "P"};
 
 static tlop_kernels *compile(bench *b, tlop_jit *jit, tlop_expr **exprs, size_t n) {
   tlop_kernels *k;
-  if (tlop_jit_compile(jit, (const tlop_expr *const *)exprs, n, b->pf, NULL, VARS, 2, &k) != TLOP_OK)
+  if (tlop_jit_compile(jit, (const tlop_expr *const *)exprs, n, b->pf, b->env, VARS, 2, &k) != TLOP_OK)
     die("compilation failed");
   return k;
 }
@@ -148,24 +181,24 @@ static tlop_jit *new_jit(bench *b, const char *cache, const char *passes, int jo
 static void child(const char *variant, int a, const char *cache, const char *src, const char *table) {
   bench b;
   setup(&b, src, table);
-  double *out = malloc(CG_PTS * sizeof *out);
-  uint8_t *xf = malloc(CG_PTS);
+  const grid *g = &b.grids[ALGOS[a].pipeline];
+  double *out = malloc(g->ncg * sizeof *out);
+  uint8_t *xf = malloc(g->ncg);
   tlop_jit *jit = NULL;
   tlop_kernels *k = NULL;
   if (!strcmp(variant, "jit")) {
     jit = new_jit(&b, cache, JIT_PASSES, 1);
     k = compile(&b, jit, b.exprs, NALGO); /* the parent's module: a cache hit */
   }
-  const char *const names[] = {"m", "P"};
 #if HAVE_CALLGRIND
   CALLGRIND_START_INSTRUMENTATION;
 #endif
   if (k)
-    jit_kernels_run(k, (size_t)a, b.cg, CG_PTS, out, xf);
+    jit_kernels_run(k, (size_t)a, g->cg, g->ncg, out, xf);
   else if (!strcmp(variant, "c"))
-    HAND[a](b.cg, CG_PTS, out, &b.ht);
+    ALGOS[a].hand(g->cg, g->ncg, out, &b.ht);
   else
-    tlop_eval_batch(b.exprs[a], b.pf, NULL, names, 2, b.cg_interp, CG_INTERP_PTS, out);
+    tlop_eval_batch(b.exprs[a], b.pf, b.env, VARS, 2, g->cg_interp, g->ncg_interp, out);
 #if HAVE_CALLGRIND
   CALLGRIND_STOP_INSTRUMENTATION;
 #endif
@@ -198,44 +231,44 @@ static double callgrind(const char *self, const char *variant, int a, const char
   if (f)
     fclose(f);
   unlink(out);
-  return total / (strcmp(variant, "interp") ? CG_PTS : CG_INTERP_PTS);
+  const grid *g = &b->grids[ALGOS[a].pipeline];
+  return total / (double)(strcmp(variant, "interp") ? g->ncg : g->ncg_interp);
 }
 
 /* ---- timings ---- */
 
-static double time_jit(tlop_kernels *k, size_t which, const double *pts, size_t n, double *out,
-                       uint8_t *xf) {
+static double time_jit(tlop_kernels *k, size_t which, const grid *g, double *out, uint8_t *xf) {
   double t[REPS];
   for (int r = 0; r < REPS; r++) {
     double t0 = jit_now_ms();
-    jit_kernels_run(k, which, pts, n, out, xf);
-    t[r] = (jit_now_ms() - t0) * 1e6 / (double)n;
+    jit_kernels_run(k, which, g->pts, g->n, out, xf);
+    t[r] = (jit_now_ms() - t0) * 1e6 / (double)g->n;
   }
   return median(t, REPS);
 }
 
-static double time_hand(hand_fn fn, const bench *b, double *out) {
+static double time_hand(hand_fn fn, const bench *b, const grid *g, double *out) {
   double t[REPS];
   for (int r = 0; r < REPS; r++) {
     double t0 = jit_now_ms();
-    fn(b->pts, NPTS, out, &b->ht);
-    t[r] = (jit_now_ms() - t0) * 1e6 / NPTS;
+    fn(g->pts, g->n, out, &b->ht);
+    t[r] = (jit_now_ms() - t0) * 1e6 / (double)g->n;
   }
   return median(t, REPS);
 }
 
-static double time_interp(const bench *b, int a, double *out) {
+static double time_interp(const bench *b, int a, const grid *g, double *out) {
   double t[3];
-  const char *const names[] = {"m", "P"};
   for (int r = 0; r < 3; r++) {
     double t0 = jit_now_ms();
-    if (tlop_eval_batch(b->exprs[a], b->pf, NULL, names, 2, b->sub, INTERP_PTS, out) != TLOP_OK)
+    if (tlop_eval_batch(b->exprs[a], b->pf, b->env, VARS, 2, g->interp, g->ninterp, out) != TLOP_OK)
       die("the interpreter failed");
-    t[r] = (jit_now_ms() - t0) * 1e6 / INTERP_PTS;
+    t[r] = (jit_now_ms() - t0) * 1e6 / (double)g->ninterp;
   }
   return median(t, 3);
 }
 
+/* The parameter names of every stdlib algorithm: the variables of their kernels. */
 static const char *names_all[64];
 static size_t nnames_all;
 
@@ -264,7 +297,6 @@ static double time_compile(bench *b, tlop_expr **exprs, size_t n, const char *pa
   return median(t, reps);
 }
 
-/* The parameter names of every stdlib algorithm: the variables of their kernels. */
 static void add_names(tlop_model *m, const char *algo) {
   size_t np;
   const char *const *params = tlop_algorithm_params(m, algo, &np);
@@ -374,9 +406,9 @@ static void latency(bench *b, const char *cache, double start_ms, long rss0, lon
 
   struct rusage ru;
   getrusage(RUSAGE_SELF, &ru);
-  printf("memory: peak RSS %.1f MB (before LLVM %.1f MB; LLJIT started %.1f MB; the grid "
-         "arrays take %.1f MB)\n", ru.ru_maxrss / 1024.0, rss0 / 1024.0, rss_jit / 1024.0,
-         (double)(2 + 1 + 1) * NPTS * 8 / 1048576.0 + NPTS / 1048576.0);
+  printf("memory: peak RSS %.1f MB (before LLVM %.1f MB; LLJIT started %.1f MB; the grids "
+         "and result arrays take %.1f MB)\n", ru.ru_maxrss / 1024.0, rss0 / 1024.0,
+         rss_jit / 1024.0, (2.0 + 2 + 0.125) * NM * NP * 8 / 1048576.0);
   printf("\ntargets: JIT/C wall ≤ 1.1: worst %.2f %s; JIT/C instructions ≤ 1.0: worst %.2f %s; "
          "interp/JIT ≥ 8: least %.1f %s; one algorithm ≤ 25 ms: max %.1f ms %s; cache hit "
          "≈ 0 ms: %.2f ms\n", worst_wall, worst_wall <= 1.1 ? "met" : "MISSED", worst_ir,
@@ -399,8 +431,9 @@ int main(int argc, char **argv) {
   if (argc < 2)
     die("usage: tlop_bench [--quick] SOURCE_DIR [TABLE]");
   char table[4096];
-  snprintf(table, sizeof table, "%s", argc > 2 ? argv[2] : "");
-  if (argc <= 2)
+  if (argc > 2)
+    snprintf(table, sizeof table, "%s", argv[2]);
+  else
     snprintf(table, sizeof table, "%s/../shared/params/lusitania/SHM.txt", argv[1]);
   char cache[] = "/tmp/tlop_bench.XXXXXX";
   if (!mkdtemp(cache))
@@ -409,12 +442,14 @@ int main(int argc, char **argv) {
   bench b;
   setup(&b, argv[1], table);
   machine();
-  printf("grid: %d m (1 B .. 64 MiB) × %d P (2 .. %d) = %d points; table %s (%d rows, "
-         "τ ≤ %d); 1 thread; medians of %d runs (interpreter: %d points, 3 runs)\n\n",
-         NM, NP, NP + 1, NPTS, table, b.ht.nrows, b.ht.ncols - 1, REPS, INTERP_PTS);
+  printf("grids: %d m (1 B .. 64 MiB) × %d P (2 .. %d); bcast_sm (tree degree 2): %d m (8 KiB .. "
+         "1 MiB) × %d P (2 .. %d); table %s (%d rows, τ ≤ %d); 1 thread; medians of %d runs "
+         "(interpreter: every 50th point, every 8th for bcast_sm, 3 runs)\n\n",
+         NM, NP, NP + 1, NPIPE, NPIPE, NPIPE + 1, table, b.ht.nrows, b.ht.ncols - 1, REPS);
 
-  double *out = malloc(NPTS * sizeof *out), *ref = malloc(NPTS * sizeof *ref);
-  uint8_t *xf = malloc(NPTS);
+  size_t most = b.grids[0].n;
+  double *out = malloc(most * sizeof *out), *ref = malloc(most * sizeof *ref);
+  uint8_t *xf = malloc(most);
   if (!out || !ref || !xf)
     die("out of memory");
   double t0 = jit_now_ms();
@@ -430,25 +465,25 @@ int main(int argc, char **argv) {
          "|---|---|---|---|---|---|---|---|---|---|---|---|\n");
   double worst_wall = 0, worst_ir = 0, least_speedup = INFINITY;
   for (int a = 0; a < NALGO; a++) {
-    double tj = time_jit(k, (size_t)a, b.pts, NPTS, out, xf);
-    double tj1 = time_jit(k1, (size_t)a, b.pts, NPTS, out, xf);
-    double tc = time_hand(HAND[a], &b, ref);
+    const grid *g = &b.grids[ALGOS[a].pipeline];
+    double tj = time_jit(k, (size_t)a, g, out, xf), tj1 = time_jit(k1, (size_t)a, g, out, xf);
+    double tc = time_hand(ALGOS[a].hand, &b, g, ref);
     double diff = 0;
-    size_t nan = 0;
-    jit_kernels_run(k, (size_t)a, b.pts, NPTS, out, xf);
-    for (size_t i = 0; i < NPTS; i++) {
-      nan += !isfinite(out[i]);
+    size_t back = 0;
+    jit_kernels_run(k, (size_t)a, g->pts, g->n, out, xf);
+    for (size_t i = 0; i < g->n; i++) {
+      back += !isfinite(out[i]);
       double s = fmax(fabs(out[i]), fabs(ref[i]));
       if (s > 0 && fabs(out[i] - ref[i]) / s > diff)
         diff = fabs(out[i] - ref[i]) / s;
     }
-    double ti = time_interp(&b, a, out);
+    double ti = time_interp(&b, a, g, out);
     double ij = quick ? NAN : callgrind(argv[0], "jit", a, cache, &b);
     double ic = quick ? NAN : callgrind(argv[0], "c", a, cache, &b);
     double ii = quick ? NAN : callgrind(argv[0], "interp", a, cache, &b);
     printf("| %s | %.1f | %.1f | %.0f | %.2f | %.1f | %.0f | %.0f | %.0f | %.2f | %.1f | %.1e%s |\n",
-           ALGOS[a], tj, tc, ti, tj / tc, ti / tj, ij, ic, ii, ij / ic, tj1, diff,
-           nan ? " (handed back!)" : "");
+           ALGOS[a].name, tj, tc, ti, tj / tc, ti / tj, ij, ic, ii, ij / ic, tj1, diff,
+           back ? " (points handed back!)" : "");
     worst_wall = fmax(worst_wall, tj / tc);
     worst_ir = fmax(worst_ir, ij / ic);
     least_speedup = fmin(least_speedup, ti / tj);
@@ -457,15 +492,15 @@ int main(int argc, char **argv) {
   /* threads: the same points on every core, the same bits */
   int cores = (int)sysconf(_SC_NPROCESSORS_ONLN);
   tlop_jit_set_jobs(jit, cores);
-  double tt = time_jit(k, 0, b.pts, NPTS, ref, xf);
+  double tt = time_jit(k, 0, &b.grids[0], ref, xf);
   tlop_jit_set_jobs(jit, 1);
-  double t1 = time_jit(k, 0, b.pts, NPTS, out, xf);
+  double t1 = time_jit(k, 0, &b.grids[0], out, xf);
   printf("\nthreads: bcast_binomial on %d threads: %.1f ns/pt, %.2f× one thread's %.1f ns/pt; "
          "results %s\n", cores, tt, t1 / tt, t1,
-         memcmp(out, ref, NPTS * sizeof *out) ? "DIFFER" : "bit-identical");
-
+         memcmp(out, ref, most * sizeof *out) ? "DIFFER" : "bit-identical");
   if (!quick)
     latency(&b, cache, start_ms, rss0, rss_jit, worst_wall, worst_ir, least_speedup);
+
   tlop_kernels_free(k);
   tlop_kernels_free(k1);
   tlop_jit_free(jit);

@@ -1,10 +1,13 @@
 /* handwritten.c — the benchmark's yardstick: the cost formulas of four MPICH algorithms
- * (stdlib/mpich/bcast.tlop) written by hand in C as a tuner would, with table.c's look-up
+ * (stdlib/mpich/bcast.tlop) and Open MPI's shared-memory pipeline (stdlib/openmpi/
+ * bcast_sm.tlop, tree degree 2) written by hand in C as a tuner would, with table.c's look-up
  * (interpolation in m, the beyond-the-last-row rule, τ proportional beyond the last
  * column), compiled with `clang -O2`. No error checks and no extrapolation flags: this is
  * the practical limit the JIT is measured against. */
 #include <math.h>
 #include <stddef.h>
+#include <stdlib.h>
+#include <string.h>
 
 #include "handwritten.h"
 
@@ -111,4 +114,44 @@ void hand_allgather_ring(const double *pts, size_t n, double *out, const hand_ta
     locus at = locate(t, m);
     out[i] = (P - 1) * (column(t, &at, 0) + 2 * L(t, &at, P));
   }
+}
+
+/* The pipeline: transfers placed at steps (a step costs L(S, τ_t)), for g = 2, S = 8 KiB. */
+static double level(double r) { return floor(log2(r + 1)); }
+
+void hand_bcast_sm(const double *pts, size_t n, double *out, const hand_table *t) {
+  const double S = 8192;
+  size_t cap = 0;
+  double *tau = NULL;
+  for (size_t i = 0; i < n; i++) {
+    double m = pts[2 * i], P = pts[2 * i + 1], k = ceil(m / S), D = level(P - 1);
+    size_t steps = (size_t)(D + 2 * k + 2);
+    if (steps > cap) {
+      cap = steps;
+      tau = realloc(tau, cap * sizeof *tau);
+    }
+    memset(tau, 0, steps * sizeof *tau);
+    for (double j = 0; j < k; j++)
+      if (P > 1)
+        tau[(size_t)(1 + 2 * j)] += 1;
+    for (double r = 1; r <= P - 1; r++) {
+      double l = level(r);
+      for (double j = 0; j < k; j++) {
+        if (l == D) {
+          tau[(size_t)(D + 1 + 2 * j)] += 1;
+        } else {
+          if (2 * r + 1 <= P - 1)
+            tau[(size_t)(l + 1 + 2 * j)] += 1;
+          tau[(size_t)(l + 2 + 2 * j)] += 1;
+        }
+      }
+    }
+    locus at = locate(t, S);
+    double total = 0;
+    for (size_t s = 1; s < steps; s++)
+      if (tau[s] != 0)
+        total += L(t, &at, tau[s]);
+    out[i] = total;
+  }
+  free(tau);
 }

@@ -16,5 +16,6 @@ void hand_bcast_binomial(const double *pts, size_t n, double *out, const hand_ta
 void hand_scatter_binomial(const double *pts, size_t n, double *out, const hand_table *t);
 void hand_allgather_rda(const double *pts, size_t n, double *out, const hand_table *t);
 void hand_allgather_ring(const double *pts, size_t n, double *out, const hand_table *t);
+void hand_bcast_sm(const double *pts, size_t n, double *out, const hand_table *t);
 
 #endif
