@@ -74,8 +74,8 @@ static void header_text(strbuf *h, const jit_gen *g, tlop_model *model, const ch
   if (g->nslots) {
     sb_printf(h, "/* The tables the functions read, one slot per channel:");
     for (size_t i = 0; i < g->ntabs; i++)
-      if (g->tabs[i].slot >= 0)
-        sb_printf(h, " %d = '%s'", g->tabs[i].slot, g->tabs[i].channel);
+      if (g->tabs[i]->slot >= 0)
+        sb_printf(h, " %d = '%s'", g->tabs[i]->slot, g->tabs[i]->channel);
     sb_printf(h, ". */\n#define %s_NTABLES %d\n\n", up, g->nslots);
     sb_printf(h, "/* Fills the slots from a platform loaded through tlop.h (whose channels must be\n"
                  " * backed by tables: tlop_platform_bind_table); the platform keeps owning them. */\n"
@@ -84,8 +84,8 @@ static void header_text(strbuf *h, const jit_gen *g, tlop_model *model, const ch
                  "  static const char *const channels[%s_NTABLES] = {",
               prefix, up, up);
     for (size_t i = 0; i < g->ntabs; i++)
-      if (g->tabs[i].slot >= 0)
-        sb_printf(h, "%s\"%s\"", g->tabs[i].slot ? ", " : "", g->tabs[i].channel);
+      if (g->tabs[i]->slot >= 0)
+        sb_printf(h, "%s\"%s\"", g->tabs[i]->slot ? ", " : "", g->tabs[i]->channel);
     sb_printf(h, "};\n  for (int i = 0; i < %s_NTABLES; i++) {\n"
                  "    size_t nrows, ncols;\n"
                  "    tlop_status st = tlop_platform_table(pf, channels[i], &tables[i].m, &tables[i].v,\n"

@@ -15,6 +15,10 @@
 
 /* Deepest cost IR compiled; deeper ones are interpreted (the emitter recurses). */
 #define JIT_MAX_DEPTH 2000
+/* Functions with more table look-ups than this call shared look-up functions instead of
+ * inlining each one: each inlined look-up adds ≈ 3.5 ms of LLVM time (its locate loop
+ * and τ columns), a call ≈ 20 instructions per evaluation. Measured by tests/bench. */
+#define JIT_INLINE_LOOKUPS 4
 /* Bounds under which a loop index, its offset and pow(2^k, i) are exact integers. */
 #define EXACT_INT 1099511627776.0 /* 2^40 */
 
@@ -102,6 +106,7 @@ typedef struct jit_fn {
     LLVMValueRef data, cap;      /* allocas: the steps' τ (malloc'd, zeroed), its size */
     LLVMValueRef mult;           /* how many times the loops around place each `at` */
   } *sched;
+  bool outline;          /* table look-ups are calls (see JIT_INLINE_LOOKUPS) */
   bool failed;
 } jit_fn;
 
@@ -189,6 +194,7 @@ static LLVMValueRef log_base_fn(jit_gen *g) {
   LLVMBasicBlockRef saved = LLVMGetInsertBlock(g->b);
   LLVMValueRef fn = LLVMAddFunction(g->mod, "tlop.log_base", g->ty_d_dd);
   LLVMSetLinkage(fn, LLVMInternalLinkage);
+  add_fn_attr(g, fn, "noinline", 0); /* two libm calls: inlining buys nothing, costs time */
   LLVMBuilderRef b = g->b;
   LLVMValueRef base = LLVMGetParam(fn, 0), x = LLVMGetParam(fn, 1);
   LLVMBasicBlockRef entry = LLVMAppendBasicBlockInContext(g->c, fn, "entry"),
@@ -234,6 +240,8 @@ void jit_gen_init(jit_gen *g, tlop_ctx *ctx, LLVMContextRef c, const char *modul
   g->point_ty = LLVMFunctionType(g->f64, p3, 3, 0);
   g->ty_d_d = LLVMFunctionType(g->f64, d2, 1, 0);
   g->ty_d_dd = LLVMFunctionType(g->f64, d2, 2, 0);
+  LLVMTypeRef locus[7] = {g->i64, g->i64, g->f64, g->f64, g->f64, g->i8, g->i8};
+  g->locus_ty = LLVMStructTypeInContext(c, locus, 7, 0);
   g->pf = pf;
   g->env = env;
   g->bake = bake;
@@ -246,23 +254,28 @@ void jit_gen_dispose(jit_gen *g) {
   LLVMDisposeBuilder(g->b);
   if (g->mod)
     LLVMDisposeModule(g->mod);
+  for (size_t i = 0; i < g->ntabs; i++)
+    free(g->tabs[i]);
   free(g->tabs);
   memset(g, 0, sizeof *g);
 }
 
 /* A table's arrays in this module: constants when baked (always for gamma, whose operator
  * column is chosen at compile time), else the next run-time slot. */
-static const jit_modtab *module_table(jit_gen *g, const tab_table *t, const char *channel) {
+static jit_modtab *module_table(jit_gen *g, const tab_table *t, const char *channel) {
   for (size_t i = 0; i < g->ntabs; i++)
-    if (g->tabs[i].t == t)
-      return &g->tabs[i];
-  jit_modtab mt = {t, channel, NULL, NULL, -1};
+    if (g->tabs[i]->t == t)
+      return g->tabs[i];
+  jit_modtab *mt = calloc(1, sizeof *mt);
+  if (!mt)
+    abort();
+  *mt = (jit_modtab){.t = t, .channel = channel, .slot = -1};
   if (g->bake || t->kind == TAB_GAMMA)
-    jit_tab_globals(g, t, &mt.gm, &mt.gv);
+    jit_tab_globals(g, t, &mt->gm, &mt->gv);
   else
-    mt.slot = g->nslots++;
+    mt->slot = g->nslots++;
   VEC_PUSH(g->tabs, g->ntabs, g->tabs_cap, mt);
-  return &g->tabs[g->ntabs - 1];
+  return mt;
 }
 
 /* ======== where code goes ======== */
@@ -664,12 +677,16 @@ static jv emit_scalar(jit_fn *f, const ir_node *n) {
     r.v = LLVMBuildSelect(b, cmp(f, LLVMRealOGT, a, c), a, c, ""), check_a = check_b = true;
     break;
   case IR_LOG2: r.v = jit_call_intrinsic(g, "llvm.log2", a, NULL); break;
-  case IR_LOG:
-    r.v = LLVMBuildCall2(b, g->ty_d_dd, log_base_fn(g), (LLVMValueRef[]){a, c}, 2, "");
+  case IR_LOG: {
+    double base;
+    r.v = const_double(a, &base) && base == 2
+              ? jit_call_intrinsic(g, "llvm.log2", c, NULL) /* log_base's first case */
+              : LLVMBuildCall2(b, g->ty_d_dd, log_base_fn(g), (LLVMValueRef[]){a, c}, 2, "");
     add_err(f, &r, or_(f, or_(f, cmpk(f, LLVMRealOLE, c, 0), cmpk(f, LLVMRealOLE, a, 0)),
                        cmpk(f, LLVMRealOEQ, a, 1)));
     check_a = check_b = true;
     break;
+  }
   case IR_CEIL: r.v = jit_call_intrinsic(g, "llvm.ceil", a, NULL); break;
   case IR_FLOOR: r.v = jit_call_intrinsic(g, "llvm.floor", a, NULL); break;
   case IR_ABS: r.v = jit_call_intrinsic(g, "llvm.fabs", a, NULL); break;
@@ -1000,36 +1017,21 @@ static const jit_tab *fn_table(jit_fn *f, const tab_table *t, const char *channe
   for (size_t i = 0; i < f->ntabs; i++)
     if (f->tabs[i].t == t)
       return &f->tabs[i].tab;
-  jit_gen *g = f->g;
-  const jit_modtab *mt = module_table(g, t, channel);
-  struct fn_tab ft = {t, {.t = t}};
-  if (mt->gm) {
-    ft.tab.m = mt->gm;
-    ft.tab.v = mt->gv;
-    ft.tab.nrows = jit_i64(g, t->nrows);
-    ft.tab.ncols = jit_i64(g, t->ncols);
-  } else {
-    at(f, 0);
-    LLVMValueRef field[JIT_SLOT_FIELDS];
-    for (int i = 0; i < JIT_SLOT_FIELDS; i++) {
-      LLVMValueRef idx = jit_i64(g, (long long)mt->slot * JIT_SLOT_FIELDS + i);
-      LLVMValueRef p = LLVMBuildInBoundsGEP2(g->b, g->i64, f->tables, &idx, 1, "");
-      field[i] = LLVMBuildLoad2(g->b, i < 2 ? g->ptr : g->i64, p, "");
-    }
-    ft.tab.m = field[0], ft.tab.v = field[1], ft.tab.nrows = field[2], ft.tab.ncols = field[3];
-  }
+  at(f, 0);
+  struct fn_tab ft = {t, jit_tab_view(f->g, module_table(f->g, t, channel), f->tables)};
+  ft.tab.outline = f->outline;
   VEC_PUSH(f->tabs, f->ntabs, f->tabs_cap, ft);
   return &f->tabs[f->ntabs - 1].tab;
 }
 
 /* Where m falls in a table, computed once per (m, table) where m is available. */
 static jit_locus locus(jit_fn *f, const jit_tab *t, jv m) {
-  memo_entry *e = memo_get(f, m.v, (uintptr_t)t->t);
+  memo_entry *e = memo_get(f, m.v, (uintptr_t)t->mt->t);
   if (e)
     return e->locus;
   at(f, m.level);
   jit_locus p = jit_tab_locate(f->g, t, m.v);
-  memo_put(f, m.v, (uintptr_t)t->t, m.level)->locus = p;
+  memo_put(f, m.v, (uintptr_t)t->mt->t, m.level)->locus = p;
   return p;
 }
 
@@ -1345,23 +1347,22 @@ static LLVMValueRef steps_checked(jit_fn *f, const ir_node *step, int d) {
   whole = LLVMBuildAnd(b, whole, cmpk(f, LLVMRealOLE, jit_call_intrinsic(f->g, "llvm.fabs", lp->lo, NULL), 1073741824), "");
   whole = LLVMBuildAnd(b, whole, cmpk(f, LLVMRealOLE, lp->count, 1073741824), "");
   ok = ok ? LLVMBuildAnd(b, ok, whole, "") : whole;
-  /* the step at the first and the last index, emitted with j bound to them */
+  /* the step at the first and the last index: the step with j renamed to a fresh name
+   * bound to them, so that its parts without j are shared with the loop's */
   LLVMValueRef ends[2] = {lp->lo, last};
-  uint32_t bind_id = f->bind_id;
-  sym j = bd->name;
   for (int k = 0; k < 2; k++) {
-    f->bind_id = f->next_id++;
-    push_binding(f, j, val(ends[k], d - 1), 0);
-    jv v = emit(f, step);
+    char name[96];
+    snprintf(name, sizeof name, "\x01%s#%u", bd->name->name, f->next_id++);
+    sym jk = ctx_sym(f->g->ctx, name);
+    ir_node *at_end = ir_subst(f->g->ctx, (ir_node *)step, bd->name, ir_var(f->g->ctx, jk));
+    push_binding(f, jk, val(ends[k], d - 1), 0);
+    jv v = emit(f, at_end);
     f->nbind--;
-    if (v.level >= d) { /* (errors of v are the step's own: the `at` counts them) */
-      f->bind_id = bind_id;
+    if (v.level >= d) /* (errors of v are the step's own: the `at` counts them) */
       return NULL;
-    }
     at(f, d - 1);
     ok = LLVMBuildAnd(b, ok, LLVMBuildNot(b, bad_step(f, v.v), ""), "");
   }
-  f->bind_id = bind_id;
   return ok;
 }
 
@@ -1534,6 +1535,17 @@ static void fn_free(jit_fn *f) {
   ptrmap_free(&f->defaults);
 }
 
+/* Transfers, overheads, γ and schedules: the look-ups the expression may make. */
+static size_t lookups(const ir_node *n, ptrmap *seen) {
+  if (ptrmap_get(seen, n) || !ir_has_cost(n))
+    return 0;
+  ptrmap_put(seen, n, (void *)n);
+  size_t c = n->op == IR_L || n->op == IR_O || n->op == IR_GAMMA || n->op == IR_SCHED;
+  for (int i = 0; i < n->nkids; i++)
+    c += lookups(n->kid[i], seen);
+  return c;
+}
+
 LLVMValueRef jit_gen_point(jit_gen *g, const tlop_model *model, const ir_node *root,
                            const char *const *names, size_t nvars, const char *name) {
   if (root->depth > JIT_MAX_DEPTH) {
@@ -1560,6 +1572,9 @@ LLVMValueRef jit_gen_point(jit_gen *g, const tlop_model *model, const ir_node *r
   f.terms = jit_const(g, 0);
 
   ptrmap seen = {0};
+  f.outline = lookups(root, &seen) > JIT_INLINE_LOOKUPS;
+  ptrmap_free(&seen);
+  seen = (ptrmap){0};
   params_first(&f, root, &seen);
   ptrmap_free(&seen);
   jv r = emit(&f, root);

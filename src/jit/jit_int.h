@@ -62,11 +62,24 @@ double jit_now_ms(void);
 
 /* ======== jit_table.c: the look-ups of table.c as IR ======== */
 
-/* A table as one function sees it: constants (baked) or loaded from a run-time slot. */
-typedef struct jit_tab {
+/* A table the module uses: baked globals, or a run-time slot (emit without baking), and
+ * the functions its look-ups are outlined into (made on first use). */
+typedef struct jit_modtab {
   const tab_table *t;
-  LLVMValueRef m, v;       /* pointers to the sizes and the row-major values */
+  const char *channel;   /* for the emitted header; "gamma" for a gamma table */
+  LLVMValueRef gm, gv;   /* baked: constant arrays */
+  int slot;              /* run time: index in the tables argument */
+  LLVMValueRef fn_locate, fn_L, fn_col;
+} jit_modtab;
+
+/* A table as one function sees it: its arrays (constants, or loaded from its slot) — or,
+ * when the function has many look-ups, calls to the table's shared functions. */
+typedef struct jit_tab {
+  jit_modtab *mt;
+  LLVMValueRef m, v;         /* pointers to the sizes and the row-major values */
   LLVMValueRef nrows, ncols; /* i64 */
+  bool outline;              /* look-ups are calls */
+  LLVMValueRef tables;       /* the function's tables argument (for the calls) */
 } jit_tab;
 
 /* Where a message size falls in a table (table.c's `locus`), plus its TAB_* flags. */
@@ -75,9 +88,12 @@ typedef struct jit_locus {
   LLVMValueRef interp;      /* i1: hi != lo, interpolate with dm/span */
   LLVMValueRef dm, span, q; /* double */
   LLVMValueRef flags;       /* i8 */
+  LLVMValueRef where;       /* outlined: all of it in memory, for the calls */
 } jit_locus;
 
 struct jit_gen;
+/* The arrays of a table at the builder's position (loads from tables for a slot). */
+jit_tab jit_tab_view(struct jit_gen *g, jit_modtab *mt, LLVMValueRef tables);
 /* Each emits at the builder's position and may add blocks; the builder ends at the end
  * of the last block they used. */
 jit_locus jit_tab_locate(struct jit_gen *g, const jit_tab *t, LLVMValueRef m);
@@ -88,16 +104,10 @@ LLVMValueRef jit_tab_L(struct jit_gen *g, const jit_tab *t, const jit_locus *p,
                        LLVMValueRef tau, LLVMValueRef *flags);
 /* The module-level arrays of a baked table (created once per module). */
 void jit_tab_globals(struct jit_gen *g, const tab_table *t, LLVMValueRef *m, LLVMValueRef *v);
+/* An alloca at the start of the function the builder is in; the builder stays. */
+LLVMValueRef jit_entry_alloca(struct jit_gen *g, LLVMTypeRef ty, const char *name);
 
 /* ======== jit_expr.c: cost IR → LLVM IR ======== */
-
-/* A table the module uses: baked globals, or a run-time slot (emit without baking). */
-typedef struct jit_modtab {
-  const tab_table *t;
-  const char *channel;   /* for the emitted header; "gamma" for a gamma table */
-  LLVMValueRef gm, gv;   /* baked: constant arrays */
-  int slot;              /* run time: index in the tables argument */
-} jit_modtab;
 
 /* One module being generated: its types, declarations and tables. */
 typedef struct jit_gen {
@@ -106,12 +116,13 @@ typedef struct jit_gen {
   LLVMModuleRef mod;
   LLVMBuilderRef b;
   LLVMTypeRef f64, i1, i8, i64, ptr, point_ty;
+  LLVMTypeRef locus_ty; /* {i64 lo, i64 hi, double dm, span, q, i8 interp, i8 flags} */
   const tlop_platform *pf;
   const tlop_env *env;
   bool bake;                /* tables as constants; else slots of the tables argument */
   tlop_tau_rule tau_rule;
   double max_terms, max_steps;
-  jit_modtab *tabs;
+  jit_modtab **tabs;     /* each allocated once: functions keep pointers to them */
   size_t ntabs, tabs_cap;
   int nslots;
   LLVMValueRef fn_pow, fn_log, fn_log_base, fn_realloc, fn_free;

@@ -1,7 +1,8 @@
 /* jit_table.c — the table look-ups of table.c (locate, the column formula, tab_L) emitted
  * as LLVM IR, operation for operation and in the same order, so the JIT and the
- *  interpreter get the same bits. A baked table is constant arrays, its sizes constants
- * is folded into the code; a run-time table is read through a slot. */
+ * interpreter get the same bits. A baked table is constant arrays; a run-time one is read
+ * through a slot. A function with many look-ups calls a table's shared functions rather
+ * than inlining each (compile time grows with the look-ups inlined). */
 #include "jit_int.h"
 
 #include <float.h>
@@ -57,7 +58,7 @@ static LLVMValueRef search(jit_gen *g, const jit_tab *t, LLVMValueRef x) {
   return lo;
 }
 
-jit_locus jit_tab_locate(jit_gen *g, const jit_tab *t, LLVMValueRef m) {
+static jit_locus locate_inline(jit_gen *g, const jit_tab *t, LLVMValueRef m) {
   LLVMBuilderRef b = g->b;
   LLVMValueRef zero = jit_const(g, 0), one = jit_i64(g, 1);
   LLVMValueRef n1 = LLVMBuildSub(b, t->nrows, one, "");
@@ -108,7 +109,7 @@ jit_locus jit_tab_locate(jit_gen *g, const jit_tab *t, LLVMValueRef m) {
 }
 
 /* y = v[lo] + (v[hi] - v[lo]) * dm / span when interpolating, then q * v[last] + y. */
-LLVMValueRef jit_tab_column(jit_gen *g, const jit_tab *t, const jit_locus *p, LLVMValueRef col) {
+static LLVMValueRef column_inline(jit_gen *g, const jit_tab *t, const jit_locus *p, LLVMValueRef col) {
   LLVMBuilderRef b = g->b;
   LLVMValueRef nc = t->ncols;
   LLVMValueRef y0 = load_at(g, t->v, LLVMBuildAdd(b, LLVMBuildMul(b, p->lo, nc, ""), col, ""));
@@ -124,8 +125,8 @@ LLVMValueRef jit_tab_column(jit_gen *g, const jit_tab *t, const jit_locus *p, LL
 
 /* Columns 1..T are τ = 1..T: between two columns interpolate (a branch: τ is an integer
  * nearly always); beyond T, L(m,T)·τ/T or L(m,T) by the rule. τ below 1 reads as 1. */
-LLVMValueRef jit_tab_L(jit_gen *g, const jit_tab *t, const jit_locus *p, LLVMValueRef tau,
-                       LLVMValueRef *flags) {
+static LLVMValueRef L_inline(jit_gen *g, const jit_tab *t, const jit_locus *p, LLVMValueRef tau,
+                             LLVMValueRef *flags) {
   LLVMBuilderRef b = g->b;
   LLVMValueRef one = jit_const(g, 1);
   LLVMValueRef T = LLVMBuildSub(b, t->ncols, jit_i64(g, 1), "");
@@ -135,14 +136,14 @@ LLVMValueRef jit_tab_L(jit_gen *g, const jit_tab *t, const jit_locus *p, LLVMVal
   *flags = flag(g, beyond, TAB_BEYOND_TAU);
   LLVMValueRef k = jit_call_intrinsic(g, "llvm.floor", tau, NULL);
   LLVMValueRef c = LLVMBuildFPToSI(b, LLVMBuildSelect(b, beyond, Td, k, ""), g->i64, "");
-  LLVMValueRef a = jit_tab_column(g, t, p, c);
+  LLVMValueRef a = column_inline(g, t, p, c);
   LLVMValueRef frac = LLVMBuildAnd(b, LLVMBuildNot(b, beyond, ""),
                                    LLVMBuildFCmp(b, LLVMRealUNE, tau, k, ""), "");
   LLVMBasicBlockRef from = LLVMGetInsertBlock(b), between = new_block(g, "tab.between"),
                     join = new_block(g, "tab.L");
   LLVMBuildCondBr(b, frac, between, join);
   LLVMPositionBuilderAtEnd(b, between);
-  LLVMValueRef a1 = jit_tab_column(g, t, p, LLVMBuildAdd(b, c, jit_i64(g, 1), ""));
+  LLVMValueRef a1 = column_inline(g, t, p, LLVMBuildAdd(b, c, jit_i64(g, 1), ""));
   LLVMValueRef mixed = LLVMBuildFMul(b, LLVMBuildFSub(b, a1, a, ""), LLVMBuildFSub(b, tau, k, ""), "");
   mixed = LLVMBuildFAdd(b, a, mixed, "");
   LLVMBasicBlockRef between_end = LLVMGetInsertBlock(b);
@@ -174,4 +175,124 @@ static LLVMValueRef const_array(jit_gen *g, const double *vals, size_t n, const 
 void jit_tab_globals(jit_gen *g, const tab_table *t, LLVMValueRef *m, LLVMValueRef *v) {
   *m = const_array(g, t->m, (size_t)t->nrows, "tab.m");
   *v = const_array(g, t->v, (size_t)t->nrows * (size_t)t->ncols, "tab.v");
+}
+
+jit_tab jit_tab_view(jit_gen *g, jit_modtab *mt, LLVMValueRef tables) {
+  jit_tab t = {.mt = mt, .tables = tables};
+  if (mt->gm) {
+    t.m = mt->gm;
+    t.v = mt->gv;
+    t.nrows = jit_i64(g, mt->t->nrows);
+    t.ncols = jit_i64(g, mt->t->ncols);
+    return t;
+  }
+  LLVMValueRef field[JIT_SLOT_FIELDS];
+  for (int i = 0; i < JIT_SLOT_FIELDS; i++) {
+    LLVMValueRef idx = jit_i64(g, (long long)mt->slot * JIT_SLOT_FIELDS + i);
+    LLVMValueRef p = LLVMBuildInBoundsGEP2(g->b, g->i64, tables, &idx, 1, "");
+    field[i] = LLVMBuildLoad2(g->b, i < 2 ? g->ptr : g->i64, p, "");
+  }
+  t.m = field[0], t.v = field[1], t.nrows = field[2], t.ncols = field[3];
+  return t;
+}
+
+LLVMValueRef jit_entry_alloca(jit_gen *g, LLVMTypeRef ty, const char *name) {
+  LLVMBuilderRef b = g->b;
+  LLVMBasicBlockRef here = LLVMGetInsertBlock(b);
+  LLVMBasicBlockRef entry = LLVMGetEntryBasicBlock(LLVMGetBasicBlockParent(here));
+  LLVMValueRef first = LLVMGetFirstInstruction(entry);
+  if (first)
+    LLVMPositionBuilderBefore(b, first);
+  else
+    LLVMPositionBuilderAtEnd(b, entry);
+  LLVMValueRef a = LLVMBuildAlloca(b, ty, name);
+  LLVMPositionBuilderAtEnd(b, here);
+  return a;
+}
+
+/* ---- the shared functions: locate(m, tables, locus*), L(locus*, τ, tables) → {L, flags},
+ * column(locus*, col, tables); internal and never inlined ---- */
+
+static void store_locus(jit_gen *g, LLVMValueRef where, const jit_locus *p) {
+  LLVMValueRef v[7] = {p->lo, p->hi, p->dm, p->span, p->q,
+                       LLVMBuildZExt(g->b, p->interp, g->i8, ""), p->flags};
+  for (unsigned i = 0; i < 7; i++)
+    LLVMBuildStore(g->b, v[i], LLVMBuildStructGEP2(g->b, g->locus_ty, where, i, ""));
+}
+
+static jit_locus load_locus(jit_gen *g, LLVMValueRef where) {
+  LLVMValueRef v[7];
+  for (unsigned i = 0; i < 7; i++)
+    v[i] = LLVMBuildLoad2(g->b, LLVMStructGetTypeAtIndex(g->locus_ty, i),
+                          LLVMBuildStructGEP2(g->b, g->locus_ty, where, i, ""), "");
+  jit_locus p = {v[0], v[1], LLVMBuildTrunc(g->b, v[5], g->i1, ""), v[2], v[3], v[4], v[6], where};
+  return p;
+}
+
+/* Starts a helper: a new internal function; returns the builder's block to come back to. */
+static LLVMBasicBlockRef helper(jit_gen *g, const char *name, LLVMTypeRef ty, LLVMValueRef *fn) {
+  LLVMBasicBlockRef back = LLVMGetInsertBlock(g->b);
+  *fn = LLVMAddFunction(g->mod, name, ty);
+  LLVMSetLinkage(*fn, LLVMInternalLinkage);
+  unsigned kind = LLVMGetEnumAttributeKindForName("noinline", 8);
+  LLVMAddAttributeAtIndex(*fn, LLVMAttributeFunctionIndex, LLVMCreateEnumAttribute(g->c, kind, 0));
+  LLVMPositionBuilderAtEnd(g->b, LLVMAppendBasicBlockInContext(g->c, *fn, "entry"));
+  return back;
+}
+
+static void make_helpers(jit_gen *g, jit_modtab *mt) {
+  if (mt->fn_locate)
+    return;
+  LLVMBuilderRef b = g->b;
+  LLVMTypeRef p3[3] = {g->f64, g->ptr, g->ptr};
+  LLVMBasicBlockRef back = helper(g, "tlop.locate", LLVMFunctionType(LLVMVoidTypeInContext(g->c), p3, 3, 0), &mt->fn_locate);
+  jit_tab t = jit_tab_view(g, mt, LLVMGetParam(mt->fn_locate, 1));
+  jit_locus p = locate_inline(g, &t, LLVMGetParam(mt->fn_locate, 0));
+  store_locus(g, LLVMGetParam(mt->fn_locate, 2), &p);
+  LLVMBuildRetVoid(b);
+
+  LLVMTypeRef ret[2] = {g->f64, g->i8}, pl[3] = {g->ptr, g->f64, g->ptr};
+  LLVMTypeRef pair = LLVMStructTypeInContext(g->c, ret, 2, 0);
+  helper(g, "tlop.L", LLVMFunctionType(pair, pl, 3, 0), &mt->fn_L);
+  t = jit_tab_view(g, mt, LLVMGetParam(mt->fn_L, 2));
+  p = load_locus(g, LLVMGetParam(mt->fn_L, 0));
+  LLVMValueRef flags, v = L_inline(g, &t, &p, LLVMGetParam(mt->fn_L, 1), &flags);
+  LLVMValueRef r = LLVMBuildInsertValue(b, LLVMGetUndef(pair), v, 0, "");
+  LLVMBuildRet(b, LLVMBuildInsertValue(b, r, flags, 1, ""));
+
+  LLVMTypeRef pc[3] = {g->ptr, g->i64, g->ptr};
+  helper(g, "tlop.column", LLVMFunctionType(g->f64, pc, 3, 0), &mt->fn_col);
+  t = jit_tab_view(g, mt, LLVMGetParam(mt->fn_col, 2));
+  p = load_locus(g, LLVMGetParam(mt->fn_col, 0));
+  LLVMBuildRet(b, column_inline(g, &t, &p, LLVMGetParam(mt->fn_col, 1)));
+  LLVMPositionBuilderAtEnd(b, back);
+}
+
+jit_locus jit_tab_locate(jit_gen *g, const jit_tab *t, LLVMValueRef m) {
+  if (!t->outline)
+    return locate_inline(g, t, m);
+  make_helpers(g, t->mt);
+  LLVMValueRef where = jit_entry_alloca(g, g->locus_ty, "locus");
+  LLVMValueRef args[3] = {m, t->tables, where};
+  LLVMBuildCall2(g->b, LLVMGlobalGetValueType(t->mt->fn_locate), t->mt->fn_locate, args, 3, "");
+  jit_locus p = {.where = where};
+  p.flags = LLVMBuildLoad2(g->b, g->i8, LLVMBuildStructGEP2(g->b, g->locus_ty, where, 6, ""), "");
+  return p;
+}
+
+LLVMValueRef jit_tab_column(jit_gen *g, const jit_tab *t, const jit_locus *p, LLVMValueRef col) {
+  if (!p->where)
+    return column_inline(g, t, p, col);
+  LLVMValueRef args[3] = {p->where, col, t->tables};
+  return LLVMBuildCall2(g->b, LLVMGlobalGetValueType(t->mt->fn_col), t->mt->fn_col, args, 3, "");
+}
+
+LLVMValueRef jit_tab_L(jit_gen *g, const jit_tab *t, const jit_locus *p, LLVMValueRef tau,
+                       LLVMValueRef *flags) {
+  if (!p->where)
+    return L_inline(g, t, p, tau, flags);
+  LLVMValueRef args[3] = {p->where, tau, t->tables};
+  LLVMValueRef r = LLVMBuildCall2(g->b, LLVMGlobalGetValueType(t->mt->fn_L), t->mt->fn_L, args, 3, "");
+  *flags = LLVMBuildExtractValue(g->b, r, 1, "");
+  return LLVMBuildExtractValue(g->b, r, 0, "");
 }

@@ -273,15 +273,16 @@ static const char *names_all[64];
 static size_t nnames_all;
 
 /* Milliseconds tlop_jit_compile takes for exprs in a fresh JIT (its start not counted). */
-static double time_compile(bench *b, tlop_expr **exprs, size_t n, const char *passes,
+static double time_compile(bench *b, tlop_expr **exprs, size_t n, const char *const *names,
+                           size_t nnames, const tlop_env *env, const char *passes,
                            const char *cache, int reps, size_t *compiled) {
   double t[9];
   for (int r = 0; r < reps; r++) {
     tlop_jit *jit = new_jit(b, cache, passes, 1);
     double t0 = jit_now_ms();
     tlop_kernels *k;
-    if (tlop_jit_compile(jit, (const tlop_expr *const *)exprs, n, b->pf, NULL, names_all,
-                         nnames_all, &k) != TLOP_OK)
+    if (tlop_jit_compile(jit, (const tlop_expr *const *)exprs, n, b->pf, env, names, nnames,
+                         &k) != TLOP_OK)
       die("compilation failed");
     t[r] = jit_now_ms() - t0;
     if (compiled) {
@@ -381,15 +382,15 @@ static void latency(bench *b, const char *cache, double start_ms, long rss0, lon
   size_t ok_one = 0;
   for (size_t i = 0; i < nall; i++) {
     size_t c1 = 0;
-    per[i] = time_compile(b, &all[i], 1, JIT_PASSES, NULL, 3, &c1);
-    per1[i] = time_compile(b, &all[i], 1, "default<O1>", NULL, 3, NULL);
+    per[i] = time_compile(b, &all[i], 1, names_all, nnames_all, NULL, JIT_PASSES, NULL, 3, &c1);
+    per1[i] = time_compile(b, &all[i], 1, names_all, nnames_all, NULL, "default<O1>", NULL, 3, NULL);
     ok_one += c1;
   }
   double worst_one = 0;
   for (size_t i = 0; i < nall; i++)
     worst_one = fmax(worst_one, per[i]);
-  double whole = time_compile(b, all, nall, JIT_PASSES, NULL, 3, &compiled);
-  double whole1 = time_compile(b, all, nall, "default<O1>", NULL, 3, NULL);
+  double whole = time_compile(b, all, nall, names_all, nnames_all, NULL, JIT_PASSES, NULL, 3, &compiled);
+  double whole1 = time_compile(b, all, nall, names_all, nnames_all, NULL, "default<O1>", NULL, 3, NULL);
   double one = median(per, (int)nall), one1 = median(per1, (int)nall);
   printf("\ncompile (no cache): LLJIT start %.1f ms; one algorithm: median %.1f ms, max %.1f ms "
          "at O2 (O1: median %.1f ms) over the %zu stdlib algorithms (%zu compiled, the rest "
@@ -397,10 +398,10 @@ static void latency(bench *b, const char *cache, double start_ms, long rss0, lon
          start_ms, one, worst_one, one1, nall, ok_one, whole, whole1);
 
   /* cache: a fresh JIT finds the object of the first one */
-  time_compile(b, all, nall, JIT_PASSES, cache, 1, NULL);
-  double hit = time_compile(b, all, nall, JIT_PASSES, cache, 5, NULL);
-  double hit1 = time_compile(b, b->exprs, 1, JIT_PASSES, cache, 1, NULL);
-  hit1 = time_compile(b, b->exprs, 1, JIT_PASSES, cache, 5, NULL);
+  time_compile(b, all, nall, names_all, nnames_all, NULL, JIT_PASSES, cache, 1, NULL);
+  double hit = time_compile(b, all, nall, names_all, nnames_all, NULL, JIT_PASSES, cache, 5, NULL);
+  double hit1 = time_compile(b, b->exprs, 1, VARS, 2, b->env, JIT_PASSES, cache, 1, NULL);
+  hit1 = time_compile(b, b->exprs, 1, VARS, 2, b->env, JIT_PASSES, cache, 5, NULL);
   printf("cache hit: %.2f ms for the whole stdlib module, %.2f ms for one algorithm "
          "(IR built and hashed, object read and linked; nothing compiled)\n", hit, hit1);
 
@@ -461,8 +462,9 @@ int main(int argc, char **argv) {
   tlop_kernels *k1 = compile(&b, jit1, b.exprs, NALGO);
 
   printf("| algorithm | JIT ns/pt | C ns/pt | interp ns/pt | JIT/C wall | interp/JIT | "
-         "JIT Ir/pt | C Ir/pt | interp Ir/pt | JIT/C Ir | JIT O1 ns/pt | max rel diff JIT-C |\n"
-         "|---|---|---|---|---|---|---|---|---|---|---|---|\n");
+         "JIT Ir/pt | C Ir/pt | interp Ir/pt | JIT/C Ir | JIT O1 ns/pt | compile ms | "
+         "break-even pts | max rel diff JIT-C |\n"
+         "|---|---|---|---|---|---|---|---|---|---|---|---|---|---|\n");
   double worst_wall = 0, worst_ir = 0, least_speedup = INFINITY;
   for (int a = 0; a < NALGO; a++) {
     const grid *g = &b.grids[ALGOS[a].pipeline];
@@ -481,9 +483,11 @@ int main(int argc, char **argv) {
     double ij = quick ? NAN : callgrind(argv[0], "jit", a, cache, &b);
     double ic = quick ? NAN : callgrind(argv[0], "c", a, cache, &b);
     double ii = quick ? NAN : callgrind(argv[0], "interp", a, cache, &b);
-    printf("| %s | %.1f | %.1f | %.0f | %.2f | %.1f | %.0f | %.0f | %.0f | %.2f | %.1f | %.1e%s |\n",
-           ALGOS[a].name, tj, tc, ti, tj / tc, ti / tj, ij, ic, ii, ij / ic, tj1, diff,
-           back ? " (points handed back!)" : "");
+    /* compiling pays from compile / (interp − JIT per point) points */
+    double ms = time_compile(&b, &b.exprs[a], 1, VARS, 2, b.env, JIT_PASSES, NULL, 3, NULL);
+    printf("| %s | %.1f | %.1f | %.0f | %.2f | %.1f | %.0f | %.0f | %.0f | %.2f | %.1f | %.1f | "
+           "%.0f | %.1e%s |\n", ALGOS[a].name, tj, tc, ti, tj / tc, ti / tj, ij, ic, ii, ij / ic,
+           tj1, ms, ms * 1e6 / (ti - tj), diff, back ? " (points handed back!)" : "");
     worst_wall = fmax(worst_wall, tj / tc);
     worst_ir = fmax(worst_ir, ij / ic);
     least_speedup = fmin(least_speedup, ti / tj);
