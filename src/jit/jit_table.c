@@ -96,7 +96,7 @@ static jit_locus locate_inline(jit_gen *g, const jit_tab *t, LLVMValueRef m) {
   LLVMValueRef at_last = LLVMBuildFCmp(b, LLVMRealOGE, x, last, "");
   LLVMValueRef lo = search(g, t, x);
   LLVMValueRef exact = LLVMBuildFCmp(b, LLVMRealOEQ, load_at(g, t->m, lo), x, "");
-  jit_locus p;
+  jit_locus p = {0};
   p.lo = LLVMBuildSelect(b, below, jit_i64(g, 0), LLVMBuildSelect(b, at_last, n1, lo, ""), "");
   p.interp = LLVMBuildNot(b, LLVMBuildOr(b, LLVMBuildOr(b, below, at_last, ""), exact, ""), "");
   p.hi = LLVMBuildSelect(b, p.interp, LLVMBuildAdd(b, lo, one, ""), p.lo, "");
