@@ -171,7 +171,7 @@ int cmd_emit(cli *c, int argc, char **argv) {
   cli_allow(c, "IPTsBM");
   int rc = cli_parse_options(c, argc, argv, "emit", emit_help, opts, "t:o:", take_emit);
   if (rc < 0 && optind >= argc)
-    rc = cli_usage_error("emit", "expected FILE and the algorithms to compile");
+    rc = cli_usage_error("emit", "expected FILE (and the algorithms to compile)");
   const char *tname = eflags.target ? eflags.target : "llvm-ir";
   tlop_emit_target target = !strcmp(tname, "asm") ? TLOP_EMIT_ASM
                             : !strcmp(tname, "object") ? TLOP_EMIT_OBJECT
@@ -195,8 +195,10 @@ int cmd_emit(cli *c, int argc, char **argv) {
     ok = bind_bake(pf, eflags.bake[i]);
   const char **algos = (const char **)argv + optind + 1;
   size_t nalgos = (size_t)(argc - optind - 1);
-  if (ok && nalgos == 0)
-    nalgos = tlop_model_algorithms(m, &algos);
+  if (ok && nalgos == 0 && !(nalgos = tlop_model_algorithms(m, &algos))) {
+    fprintf(stderr, "tlop emit: %s defines no algorithm\n", argv[optind]);
+    ok = false;
+  }
   tlop_jit *jit = ok ? jit_open(c) : NULL;
   if (jit && tlop_jit_emit(jit, m, algos, nalgos, pf, env, eflags.nbake > 0, target, prefix, &code,
                            &len, eflags.header ? &header : NULL) == TLOP_OK &&

@@ -1274,19 +1274,6 @@ static jv emit_conc(jit_fn *f, const ir_node *n) {
 
 /* ======== schedules: transfers placed at pipeline steps; a step costs one L(S, Σ τ) ======== */
 
-static LLVMValueRef entry_alloca(jit_fn *f, LLVMTypeRef ty, const char *name) {
-  LLVMBuilderRef b = f->g->b;
-  LLVMBasicBlockRef here = LLVMGetInsertBlock(b), entry = LLVMGetEntryBasicBlock(f->fn);
-  LLVMValueRef first = LLVMGetFirstInstruction(entry);
-  if (first)
-    LLVMPositionBuilderBefore(b, first);
-  else
-    LLVMPositionBuilderAtEnd(b, entry);
-  LLVMValueRef a = LLVMBuildAlloca(b, ty, name);
-  LLVMPositionBuilderAtEnd(b, here);
-  return a;
-}
-
 static LLVMValueRef libc_fn(jit_gen *g, LLVMValueRef *cache, const char *name, LLVMTypeRef ret,
                             LLVMTypeRef *params, unsigned n) {
   if (!*cache)
@@ -1441,7 +1428,7 @@ static jv emit_sched(jit_fn *f, const ir_node *n) {
   jit_gen *g = f->g;
   LLVMBuilderRef b = g->b;
   jv size = emit(f, n->kid[0]);
-  struct sched sc = {entry_alloca(f, g->ptr, "steps"), entry_alloca(f, g->i64, "cap"),
+  struct sched sc = {jit_entry_alloca(g, g->ptr, "steps"), jit_entry_alloca(g, g->i64, "cap"),
                      jit_const(g, 1)};
   int d = f->depth;
   at(f, d);
