@@ -1,10 +1,7 @@
-/* jit_expr.c — cost IR → LLVM IR, one emitter per IR operator, mirroring eval.c: the same
- * operations in the same order. Errors are values: a compiled node yields its value, i1s
- * "the interpreter must look at this point" and its TAB_* flags, so no node has side
- * effects and each is emitted where its operands become available — outside the sums it
- * does not depend on (hoisting at codegen; a table's locate moves out with its m). The
- * errors and flags are kept by the loop level they are computed at, so that a loop only
- * carries its own. Sums (they count terms) and schedules' placements stay in place. */
+/* jit_expr.c — cost IR → LLVM IR, one emitter per IR operator, mirroring eval.c (the same
+ * operations in the same order). Errors and extrapolation flags are values, kept by the
+ * loop level that computes them, so a node has no side effect and is emitted where its
+ * operands are: out of the sums it does not depend on. Sums and placements stay put. */
 #include "jit_int.h"
 
 #include <float.h>
@@ -541,8 +538,8 @@ static jv emit_param(jit_fn *f, sym name) {
   return r;
 }
 
-/* Defaults that contain sums are emitted first, at the entry, so their terms are counted
- * once per point as the interpreter (which caches defaults) counts them. */
+/* Defaults in place (with sums) are emitted first, at the entry, so their terms are
+ * counted once per point as the interpreter (which caches defaults) counts them. */
 static void params_first(jit_fn *f, const ir_node *n, ptrmap *seen) {
   if (ptrmap_get(seen, n))
     return;
@@ -1491,7 +1488,8 @@ static jv emit_node(jit_fn *f, const ir_node *n) {
 }
 
 /* Each node once per context (scalar nodes: the channel parameters in scope; cost nodes:
- * also the ∥ around them), except those with sums, which count terms each time. */
+ * also the ∥ around them), except those in place: their sums count terms, their
+ * placements fill steps, each time they are evaluated. */
 static jv emit(jit_fn *f, const ir_node *n) {
   if (f->failed)
     return konst(f, 0);
