@@ -38,7 +38,8 @@ typedef enum {
   TLOP_ERR_LIMIT,    /* a resource limit (sum terms, size) was reached */
   TLOP_ERR_ARG,      /* the caller passed a bad argument (unknown name, bad value text) */
   TLOP_ERR_NOMEM,
-  TLOP_ERR_INTERNAL
+  TLOP_ERR_INTERNAL,
+  TLOP_ERR_INTERRUPTED /* the caller's stop flag was raised (tlop_measure): nothing written */
 } tlop_status;
 
 typedef enum { TLOP_ERROR, TLOP_WARNING, TLOP_NOTE } tlop_severity;

@@ -16,8 +16,8 @@ const char *tlop_version(void) { return TLOP_VERSION; }
 const char *tlop_status_name(tlop_status st) {
   static const char *names[] = {"ok", "syntax error", "check error", "evaluation error",
                                 "table error", "cannot read", "limit reached", "bad argument",
-                                "out of memory", "internal error"};
-  return st <= TLOP_ERR_INTERNAL ? names[st] : "unknown status";
+                                "out of memory", "internal error", "interrupted"};
+  return st <= TLOP_ERR_INTERRUPTED ? names[st] : "unknown status";
 }
 
 /* ---- context ---- */

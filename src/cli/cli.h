@@ -107,6 +107,8 @@ int cmd_explain(cli *c, int argc, char **argv);
 int cmd_dump_ir(cli *c, int argc, char **argv);
 int cmd_simplify(cli *c, int argc, char **argv);
 int cmd_sweep(cli *c, int argc, char **argv);
+/* s as a JSON string literal. */
+void cli_json_string(FILE *f, const char *s);
 /* Appends --assume facts to a comma-separated list (malloc'd). */
 void cli_add_facts(char **facts, const char *more);
 int cmd_prove(cli *c, int argc, char **argv);

@@ -85,7 +85,7 @@ static bool job_open(cli *c, job *j, tlop_model *model, const char *text, bool p
   return !platform || (j->pf = cli_platform(c, j->model)) != NULL;
 }
 
-static void json_string(FILE *f, const char *s) {
+void cli_json_string(FILE *f, const char *s) {
   fputc('"', f);
   for (; *s; s++) {
     if (*s == '"' || *s == '\\')
@@ -143,9 +143,9 @@ int cmd_eval(cli *c, int argc, char **argv) {
       fprintf(out, "%.17g\n", v);
     } else if (!strcmp(fmt, "json")) {
       fputs("{\"expr\": ", out);
-      json_string(out, argv[optind + 1]);
+      cli_json_string(out, argv[optind + 1]);
       fprintf(out, ", \"value\": %.17g, \"unit\": \"%s\", \"platform\": ", v, unit_of(k));
-      json_string(out, tlop_platform_name(j.pf));
+      cli_json_string(out, tlop_platform_name(j.pf));
       fputs("}\n", out);
     } else {
       char buf[64];
@@ -194,17 +194,17 @@ int cmd_explain(cli *c, int argc, char **argv) {
   FILE *out = ok ? cli_output(c) : NULL;
   if (out && !strcmp(fmt, "json")) {
     fputs("{\"algorithm\": ", out);
-    json_string(out, call);
+    cli_json_string(out, call);
     fputs(", \"stages\": [", out);
     for (size_t i = 0; i < n; i++) {
       fputs(i ? ",\n  {\"stage\": " : "\n  {\"stage\": ", out);
-      json_string(out, rows[i].index);
+      cli_json_string(out, rows[i].index);
       if (rows[i].label) {
         fputs(", \"label\": ", out);
-        json_string(out, rows[i].label);
+        cli_json_string(out, rows[i].label);
       }
       fputs(", \"expr\": ", out);
-      json_string(out, rows[i].expr);
+      cli_json_string(out, rows[i].expr);
       fprintf(out, ", \"times\": %.17g, \"cost\": %.17g, \"cumulative\": %.17g}", rows[i].times,
               rows[i].cost, rows[i].cumulative);
     }

@@ -2,6 +2,7 @@
  * the options every subcommand shares, prints diagnostics on stderr, and maps outcomes to
  * exit codes: 0 ok, 1 bad input, 2 usage. */
 #include "cli.h"
+#include "measure.h"
 
 #include <errno.h>
 #include <getopt.h>
@@ -26,6 +27,8 @@ static const struct command {
     {"emit", cmd_emit, "compile algorithms to LLVM IR, assembly or an object + C header"},
     {"prove", cmd_prove, "decide the claims of files: derivation, counterexample or evidence"},
     {"compare", cmd_compare, "A >= B, A <= B and the tightest c of A >= c·B"},
+    {"measure", cmd_measure, "measure L(m,τ) and o(m) on this machine: a τ-Lop table"},
+    {"validate", cmd_validate, "score predictions against IMB/OSU benchmark output"},
 };
 
 static void usage(FILE *f) {
