@@ -1,0 +1,1 @@
+check assume_unknown_fn.tlop

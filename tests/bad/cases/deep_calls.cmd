@@ -1,0 +1,1 @@
+check deep_calls.tlop

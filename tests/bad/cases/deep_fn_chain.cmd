@@ -1,0 +1,1 @@
+eval deep_fn_chain.tlop 'f9999(1)'

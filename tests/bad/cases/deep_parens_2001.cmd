@@ -1,0 +1,1 @@
+check deep_parens_2001.tlop

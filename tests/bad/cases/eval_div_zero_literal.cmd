@@ -1,0 +1,1 @@
+eval ev.tlop '1/0'

@@ -1,0 +1,1 @@
+eval ev.tlop 'share(1KiB, 2 - 2)'

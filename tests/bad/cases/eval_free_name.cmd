@@ -1,0 +1,1 @@
+eval ev.tlop 'L(m, 1)'

@@ -1,0 +1,1 @@
+eval ev.tlop 'gamma(sum, 1KiB, 1)'

@@ -1,0 +1,1 @@
+eval ev.tlop 'gamma(nosuchop, 1KiB, 1)'

@@ -1,0 +1,1 @@
+eval ev.tlop '1e308 * 10'

@@ -1,0 +1,1 @@
+eval ev.tlop -- '-2 ∥ L(1KiB, 1)'

@@ -1,0 +1,1 @@
+eval ev.tlop 'repeat -3 { L(1KiB, 1) }'

@@ -1,0 +1,1 @@
+eval ev.tlop 'flat(m, 4)' --set m=1e999

@@ -1,0 +1,1 @@
+eval ev.tlop 'L(1e999 B, 1)'

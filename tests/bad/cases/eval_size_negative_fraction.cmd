@@ -1,0 +1,1 @@
+eval ev.tlop 'L(-0.5 B, 1)'

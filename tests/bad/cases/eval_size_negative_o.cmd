@@ -1,0 +1,1 @@
+eval ev.tlop 'o(-1KiB)'

@@ -1,0 +1,1 @@
+eval ev.tlop 'sqrt(-1)'

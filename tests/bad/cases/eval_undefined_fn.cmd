@@ -1,0 +1,1 @@
+eval ev.tlop 'nosuch(1KiB)'

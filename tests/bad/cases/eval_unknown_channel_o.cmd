@@ -1,0 +1,1 @@
+eval ev.tlop 'o[nosuch](1KiB)'

@@ -1,0 +1,1 @@
+eval ev.tlop '0/0'

@@ -1,0 +1,1 @@
+check imp_deep_chain.tlop

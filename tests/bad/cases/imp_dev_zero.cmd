@@ -1,0 +1,1 @@
+check imp_dev_zero.tlop

@@ -1,0 +1,1 @@
+check imp_empty_name.tlop

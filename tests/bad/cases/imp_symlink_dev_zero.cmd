@@ -1,0 +1,1 @@
+check imp_symlink_dev_zero.tlop

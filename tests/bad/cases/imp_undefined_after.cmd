@@ -1,0 +1,1 @@
+check imp_undefined_after.tlop

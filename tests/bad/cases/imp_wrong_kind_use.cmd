@@ -1,0 +1,1 @@
+check imp_wrong_kind_use.tlop

@@ -1,0 +1,1 @@
+check lex_cr_only.tlop

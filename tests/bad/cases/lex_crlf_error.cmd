@@ -1,0 +1,1 @@
+check lex_crlf_error.tlop

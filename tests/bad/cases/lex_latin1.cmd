@@ -1,0 +1,1 @@
+check lex_latin1.tlop

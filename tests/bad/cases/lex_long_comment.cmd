@@ -1,0 +1,1 @@
+check lex_long_comment.tlop

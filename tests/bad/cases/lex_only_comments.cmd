@@ -1,0 +1,1 @@
+check lex_only_comments.tlop

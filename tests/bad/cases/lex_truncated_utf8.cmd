@@ -1,0 +1,1 @@
+check lex_truncated_utf8.tlop

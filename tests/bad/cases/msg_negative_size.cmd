@@ -1,0 +1,1 @@
+eval sched.tlop 'one(-1KiB, 0, 1)'

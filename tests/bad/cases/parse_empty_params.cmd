@@ -1,0 +1,1 @@
+check parse_empty_params.tlop

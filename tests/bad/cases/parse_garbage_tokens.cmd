@@ -1,0 +1,1 @@
+check parse_garbage_tokens.tlop

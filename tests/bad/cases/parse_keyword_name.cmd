@@ -1,0 +1,1 @@
+check parse_keyword_name.tlop

@@ -1,0 +1,1 @@
+check parse_many_args.tlop

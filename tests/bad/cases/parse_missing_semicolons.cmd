@@ -1,0 +1,1 @@
+check parse_missing_semicolons.tlop

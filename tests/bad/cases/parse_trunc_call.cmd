@@ -1,0 +1,1 @@
+check parse_trunc_call.tlop

@@ -1,0 +1,1 @@
+check parse_trunc_comment_end.tlop

@@ -1,0 +1,1 @@
+check parse_unknown_kind.tlop

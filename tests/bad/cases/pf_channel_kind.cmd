@@ -1,0 +1,1 @@
+check pf_channel_kind.tlop

@@ -1,0 +1,1 @@
+check pf_channel_uses_unknown.tlop

@@ -1,0 +1,1 @@
+eval pf_div_zero.tlop 'L(1KiB, 1)'

@@ -1,0 +1,1 @@
+check pf_dup_platform.tlop

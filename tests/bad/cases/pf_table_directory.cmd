@@ -1,0 +1,1 @@
+check pf_table_directory.tlop

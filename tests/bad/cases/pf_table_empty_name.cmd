@@ -1,0 +1,1 @@
+check pf_table_empty_name.tlop

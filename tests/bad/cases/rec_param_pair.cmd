@@ -1,0 +1,1 @@
+check rec_param_pair.tlop

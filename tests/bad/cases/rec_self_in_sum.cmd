@@ -1,0 +1,1 @@
+check rec_self_in_sum.tlop

@@ -1,0 +1,1 @@
+eval sched.tlop 'steps(10^9)'

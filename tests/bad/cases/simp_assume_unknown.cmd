@@ -1,0 +1,1 @@
+simplify ev.tlop 'L(m, P)' --assume 'P = nosuch(2)'

@@ -1,0 +1,1 @@
+compare ev.tlop flat nosuch

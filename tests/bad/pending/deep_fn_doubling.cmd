@@ -1,0 +1,1 @@
+eval deep_fn_doubling.tlop y

@@ -1,0 +1,1 @@
+eval deep_let_doubling.tlop 'a(1 KiB)'

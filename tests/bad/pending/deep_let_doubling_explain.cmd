@@ -1,0 +1,1 @@
+explain deep_let_doubling.tlop a --set m=1KiB

@@ -1,0 +1,1 @@
+simplify deep_let_doubling.tlop 'a(m)'

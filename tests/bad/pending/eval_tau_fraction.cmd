@@ -1,0 +1,1 @@
+eval ev.tlop 'L(1KiB, 0.5)'

@@ -1,0 +1,1 @@
+eval flat_sum_2001.tlop x

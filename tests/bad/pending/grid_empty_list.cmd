@@ -1,0 +1,1 @@
+sweep ev.tlop flat --grid m= --grid P=4

@@ -1,0 +1,1 @@
+check lex_beyond_unicode.tlop

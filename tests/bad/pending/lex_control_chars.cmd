@@ -1,0 +1,1 @@
+check lex_control_chars.tlop

@@ -1,0 +1,1 @@
+check lex_escape_sequence.tlop

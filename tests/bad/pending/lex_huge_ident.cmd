@@ -1,0 +1,1 @@
+check lex_huge_ident.tlop

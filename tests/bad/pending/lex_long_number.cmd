@@ -1,0 +1,1 @@
+eval lex_long_number.tlop x

@@ -1,0 +1,1 @@
+check lex_nul_file.tlop

@@ -1,0 +1,1 @@
+check lex_number_exponent.tlop

@@ -1,0 +1,1 @@
+eval lex_number_overflow.tlop x

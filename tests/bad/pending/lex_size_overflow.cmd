@@ -1,0 +1,1 @@
+eval lex_size_overflow.tlop x

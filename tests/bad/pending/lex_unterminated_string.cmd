@@ -1,0 +1,1 @@
+check lex_unterminated_string.tlop

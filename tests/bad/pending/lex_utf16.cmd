@@ -1,0 +1,1 @@
+check lex_utf16.tlop

@@ -1,0 +1,1 @@
+check long_import_name.tlop

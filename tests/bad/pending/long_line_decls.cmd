@@ -1,0 +1,1 @@
+eval long_line_decls.tlop a599999

@@ -1,0 +1,1 @@
+check long_line_sum.tlop

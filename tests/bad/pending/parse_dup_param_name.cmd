@@ -1,0 +1,1 @@
+check parse_dup_param_name.tlop

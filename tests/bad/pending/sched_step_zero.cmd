@@ -1,0 +1,1 @@
+eval sched.tlop 'step_at(0)'

@@ -1,0 +1,1 @@
+simplify ev.tlop '(P + 1)^100000 * L(S, 1)' --expand
