@@ -48,7 +48,8 @@ static void schedule_rows(explainer *x, const ir_node *n, double par, double tim
     return;
   }
   double *copy = malloc((steps ? steps : 1) * sizeof *copy);
-  memcpy(copy, taus, steps * sizeof *copy);
+  if (steps) /* memcpy from NULL is undefined even for 0 bytes */
+    memcpy(copy, taus, steps * sizeof *copy);
   tlop_ctx *ctx = x->ctx;
   for (size_t t = 1; t < steps && !x->failed; t++) {
     if (copy[t] == 0)

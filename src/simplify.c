@@ -291,10 +291,12 @@ static poly *opaque(simp *s, ir_op op, const ir_node *n, poly *a, poly *b) {
 static poly *truth(simp *s, bool v) { return poly_num(s, v ? 1 : 0); }
 
 /* The sum with its index renamed to the canonical i (or i', i'', … when the body uses i
- * freely), so that sums differing only in the name of their index are one node. */
+ * freely or i is taken in scope), so that sums differing only in the name of their index
+ * are one node. */
 static const ir_node *canonical_sum(simp *s, const ir_node *n) {
   sym want = ctx_sym(s->ctx, "i");
-  while (want != n->name && ir_uses(n->kid[2], want)) {
+  /* nor the index of an enclosing sum: a ∥ factor from outside may use it */
+  while (want != n->name && (ir_uses(n->kid[2], want) || bound_of(s, want) || subst_of(s, want))) {
     strbuf b = {0};
     sb_printf(&b, "%s'", want->name);
     want = ctx_sym(s->ctx, b.s);

@@ -38,7 +38,7 @@ mpirun_to() { # PROGRAM OUT: one MPI benchmark with the sizes
 
 run() { # one round: the table between the two MPI runs (the machine drifts); the figures
   mpirun_to pingpong pingpong.txt
-  # segments of vader's fragment size, the S of openmpi.tlop
+  # segments of vader's fragment size, the frag of openmpi.tlop
   "$tlop" measure --max-tau 2 --sizes "$csv" --seg 32KiB --rel-err 3% --max-reps 60 \
     --no-progress -v -o "$work/table.txt" > "$work/fig18b.txt" || { echo "FAIL: tlop measure"; exit 1; }
   mpirun_to bcast bcast.txt
