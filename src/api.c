@@ -290,6 +290,13 @@ static tlop_status expr_parse(tlop_model *model, const char *text, const tlop_en
   e->node = n;
   e->model = model;
   e->k = k;
+  if (env && env->n) {
+    sym *names = arena_alloc(model->ctx->ar, env->n * sizeof *names);
+    kind *kinds = arena_alloc(model->ctx->ar, env->n * sizeof *kinds);
+    memcpy(names, env->names, env->n * sizeof *names);
+    memcpy(kinds, env->kinds, env->n * sizeof *kinds);
+    e->free = names, e->free_kinds = kinds, e->nfree = env->n;
+  }
   *out = e;
   return TLOP_OK;
 }
@@ -336,6 +343,11 @@ tlop_status tlop_algorithm_expr(tlop_model *model, const char *name, const tlop_
   e->node = n;
   e->model = model;
   e->k = chk_fn_result(model, fn);
+  sym *names = arena_alloc(model->ctx->ar, (size_t)(fn->nargs ? fn->nargs : 1) * sizeof *names);
+  kind *kinds = arena_alloc(model->ctx->ar, (size_t)(fn->nargs ? fn->nargs : 1) * sizeof *kinds);
+  for (int i = 0; i < fn->nargs; i++)
+    names[i] = fn->args[i]->name, kinds[i] = fn->args[i]->k;
+  e->free = names, e->free_kinds = kinds, e->nfree = (size_t)fn->nargs;
   *out = e;
   return TLOP_OK;
 }
@@ -387,9 +399,8 @@ tlop_status tlop_simplify(const tlop_expr *expr, const tlop_simp_opts *opts, tlo
   ir_node *r = simp_simplify(model->ctx, expr->node, facts, n, opts);
   free(facts);
   tlop_expr *e = arena_alloc(model->ctx->ar, sizeof *e);
+  *e = *expr;
   e->node = r;
-  e->model = model;
-  e->k = expr->k;
   *out = e;
   return TLOP_OK;
 }
@@ -422,7 +433,8 @@ tlop_status tlop_expr_parse_format(tlop_model *model, const char *text, tlop_for
 }
 
 char *tlop_expr_print(tlop_ctx *ctx, const tlop_expr *expr, tlop_format format) {
-  return prt_expr(ctx, expr->node, format);
+  /* .tlop source must check again: its numbers need their units */
+  return prt_expr(ctx, format == TLOP_FORMAT_TLOP ? units_restore(expr) : expr->node, format);
 }
 
 char *tlop_expr_dump(tlop_ctx *ctx, const tlop_expr *expr) { return prt_dump(ctx, expr->node); }

@@ -5,6 +5,7 @@
  * distinct call (there is no recursion, so this ends). */
 #include "tlop_int.h"
 
+#include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -573,6 +574,12 @@ static kind check_binary(chk_state *c, ast_expr *e, const scope *sc) {
       return KIND_NUM;
     return mul_kind(a, b, e->u.bin.op == OP_MUL ? 1 : -1);
   case OP_POW:
+    /* m^2 is a size squared: a quantity to a whole literal power (simplified forms) */
+    if (a.tag == K_DIM && !is_dim(a, 0, 0) && r->kind == E_NUM && r->u.num.k.tag == K_NUM &&
+        r->u.num.v == floor(r->u.num.v) && fabs(r->u.num.v) <= 8) {
+      int n = (int)r->u.num.v;
+      return (kind){K_DIM, (int8_t)(a.b * n), (int8_t)(a.s * n)};
+    }
     expect(c, a, KIND_COUNT, l->sp, "the base of a power");
     expect(c, b, KIND_COUNT, r->sp, "the exponent");
     return a.tag == K_NUM && b.tag == K_NUM ? KIND_NUM : KIND_COUNT;

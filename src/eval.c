@@ -757,6 +757,20 @@ static bool check_result(eval_state *es, const ir_node *n, double a, double b, d
   return false;
 }
 
+/* count × cost (a repeat, a coefficient): a cost counted no times costs nothing, and is
+ * not evaluated, so one that would fail there does not. */
+static bool eval_counted(eval_state *es, const ir_node *n, double count, double *out) {
+  double c;
+  if (count == 0) {
+    *out = 0;
+    return true;
+  }
+  if (!eval(es, n->kid[1], &c))
+    return false;
+  *out = count * c;
+  return check_result(es, n, count, c, *out);
+}
+
 static bool eval(eval_state *es, const ir_node *n, double *out) {
   double a = 0, b = 0;
   switch (n->op) {
@@ -834,14 +848,11 @@ static bool eval(eval_state *es, const ir_node *n, double *out) {
       fail(es, n, "repeat count %s is negative", x);
       return false;
     }
-    if (a == 0) {
-      *out = 0;
-      return true;
-    }
-    if (!eval(es, n->kid[1], &b))
-      return false;
-    *out = a * b;
-    return true;
+    return eval_counted(es, n, a, out);
+  case IR_MUL:
+    if (ir_has_cost(n->kid[0]) || !ir_has_cost(n->kid[1]))
+      break;
+    return eval(es, n->kid[0], &a) && eval_counted(es, n, a, out);
   default:
     break;
   }

@@ -171,6 +171,23 @@ double ir_apply(ir_op op, double a, double b) {
   }
 }
 
+/* A sum whose index occurs in the value substituted into its body would capture it: the
+ * index is renamed first, to a name free in neither the body nor the value. */
+sym ir_primed(tlop_ctx *ctx, sym name) {
+  strbuf b = {0};
+  sb_printf(&b, "%s'", name->name);
+  sym r = ctx_sym(ctx, b.s);
+  free(b.s);
+  return r;
+}
+
+static sym fresh_index(tlop_ctx *ctx, const ir_node *sum, const ir_node *value) {
+  sym w = sum->name;
+  while (ir_uses(value, w) || (w != sum->name && ir_uses(sum->kid[2], w)))
+    w = ir_primed(ctx, w);
+  return w;
+}
+
 static ir_node *subst(tlop_ctx *ctx, ir_node *n, sym var, ir_node *value, ptrmap *memo) {
   if (!ir_mentions(n, var))
     return n;
@@ -180,11 +197,18 @@ static ir_node *subst(tlop_ctx *ctx, ir_node *n, sym var, ir_node *value, ptrmap
   if (done)
     return done;
   ir_node *k[3] = {0};
-  for (int i = 0; i < n->nkids; i++)
-    /* a sum over var rebinds it in its body, not in its bounds */
-    k[i] = n->op == IR_SUM && n->name == var && i == 2 ? n->kid[i]
-                                                       : subst(ctx, n->kid[i], var, value, memo);
-  ir_node *r = ir_make(ctx, (ir_op)n->op, n->name, n->num, k[0], k[1], k[2]);
+  sym name = n->name;
+  for (int i = 0; i < n->nkids; i++) {
+    k[i] = n->kid[i];
+    if (n->op == IR_SUM && i == 2) {
+      if (name == var)
+        continue; /* a sum over var rebinds it in its body, not in its bounds */
+      if (ir_uses(k[i], var) && (name = fresh_index(ctx, n, value)) != n->name)
+        k[i] = ir_subst(ctx, k[i], n->name, ir_var(ctx, name));
+    }
+    k[i] = subst(ctx, k[i], var, value, memo);
+  }
+  ir_node *r = ir_make(ctx, (ir_op)n->op, name, n->num, k[0], k[1], k[2]);
   if (!r->origin.src)
     r->origin = n->origin;
   ptrmap_put(memo, n, r);
@@ -258,6 +282,33 @@ bool ir_uses(const ir_node *n, sym var) {
   return r;
 }
 
+static ir_node *rebind(tlop_ctx *ctx, ir_node *n, sym old, sym fresh, ptrmap *memo) {
+  ir_node *done = ptrmap_get(memo, n);
+  if (done)
+    return done;
+  ir_node *k[3] = {0};
+  bool changed = false;
+  for (int i = 0; i < n->nkids; i++)
+    changed |= (k[i] = rebind(ctx, n->kid[i], old, fresh, memo)) != n->kid[i];
+  sym name = n->name;
+  if (n->op == IR_SUM && name == old) {
+    k[2] = ir_subst(ctx, k[2], old, ir_var(ctx, fresh));
+    name = fresh, changed = true;
+  }
+  ir_node *r = changed ? ir_make(ctx, (ir_op)n->op, name, n->num, k[0], k[1], k[2]) : n;
+  if (!r->origin.src)
+    r->origin = n->origin;
+  ptrmap_put(memo, n, r);
+  return r;
+}
+
+ir_node *ir_rebind(tlop_ctx *ctx, ir_node *n, sym old, sym fresh) {
+  ptrmap memo = {0};
+  ir_node *r = rebind(ctx, n, old, fresh, &memo);
+  ptrmap_free(&memo);
+  return r;
+}
+
 static void add_name(ir_names *ns, sym s) {
   for (size_t i = 0; i < ns->n; i++)
     if (ns->v[i] == s)
@@ -278,6 +329,15 @@ static void collect(const ir_node *n, ptrmap *seen, ir_names *vars, ir_names *in
     add_name(channels, n->name);
   for (int i = 0; i < n->nkids; i++)
     collect(n->kid[i], seen, vars, indices, channels);
+}
+
+void ir_collect_indices(const ir_node *root, ir_names *indices) {
+  ptrmap seen = {0};
+  ir_names vars = {0}, channels = {0};
+  collect(root, &seen, &vars, indices, &channels);
+  free(vars.v);
+  free(channels.v);
+  ptrmap_free(&seen);
 }
 
 void ir_collect_names(const ir_node *const *nodes, size_t n, ir_names *vars, ir_names *channels) {

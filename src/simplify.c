@@ -293,18 +293,35 @@ static poly *truth(simp *s, bool v) { return poly_num(s, v ? 1 : 0); }
 /* The sum with its index renamed to the canonical i (or i', i'', … when the body uses i
  * freely or i is taken in scope), so that sums differing only in the name of their index
  * are one node. */
+/* The canonical index of a sum: i, else i′, i″ … the first its body does not use and
+ * `taken` does not reserve; so that equal sums are one node. */
+static sym canonical_index(tlop_ctx *ctx, const ir_node *sum,
+                           bool (*taken)(const void *, sym), const void *scope) {
+  sym want = ctx_sym(ctx, "i");
+  while (want != sum->name && (ir_uses(sum->kid[2], want) || taken(scope, want)))
+    want = ir_primed(ctx, want);
+  return want;
+}
+
+/* While simplifying, the indices of enclosing sums are taken: a ∥ factor from outside
+ * may use them, and an output that keeps both sums must tell them apart. */
+static bool in_scope(const void *simp_state, sym name) {
+  const simp *s = simp_state;
+  return bound_of(s, name) || subst_of(s, name);
+}
+
 static const ir_node *canonical_sum(simp *s, const ir_node *n) {
-  sym want = ctx_sym(s->ctx, "i");
-  /* nor the index of an enclosing sum: a ∥ factor from outside may use it */
-  while (want != n->name && (ir_uses(n->kid[2], want) || bound_of(s, want) || subst_of(s, want))) {
-    strbuf b = {0};
-    sb_printf(&b, "%s'", want->name);
-    want = ctx_sym(s->ctx, b.s);
-    free(b.s);
-  }
+  sym want = canonical_index(s->ctx, n, in_scope, s);
   if (want == n->name)
     return n;
-  ir_node *body = ir_subst(s->ctx, n->kid[2], n->name, ir_var(s->ctx, want));
+  /* a sum inside over `want` would hide this one's index (the parser renames such a
+   * sum): it moves aside, and takes its own canonical name when it is simplified */
+  ir_node *body = n->kid[2];
+  sym aside = ir_primed(s->ctx, want);
+  while (ir_uses(body, aside))
+    aside = ir_primed(s->ctx, aside);
+  body = ir_rebind(s->ctx, body, want, aside);
+  body = ir_subst(s->ctx, body, n->name, ir_var(s->ctx, want));
   return ir_make(s->ctx, IR_SUM, want, 0, n->kid[0], n->kid[1], body);
 }
 
@@ -838,11 +855,16 @@ static lin norm(simp *s, const ir_node *n, const par_scope *par) {
     return norm_transfer(s, n, par);
   case IR_PAR: {
     poly *a = scalar(s, n->kid[0]);
-    if (n->name && unnamed_transfer(s, n->kid[1]))
-      return lin_term(s, ir_make(s->ctx, IR_PAR, n->name, 0, simp_canon(s, a), lin_ir(s, norm(s, n->kid[1], par)), NULL),
-                      poly_num(s, 1));
+    const ir_node *body = n->kid[1];
+    if (n->name && unnamed_transfer(s, body)) {
+      /* simplifying the body may drop those transfers (a decided if): look again after */
+      body = lin_ir(s, norm(s, body, NULL));
+      if (unnamed_transfer(s, body))
+        return lin_term(s, ir_make(s->ctx, IR_PAR, n->name, 0, simp_canon(s, a), lin_ir(s, norm(s, body, par)), NULL),
+                        poly_num(s, 1));
+    }
     par_scope p = {n->name, a, par};
-    return norm(s, n->kid[1], &p);
+    return norm(s, body, &p);
   }
   case IR_CONC:
     return norm_conc(s, n, par);
@@ -1076,10 +1098,55 @@ void simp_push_index(simp *s, sym idx, poly *lo, poly *hi) {
 
 void simp_pop_index(simp *s) { pop_index(s); }
 
+/* The indices of the sums enclosing a node of the output. */
+typedef struct index_scope {
+  sym name;
+  const struct index_scope *up;
+} index_scope;
+
+static bool in_output_scope(const void *scope, sym name) {
+  for (const index_scope *sc = scope; sc; sc = sc->up)
+    if (sc->name == name)
+      return true;
+  return false;
+}
+
+/* Whether every sum of the output has the index a new simplification would give it
+ * (`seen`: node → the scope it was checked in). */
+static bool indices_canonical(tlop_ctx *ctx, const ir_node *n, const index_scope *scope,
+                              ptrmap *seen) {
+  if (ptrmap_get(seen, n) == (scope ? (void *)scope : (void *)seen))
+    return true;
+  ptrmap_put(seen, n, scope ? (void *)scope : (void *)seen);
+  if (n->op == IR_SUM) {
+    if (canonical_index(ctx, n, in_output_scope, scope) != n->name)
+      return false;
+    /* in the arena: a scope's address stays its own, for `seen` */
+    index_scope *inner = arena_alloc(ctx->ar, sizeof *inner);
+    *inner = (index_scope){n->name, scope};
+    return indices_canonical(ctx, n->kid[0], scope, seen) &&
+           indices_canonical(ctx, n->kid[1], scope, seen) &&
+           indices_canonical(ctx, n->kid[2], inner, seen);
+  }
+  for (int i = 0; i < n->nkids; i++)
+    if (!indices_canonical(ctx, n->kid[i], scope, seen))
+      return false;
+  return true;
+}
+
 ir_node *simp_simplify(tlop_ctx *ctx, const ir_node *n, ir_node *const *facts, size_t nfacts,
                        const tlop_simp_opts *o) {
   simp *s = simp_open(ctx, facts, nfacts, o);
   ir_node *r = lin_ir(s, norm(s, n, NULL));
+  simp_free(s);
+  ptrmap seen = {0};
+  bool canonical = indices_canonical(ctx, r, NULL, &seen);
+  ptrmap_free(&seen);
+  if (canonical)
+    return r;
+  /* a sum named while inside one that was closed away: name it again where it is now */
+  s = simp_open(ctx, facts, nfacts, o);
+  r = lin_ir(s, norm(s, r, NULL));
   simp_free(s);
   return r;
 }

@@ -359,6 +359,10 @@ ir_node *ir_un(tlop_ctx *ctx, ir_op op, ir_node *a);
 ir_node *ir_bin(tlop_ctx *ctx, ir_op op, ir_node *a, ir_node *b);
 bool ir_mentions(const ir_node *n, sym var); /* may answer true for a bloom collision */
 bool ir_uses(const ir_node *n, sym var);     /* exactly: var occurs free in n */
+/* name′: the next candidate for a fresh index */
+sym ir_primed(tlop_ctx *ctx, sym name);
+/* n with every sum over `old` inside it renamed to sum over `fresh` */
+ir_node *ir_rebind(tlop_ctx *ctx, ir_node *n, sym old, sym fresh);
 /* A total order on nodes by structure, for canonical forms. */
 int ir_cmp(const ir_node *a, const ir_node *b);
 bool ir_has_cost(const ir_node *n);          /* contains a transfer, overhead, γ or p */
@@ -372,6 +376,8 @@ typedef struct ir_names {
   size_t n, cap;
 } ir_names;
 void ir_collect_names(const ir_node *const *nodes, size_t n, ir_names *vars, ir_names *channels);
+/* The names that sums and messages inside root bind. */
+void ir_collect_indices(const ir_node *root, ir_names *indices);
 /* Substitutes var := value everywhere in n (no capture: sum indices are unique). */
 ir_node *ir_subst(tlop_ctx *ctx, ir_node *n, sym var, ir_node *value);
 
@@ -542,6 +548,8 @@ char *latex_read(const char *tex, const char **error);
 /* ======== print.c: IR → text ======== */
 
 char *prt_expr(tlop_ctx *ctx, const ir_node *n, tlop_format f);
+/* ======== units.c: the units a simplified expression's numbers lost, for printing ======== */
+ir_node *units_restore(const tlop_expr *e);
 void prt_expr_to(strbuf *b, const ir_node *n, tlop_format f);
 char *prt_dump(tlop_ctx *ctx, const ir_node *n);
 
@@ -597,6 +605,9 @@ struct tlop_expr {
   ir_node *node;
   tlop_model *model;
   kind k;
+  const sym *free; /* the kinds its free variables were given (env, parameters) */
+  const kind *free_kinds;
+  size_t nfree;
 };
 
 struct tlop_env {

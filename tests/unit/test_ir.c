@@ -48,7 +48,7 @@ static const ir_node *node_of(const char *text) {
 static sym S(const char *name) { return ctx_sym(ctx, name); }
 
 static double eval_node_env(const ir_node *n, const tlop_env *with, bool *ok) {
-  tlop_expr e = {(ir_node *)n, model, KIND_TIME};
+  tlop_expr e = {.node = (ir_node *)n, .model = model, .k = KIND_TIME};
   double v = NAN;
   *ok = tlop_eval(&e, pf, with, &v) == TLOP_OK;
   return v;

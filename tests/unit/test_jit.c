@@ -438,7 +438,7 @@ static tally test_random(uint64_t seed, int n, const tlop_platform *pf) {
     tlop_expr *e[BATCH], store[BATCH];
     for (int i = 0; i < BATCH; i++) {
       ir_node *node = pick(&g, 5) ? cost(&g, 4) : scalar(&g, 4);
-      store[i] = (tlop_expr){node, model, KIND_TIME};
+      store[i] = (tlop_expr){.node = node, .model = model, .k = KIND_TIME};
       e[i] = &store[i];
     }
     tlop_kernels *k;
@@ -494,7 +494,7 @@ static tlop_expr *parse(const char *text) {
 static void test_fallbacks(void) {
   /* y is bound nowhere: the JIT leaves the expression to the interpreter, which says so */
   ir_node *l = ir_make(ctx, IR_L, NULL, 0, var("m"), var("P"), NULL);
-  tlop_expr unbound = {bin(IR_ADD, l, var("y")), model, KIND_TIME}, *e = &unbound;
+  tlop_expr unbound = {.node = bin(IR_ADD, l, var("y")), .model = model, .k = KIND_TIME}, *e = &unbound;
   tally t = {0};
   tlop_kernels *k;
   CHECK(tlop_jit_compile(jit, (const tlop_expr *const *)&e, 1, tp, env, MP, 2, &k) == TLOP_OK);

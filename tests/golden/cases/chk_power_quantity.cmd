@@ -1,0 +1,1 @@
+check chk_power_quantity.tlop
