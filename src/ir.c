@@ -94,7 +94,9 @@ ir_node *ir_make(tlop_ctx *ctx, ir_op op, sym name, double num, ir_node *a, ir_n
   n->num = num;
   n->name = name;
   n->depth = 1;
-  if (op == IR_VAR)
+  /* binders too: a sum over i is not the same node inside another sum over i, where
+   * its index must be renamed, so whoever memoizes by "mentions no index in scope" */
+  if (op == IR_VAR || op == IR_SUM || op == IR_MSGS)
     n->vars = 1ull << (name->id % 64);
   if (op == IR_L || op == IR_O || op == IR_GAMMA || op == IR_PACK)
     n->flags |= IR_HAS_COST;

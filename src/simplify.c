@@ -298,7 +298,7 @@ static poly *truth(simp *s, bool v) { return poly_num(s, v ? 1 : 0); }
 static sym canonical_index(tlop_ctx *ctx, const ir_node *sum,
                            bool (*taken)(const void *, sym), const void *scope) {
   sym want = ctx_sym(ctx, "i");
-  while (want != sum->name && (ir_uses(sum->kid[2], want) || taken(scope, want)))
+  while (taken(scope, want) || (want != sum->name && ir_uses(sum->kid[2], want)))
     want = ir_primed(ctx, want);
   return want;
 }
@@ -527,6 +527,10 @@ static lin collect(simp *s, term *t, int n) {
 }
 
 static lin lin_term(simp *s, ir_node *atom, poly *c) {
+  if (atom && atom->op == IR_NUM) { /* a min or max of costs decided to a number */
+    c = poly_mul(s, c, poly_num(s, atom->num));
+    atom = NULL;
+  }
   term *t = arena_alloc(s->ar, sizeof *t);
   t->atom = atom;
   t->c = c;

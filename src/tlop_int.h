@@ -339,7 +339,7 @@ struct ir_node {
   uint32_t depth;
   uint32_t id;
   uint32_t hash;
-  uint64_t vars;       /* bloom of the VAR names inside (bit id % 64) */
+  uint64_t vars;       /* bloom of the names used or bound inside (bit id % 64) */
   double num;
   sym name;
   span origin;         /* where the first lowering that built it came from */
@@ -357,7 +357,7 @@ ir_node *ir_num(tlop_ctx *ctx, double v);
 ir_node *ir_var(tlop_ctx *ctx, sym name);
 ir_node *ir_un(tlop_ctx *ctx, ir_op op, ir_node *a);
 ir_node *ir_bin(tlop_ctx *ctx, ir_op op, ir_node *a, ir_node *b);
-bool ir_mentions(const ir_node *n, sym var); /* may answer true for a bloom collision */
+bool ir_mentions(const ir_node *n, sym var); /* uses or binds; may answer true for a bloom collision */
 bool ir_uses(const ir_node *n, sym var);     /* exactly: var occurs free in n */
 /* name′: the next candidate for a fresh index */
 sym ir_primed(tlop_ctx *ctx, sym name);
