@@ -759,13 +759,14 @@ static bool check_result(eval_state *es, const ir_node *n, double a, double b, d
 
 /* count × cost (a repeat, a coefficient): a cost counted no times costs nothing, and is
  * not evaluated, so one that would fail there does not. */
-static bool eval_counted(eval_state *es, const ir_node *n, double count, double *out) {
+static bool eval_counted(eval_state *es, const ir_node *n, double count, const ir_node *cost,
+                         double *out) {
   double c;
   if (count == 0) {
     *out = 0;
     return true;
   }
-  if (!eval(es, n->kid[1], &c))
+  if (!eval(es, cost, &c))
     return false;
   *out = count * c;
   return check_result(es, n, count, c, *out);
@@ -848,11 +849,14 @@ static bool eval(eval_state *es, const ir_node *n, double *out) {
       fail(es, n, "repeat count %s is negative", x);
       return false;
     }
-    return eval_counted(es, n, a, out);
-  case IR_MUL:
-    if (ir_has_cost(n->kid[0]) || !ir_has_cost(n->kid[1]))
+    return eval_counted(es, n, a, n->kid[1], out);
+  case IR_MUL: {
+    /* a count times a cost, in either order */
+    int cost = ir_has_cost(n->kid[1]) ? 1 : 0;
+    if (ir_has_cost(n->kid[0]) == ir_has_cost(n->kid[1]))
       break;
-    return eval(es, n->kid[0], &a) && eval_counted(es, n, a, out);
+    return eval(es, n->kid[1 - cost], &a) && eval_counted(es, n, a, n->kid[cost], out);
+  }
   default:
     break;
   }

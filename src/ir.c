@@ -98,7 +98,8 @@ ir_node *ir_make(tlop_ctx *ctx, ir_op op, sym name, double num, ir_node *a, ir_n
    * its index must be renamed, so whoever memoizes by "mentions no index in scope" */
   if (op == IR_VAR || op == IR_SUM || op == IR_MSGS)
     n->vars = 1ull << (name->id % 64);
-  if (op == IR_L || op == IR_O || op == IR_GAMMA || op == IR_PACK)
+  /* a ∥ is a cost even over a plain time: ∥ of 0 fails, so it is priced only if counted */
+  if (op == IR_L || op == IR_O || op == IR_GAMMA || op == IR_PACK || op == IR_PAR)
     n->flags |= IR_HAS_COST;
   if (op == IR_STAGE || op == IR_REPEAT)
     n->flags |= IR_HAS_STAGE;

@@ -177,8 +177,7 @@ static ir_node *restore_product(units *u, const ir_node *n, kind want) {
 static ir_node *restore(units *u, const ir_node *n, kind want, bool factor) {
   tlop_ctx *ctx = u->e->model->ctx;
   kind own = kind_of(u, n);
-  if (is_dim(want) && is_dim(own) && !same_dim(own, want) && n->op != IR_MUL &&
-      n->op != IR_DIV)
+  if (is_dim(want) && is_dim(own) && !same_dim(own, want) && !adjustable(n))
     return times_unit(ctx, restore(u, n, own, factor), dim_add(want, own, -1));
   if (!is_dim(want))
     want = own;

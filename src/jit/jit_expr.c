@@ -1480,10 +1480,13 @@ static jv emit_node(jit_fn *f, const ir_node *n) {
   case IR_GAMMA: return emit_gamma(f, n);
   case IR_STAGE: return emit(f, n->kid[0]);
   case IR_REPEAT: return emit_repeat(f, n);
-  case IR_MUL:
-    if (!ir_has_cost(n->kid[0]) && ir_has_cost(n->kid[1]))
-      return emit_counted(f, emit(f, n->kid[0]), n->kid[1]);
-    return emit_scalar(f, n);
+  case IR_MUL: {
+    /* a count times a cost, in either order, as eval.c */
+    int cost = ir_has_cost(n->kid[1]) ? 1 : 0;
+    if (ir_has_cost(n->kid[0]) == ir_has_cost(n->kid[1]))
+      return emit_scalar(f, n);
+    return emit_counted(f, emit(f, n->kid[1 - cost]), n->kid[cost]);
+  }
   case IR_POW: return emit_pow(f, n);
   case IR_SCHED: return emit_sched(f, n);
   case IR_AT: return emit_at(f, n);
