@@ -910,8 +910,11 @@ static lin norm(simp *s, const ir_node *n, const par_scope *par) {
   default:
     break;
   }
-  if (n->op == IR_MIN || n->op == IR_MAX)
-    return lin_term(s, extremum(s, n, par), poly_num(s, 1));
+  if (n->op == IR_MIN || n->op == IR_MAX) {
+    /* costs that normalise to plain numbers or times are compared as scalars */
+    ir_node *m = extremum(s, n, par);
+    return ir_has_cost(m) ? lin_term(s, m, poly_num(s, 1)) : lin_term(s, NULL, scalar(s, m));
+  }
   /* products of costs: an atom of their normal forms */
   ir_node *x = lin_ir(s, norm(s, n->kid[0], par));
   ir_node *y = n->nkids > 1 ? lin_ir(s, norm(s, n->kid[1], par)) : NULL;
