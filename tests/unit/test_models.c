@@ -1,0 +1,248 @@
+/* test_models.c — the collectives of issue 6 (stdlib/openmpi/{bcast,reduce,allreduce,
+ * alltoall}.tlop, stdlib/mpich/gather.tlop) and the older models (stdlib/models/) against
+ * values worked out by hand, on analytic platforms that make them small exact numbers:
+ *   tau:    L(m,τ) = τ s, o = 0, γ(m,τ) = 10·τ s   (a cost counts its transfers and
+ *           reductions: γ weighs 10 so a missing or extra reduction shows)
+ *   linear: L(m,τ) = m·τ s/B, γ = 0                 (sizes matter: progression of
+ *           concurrent copies of different sizes)
+ * Every collective is also evaluated for P = 2 … 128, against its structure (what it
+ * costs on tau or linear, from the algorithm's tree or steps) and on the stdlib's generic
+ * platform. With `--real`, the collectives on the measured lusitania tables
+ * of ../shared/params (exit 77 when they are absent). */
+#include "tlop_int.h"
+#include "unit.h"
+
+#include <stdlib.h>
+#include <unistd.h>
+
+static char last[600];
+static void on_diag(void *user, const tlop_diag *d) {
+  (void)user;
+  if (d->severity == TLOP_ERROR)
+    snprintf(last, sizeof last, "%s", d->text);
+}
+
+static const char src[] =
+    "import \"openmpi/allreduce\";\n"
+    "import \"openmpi/alltoall\";\n"
+    "import \"mpich/gather\";\n"
+    "platform tau { channel shm { L(m, τ) = τ * 1 s; } gamma(m, τ) = 10 * τ * 1 s; }\n"
+    "platform linear { channel shm { L(m, τ) = m * τ * 1 s / 1 B; } gamma(m, τ) = 0 s; }\n";
+
+static tlop_ctx *ctx;
+static tlop_model *model;
+
+static double value(const char *pf_name, const char *text) {
+  tlop_platform *pf;
+  tlop_expr *e;
+  double v = NAN;
+  if (tlop_platform_open(model, pf_name, &pf) != TLOP_OK) {
+    fprintf(stderr, "platform %s: %s\n", pf_name ? pf_name : "(default)", last);
+    return NAN;
+  }
+  if (tlop_expr_parse(model, text, NULL, &e) != TLOP_OK || tlop_eval(e, pf, NULL, &v) != TLOP_OK)
+    fprintf(stderr, "%s: %s\n", text, last);
+  tlop_platform_free(pf);
+  return v;
+}
+
+#define CHECK_VALUE(pf, text, expect) CHECK_NEAR(value(pf, text), (double)(expect), 1e-12)
+
+/* ---- the collectives: hand-derived values ---- */
+
+static void collectives(void) {
+  /* bcast_linear: the root's copies pipeline with the receivers': 2·L(m,1) + (P−2)·L(m,2) */
+  CHECK_VALUE("tau", "bcast_linear(1 KiB, 5)", 2 + 3 * 2);
+  CHECK_VALUE("tau", "bcast_linear(1 KiB, 2)", 2);
+  CHECK_VALUE("tau", "bcast_linear(1 KiB, 1)", 0);
+  /* Open MPI's in-order binomial: stages min(2^i, P − 2^i): P = 65 → (1,2,4,8,16,32,1),
+   * MPICH's (1,1,2,4,8,16,32); with L = m·τ the stages cost 2·c each */
+  CHECK_VALUE("linear", "bcast_binomial_ompi(1 B, 65)", 2 * (1 + 2 + 4 + 8 + 16 + 32 + 1));
+  CHECK_VALUE("linear", "bcast_binomial_ompi(1 B, 12)", 2 * (1 + 2 + 4 + 4));
+  /* gather_binomial, L = m·τ, blocks of 1 B: P = 7: stage 0: 3 ∥ L(1,1) twice = 6;
+   * stage 1: ranks 2 (2 blocks) and 6 (1 block): both at τ = 2 until the 1 B one ends
+   * (2 s), the rest 1 B alone (1 s): 3 s, twice = 6; stage 2: rank 4 with 3 blocks: 2·3 */
+  CHECK_VALUE("linear", "gather_binomial(1 B, 7)", 6 + 6 + 6);
+  CHECK_VALUE("linear", "gather_binomial(1 B, 3)", 2 * 1 + 2 * 1);
+  /* P = 8: stages send 4×1 B, 2×2 B, 1×4 B: 2·(4 + 4 + 4) */
+  CHECK_VALUE("linear", "gather_binomial(1 B, 8)", 24);
+  CHECK_VALUE("tau", "gather_binomial(1 KiB, 5)", 8); /* 2(P − 1) transfers */
+  /* gatherv: P − 1 copies in at once, the root's P − 1 copies out one by one */
+  CHECK_VALUE("tau", "gatherv_linear(1 KiB, 5)", 4 + 4);
+  CHECK_VALUE("linear", "gatherv_linear(2 B, 5)", 8 + 4 * 2);
+  /* reduce: P − 1 transmissions (2 transfers) and P − 1 reductions (10 each) */
+  CHECK_VALUE("tau", "reduce_linear(1 KiB, 5)", 8 + 40);
+  CHECK_VALUE("tau", "reduce_binomial(1 KiB, 5)", 48); /* stages c = 2, 1, 1: 12·c */
+  CHECK_VALUE("linear", "reduce_binomial(1 B, 5)", 2 * (2 + 1 + 1));
+  CHECK_VALUE("tau", "reduce_binomial(1 KiB, 1)", 0);
+  /* allreduce: linear = reduce_linear + bcast_linear; non-overlapping = binomials */
+  CHECK_VALUE("tau", "allreduce_linear(1 KiB, 5)", 48 + 8);
+  CHECK_VALUE("tau", "allreduce_nonoverlapping(1 KiB, 5)", 48 + 8);
+  /* recursive doubling, P = 5: fold-in 1 ∥ (T + γ) = 12, two stages 4 ∥ (exch + γ) = 48
+   * each, fold-out 1 ∥ T = 2; P = 8: 3 stages of 96 */
+  CHECK_VALUE("tau", "allreduce_recursive_doubling(1 KiB, 5)", 12 + 96 + 2);
+  CHECK_VALUE("tau", "allreduce_recursive_doubling(1 KiB, 8)", 288);
+  CHECK_VALUE("tau", "allreduce_recursive_doubling(1 KiB, 2)", 2 * 2 + 2 * 10);
+  /* ring, P = 8: 7 × 8 ∥ (exch + γ) = 7·96, then 7 × 8 ∥ exch = 7·16 */
+  CHECK_VALUE("tau", "allreduce_ring(1 KiB, 8)", 672 + 112);
+  /* with L = m·τ: blocks of m/P; P = 4, m = 4 B: 3·4·2·1 + 3·4·2·1 */
+  CHECK_VALUE("linear", "allreduce_ring(4 B, 4)", 24 + 24);
+  /* segmented: m/P = 4·S over S-byte segments: 4 phases of the reduce-scatter */
+  CHECK_VALUE("tau", "allreduce_ring_segmented(16 * S, 4)", 4 * 3 * 4 * 12 + 3 * 8);
+  CHECK_VALUE("tau", "allreduce_ring_segmented(1 KiB, 4)", 3 * 4 * 12 + 3 * 8); /* one phase */
+  /* Rabenseifner, P = 8: reduce-scatter 3 × 96, THEN allgather 3 × 16 (in sequence);
+   * sizes halve: L = m·τ, m = 8 B: RS 8·2·(4 + 2 + 1), AG the same */
+  CHECK_VALUE("tau", "allreduce_rabenseifner(1 KiB, 8)", 288 + 48);
+  CHECK_VALUE("tau", "allreduce_rabenseifner(1 KiB, 5)", 12 + 96 + 16 + 2);
+  CHECK_VALUE("linear", "allreduce_rabenseifner(8 B, 8)", 2 * 8 * 2 * 7);
+  /* alltoall basic, P = 5: pairs per step (1,1,2,2,2,1,1), a pair 2 ∥ (L + exch) = 6 */
+  CHECK_VALUE("tau", "alltoall_basic(1 KiB, 5)", 6 * 10);
+  CHECK_VALUE("tau", "alltoall_basic(1 KiB, 2)", 6);
+  CHECK_VALUE("linear", "alltoall_basic(1 B, 4)", 6 * 6); /* 2P − 3 = 5 steps, 6 pairs */
+  /* linear and pairwise: the own block P ∥ L, then 2(P − 1) copies at τ = P */
+  CHECK_VALUE("tau", "alltoall_linear(1 KiB, 5)", 5 + 2 * 4 * 5);
+  CHECK_VALUE("tau", "alltoall_pairwise(1 KiB, 5)", 5 + 2 * 4 * 5);
+}
+
+/* ---- every collective for P = 2 … 128 ---- */
+
+static const char *const COLLECTIVES[] = {
+    "bcast_linear", "bcast_binomial_ompi", "gather_binomial", "gatherv_linear",
+    "reduce_linear", "reduce_binomial", "allreduce_linear", "allreduce_nonoverlapping",
+    "allreduce_recursive_doubling", "allreduce_ring", "allreduce_ring_segmented",
+    "allreduce_rabenseifner", "alltoall_basic", "alltoall_linear", "alltoall_pairwise"};
+#define NCOLL (sizeof COLLECTIVES / sizeof *COLLECTIVES)
+
+/* What each collective costs on `tau` (transfers + 10 × reductions), from the structure of
+ * the algorithm for any P: every tree moves P − 1 messages of two transfers. */
+static double expected_tau(const char *algo, int P) {
+  int pof2 = 1, p = 0;
+  while (pof2 * 2 <= P) pof2 *= 2, p++;
+  int extra = P - pof2;
+  if (!strcmp(algo, "bcast_linear") || !strcmp(algo, "bcast_binomial_ompi") ||
+      !strcmp(algo, "gatherv_linear"))
+    return 2.0 * (P - 1);
+  if (!strcmp(algo, "reduce_linear") || !strcmp(algo, "reduce_binomial"))
+    return 12.0 * (P - 1);
+  if (!strcmp(algo, "allreduce_linear") || !strcmp(algo, "allreduce_nonoverlapping"))
+    return 14.0 * (P - 1);
+  if (!strcmp(algo, "allreduce_recursive_doubling"))
+    return 12.0 * extra + 12.0 * p * pof2 + 2.0 * extra;
+  if (!strcmp(algo, "allreduce_ring") || !strcmp(algo, "allreduce_ring_segmented"))
+    return 12.0 * (P - 1) * P + 2.0 * (P - 1) * P; /* 1 KiB: one phase */
+  if (!strcmp(algo, "allreduce_rabenseifner"))
+    return 12.0 * extra + 12.0 * p * pof2 + 2.0 * p * pof2 + 2.0 * extra;
+  if (!strcmp(algo, "alltoall_basic"))
+    return 3.0 * P * (P - 1);
+  return P + 2.0 * P * (P - 1); /* alltoall_linear, alltoall_pairwise */
+}
+
+/* gather_binomial(1 B, P) on `linear` (L = m·τ): a stage costs twice the bytes it moves
+ * (the copies of one stage progress together and share the channel's bandwidth), so the
+ * whole gather costs twice the blocks every rank forwards in MPICH's tree, counted here
+ * by walking the tree: at stage i the ranks r ≡ 2^i (mod 2^(i+1)) send min(2^i, P − r). */
+static double expected_gather_linear(int P) {
+  double blocks = 0;
+  for (int d = 1; d < P; d *= 2)
+    for (int r = d; r < P; r += 2 * d)
+      blocks += d < P - r ? d : P - r;
+  return 2 * blocks;
+}
+
+static void every_p(void) {
+  tlop_platform *tau, *generic;
+  CHECK(tlop_platform_open(model, "tau", &tau) == TLOP_OK);
+  CHECK(tlop_platform_open(model, "generic", &generic) == TLOP_OK);
+  if (!tau || !generic) return;
+  int bad = 0;
+  for (size_t a = 0; a < NCOLL; a++) {
+    double previous = 0;
+    for (int P = 2; P <= 128; P++) {
+      char text[128];
+      tlop_expr *e;
+      double v = NAN, g = NAN;
+      snprintf(text, sizeof text, "%s(1 KiB, %d)", COLLECTIVES[a], P);
+      if (tlop_expr_parse(model, text, NULL, &e) != TLOP_OK || tlop_eval(e, tau, NULL, &v) != TLOP_OK ||
+          tlop_eval(e, generic, NULL, &g) != TLOP_OK) {
+        fprintf(stderr, "%s: %s\n", text, last);
+        bad++;
+        continue;
+      }
+      int gather = !strcmp(COLLECTIVES[a], "gather_binomial");
+      if (gather) { /* its pieces differ in size: priced on `linear` */
+        snprintf(text, sizeof text, "gather_binomial(1 B, %d)", P);
+        v = value("linear", text);
+      }
+      double want = gather ? expected_gather_linear(P) : expected_tau(COLLECTIVES[a], P);
+      if (fabs(v - want) > 1e-12 * want || !(g > 0) || !isfinite(g) || g < previous * 0.5) {
+        fprintf(stderr, "%s: tau %.17g (expected %.17g), generic %.17g\n", text, v, want, g);
+        bad++;
+      }
+      previous = g;
+    }
+  }
+  CHECK(bad == 0);
+  tlop_platform_free(tau);
+  tlop_platform_free(generic);
+}
+
+/* ---- ../shared/params: the collectives on lusitania's tables ---- */
+
+static int real_tables(const char *root) {
+  char shm[2048], gamma[2048];
+  snprintf(shm, sizeof shm, "%s/../shared/params/lusitania/SHM.txt", root);
+  snprintf(gamma, sizeof gamma, "%s/../shared/params/lusitania/gamma.txt", root);
+  if (access(shm, R_OK) != 0 || access(gamma, R_OK) != 0) {
+    printf("models: ../shared/params not found, real-table checks skipped\n");
+    return 0;
+  }
+  char text[9000];
+  snprintf(text, sizeof text,
+           "import \"openmpi/allreduce\";\nimport \"openmpi/alltoall\";\nimport \"mpich/gather\";\n"
+           "platform lusitania { channel shm = table \"%s\"; gamma = table \"%s\"; }\n", shm, gamma);
+  tlop_model *real;
+  CHECK(tlop_load_source(ctx, "real.tlop", text, strlen(text), &real) == TLOP_OK);
+  tlop_platform *pf;
+  CHECK(tlop_platform_open(real, "lusitania", &pf) == TLOP_OK);
+  if (!pf) return 1;
+  /* every collective is positive and grows from 1 KiB to 1 MiB (by less than 10× where
+   * P blocks of m/P are latency-bound: the ring at P = 128) */
+  for (size_t a = 0; a < NCOLL; a++)
+    for (int P = 2; P <= 128; P *= 4) {
+      double small = NAN, big = NAN;
+      tlop_expr *e;
+      snprintf(text, sizeof text, "%s(1 KiB, %d)", COLLECTIVES[a], P);
+      CHECK(tlop_expr_parse(real, text, NULL, &e) == TLOP_OK && tlop_eval(e, pf, NULL, &small) == TLOP_OK);
+      snprintf(text, sizeof text, "%s(1 MiB, %d)", COLLECTIVES[a], P);
+      CHECK(tlop_expr_parse(real, text, NULL, &e) == TLOP_OK && tlop_eval(e, pf, NULL, &big) == TLOP_OK);
+      CHECK(small > 0 && big > 2 * small);
+    }
+  double red = NAN, gat = NAN;
+  tlop_expr *e;
+  CHECK(tlop_expr_parse(real, "reduce_binomial(1 MiB, 16)", NULL, &e) == TLOP_OK && tlop_eval(e, pf, NULL, &red) == TLOP_OK);
+  CHECK(tlop_expr_parse(real, "bcast_binomial_ompi(1 MiB, 16)", NULL, &e) == TLOP_OK && tlop_eval(e, pf, NULL, &gat) == TLOP_OK);
+  CHECK(red > gat); /* the same tree, plus the reductions */
+  printf("models: reduce_binomial(1 MiB, 16) on lusitania = %.6g s, the broadcast %.6g s\n", red, gat);
+  tlop_platform_free(pf);
+  return 1;
+}
+
+int main(int argc, char **argv) {
+  ctx = tlop_ctx_new();
+  tlop_ctx_set_diag(ctx, on_diag, NULL);
+  char name[4096];
+  snprintf(name, sizeof name, "%s/tests/unit/models.tlop", argc > 1 ? argv[1] : ".");
+  if (tlop_load_source(ctx, name, src, strlen(src), &model) != TLOP_OK) {
+    fprintf(stderr, "models: %s\n", last);
+    return 1;
+  }
+  if (unit_real_mode(argc, argv)) {
+    int ran = real_tables(argv[1]);
+    tlop_ctx_free(ctx);
+    return ran ? unit_report("models (real tables)") : UNIT_SKIPPED;
+  }
+  collectives();
+  every_p();
+  tlop_ctx_free(ctx);
+  return unit_report("models");
+}
