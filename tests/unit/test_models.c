@@ -1,5 +1,6 @@
 /* test_models.c — the collectives of issue 6 (stdlib/openmpi/{bcast,reduce,allreduce,
- * alltoall}.tlop, stdlib/mpich/gather.tlop) and the older models (stdlib/models/) against
+ * alltoall}.tlop, stdlib/mpich/gather.tlop) and the older models (stdlib/models/: LogGPS,
+ * …; stdlib/platforms/loggps.tlop, Table 5 of LogGPS) against
  * values worked out by hand, on analytic platforms that make them small exact numbers:
  *   tau:    L(m,τ) = τ s, o = 0, γ(m,τ) = 10·τ s   (a cost counts its transfers and
  *           reductions: γ weighs 10 so a missing or extra reduction shows)
@@ -26,6 +27,7 @@ static const char src[] =
     "import \"openmpi/allreduce\";\n"
     "import \"openmpi/alltoall\";\n"
     "import \"mpich/gather\";\n"
+    "import \"platforms/loggps\";\n"
     "platform tau { channel shm { L(m, τ) = τ * 1 s; } gamma(m, τ) = 10 * τ * 1 s; }\n"
     "platform linear { channel shm { L(m, τ) = m * τ * 1 s / 1 B; } gamma(m, τ) = 0 s; }\n";
 
@@ -47,6 +49,31 @@ static double value(const char *pf_name, const char *text) {
 }
 
 #define CHECK_VALUE(pf, text, expect) CHECK_NEAR(value(pf, text), (double)(expect), 1e-12)
+
+/* TEXT with parameters given as "name=value,…" (the values of --set). */
+static double value_with(const char *sets, const char *text) {
+  tlop_env *env = tlop_env_new(ctx);
+  char buf[512];
+  snprintf(buf, sizeof buf, "%s", sets);
+  for (char *item = strtok(buf, ","); item; item = strtok(NULL, ",")) {
+    char *eq = strchr(item, '=');
+    if (!eq) continue;
+    *eq = 0;
+    if (tlop_env_set_text(env, item, eq + 1) != TLOP_OK) fprintf(stderr, "%s: %s\n", item, last);
+  }
+  tlop_platform *pf;
+  tlop_expr *e;
+  double v = NAN;
+  if (tlop_platform_open(model, "tau", &pf) == TLOP_OK) {
+    if (tlop_expr_parse(model, text, env, &e) != TLOP_OK || tlop_eval(e, pf, env, &v) != TLOP_OK)
+      fprintf(stderr, "%s: %s\n", text, last);
+    tlop_platform_free(pf);
+  }
+  tlop_env_free(env);
+  return v;
+}
+
+#define CHECK_WITH(sets, text, expect) CHECK_NEAR(value_with(sets, text), (double)(expect), 1e-12)
 
 /* ---- the collectives: hand-derived values ---- */
 
@@ -102,6 +129,58 @@ static void collectives(void) {
   /* linear and pairwise: the own block P ∥ L, then 2(P − 1) copies at τ = P */
   CHECK_VALUE("tau", "alltoall_linear(1 KiB, 5)", 5 + 2 * 4 * 5);
   CHECK_VALUE("tau", "alltoall_pairwise(1 KiB, 5)", 5 + 2 * 4 * 5);
+}
+
+/* ---- LogGPS (CATALOG.md §2, TC44–TC47) ---- */
+
+static void loggps(void) {
+  /* TC44: Fig. 2, s = 2, S = 4: 1, 2 short; 3, 4 eager; 5 rendezvous; Cenju-4 s = S = 1028 */
+  static const int fig2[] = {0, 0, 1, 1, 2};
+  for (int k = 1; k <= 5; k++) {
+    char e[64];
+    snprintf(e, sizeof e, "loggps_protocol(%d B)", k);
+    CHECK_WITH("s_gps=2B,S_gps=4B", e, fig2[k - 1]);
+  }
+  CHECK_WITH("s_gps=1028B,S_gps=1028B", "loggps_protocol(1028 B)", 0);
+  CHECK_WITH("s_gps=1028B,S_gps=1028B", "loggps_protocol(1029 B)", 2);
+  /* TC45 with numbers that keep every term apart: o' = 1000, L = 100 s, per byte O_ss 1,
+   * G_s 2, O_rs 4, O_sl 8, O_rl 16, G_l 32 s; s = 10, S = 20 B */
+  static const char P[] = "o_gps=1000s,L_gps=100s,O_ss=1s/1B,G_s=2s/1B,O_rs=4s/1B,O_sl=8s/1B,"
+                          "O_rl=16s/1B,G_l=32s/1B,s_gps=10B,S_gps=20B";
+  CHECK_WITH(P, "loggps_p2p(5 B)", 2000 + 100 + 5 * (1 + 2 + 4));        /* short */
+  CHECK_WITH(P, "loggps_p2p(15 B)", 2000 + 100 + 15 * 24 + 10 * 2 + 5 * 32); /* eager */
+  CHECK_WITH(P, "loggps_p2p(25 B)", 4000 + 200 + 2000 + 100 + 25 * 24 + 10 * 2 + 15 * 32);
+  /* rendezvous with t_r − t_s = 5000 > o' + L: T4 = 5000 + o' */
+  char late[256];
+  snprintf(late, sizeof late, "%s,recv_delay=5000s", P);
+  CHECK_WITH(late, "loggps_p2p(25 B)", 6000 + 2100 + 2000 + 100 + 25 * 24 + 10 * 2 + 15 * 32);
+  /* Table 4: MPI_Send returns after T1 (short); MPI_Recv of a short message posted
+   * 50 s after the send: max(T1 + T2 − 50, 0) + T3 */
+  CHECK_WITH(P, "loggps_send(5 B)", 1005);
+  CHECK_WITH(P, "loggps_send(25 B)", 2100 + 2100 + 1200);
+  snprintf(late, sizeof late, "%s,recv_delay=50s", P);
+  CHECK_WITH(late, "loggps_recv(5 B)", (1005 + 110 - 50) + 1020);
+  /* TC46: Table 5's Myrinet row (the defaults), in ns */
+  CHECK_NEAR(value("tau", "loggps_p2p(1024 B)"), 39817.84e-9, 1e-9);
+  CHECK_NEAR(value("tau", "loggps_p2p(10000 B)"), 225239.83e-9, 1e-9);
+  CHECK_NEAR(value("tau", "loggps_p2p(20000 B)"), 340859.83e-9, 1e-9);
+  /* the platform of that row prices a transfer as the same message, whatever τ */
+  CHECK_NEAR(value("loggps_myrinet", "L(20000 B, 7)"), 340859.83e-9, 1e-9);
+  /* TC47: T1 = 1, T2 = 2, T3 = 1 (o' = 1, L = 2, no per-byte terms): 8, and 12 with w = 10 */
+  static const char R[] = "o_gps=1s,L_gps=2s,O_ss=0,G_s=0,O_rs=0";
+  CHECK_WITH(R, "loggps_rtt(1 B)", 8);
+  char w[128];
+  snprintf(w, sizeof w, "%s,w_gps=10s", R);
+  CHECK_WITH(w, "loggps_rtt(1 B)", 12);
+  /* eq. 14 equals its derivation with T4 = 2o' + L:
+   * max{T2' + T3' + o' + L − w, 0} + w + 2T1' + T2' + T3' + T4 + 2T5 + o' */
+  for (int wv = 0; wv <= 4000; wv += 4000) {
+    char sets[300], e[400];
+    snprintf(sets, sizeof sets, "%s,w_gps=%ds", P, wv);
+    snprintf(e, sizeof e, "loggps_rtt(25 B) - (max(T2(25 B) + T3p(25 B) + o_gps + L_gps - w_gps, 0 s) + "
+             "w_gps + 2 * T1p(25 B) + T2(25 B) + T3p(25 B) + (2 * o_gps + L_gps) + 2 * T5() + o_gps)");
+    CHECK_WITH(sets, e, 0);
+  }
 }
 
 /* ---- every collective for P = 2 … 128 ---- */
@@ -243,6 +322,7 @@ int main(int argc, char **argv) {
   }
   collectives();
   every_p();
+  loggps();
   tlop_ctx_free(ctx);
   return unit_report("models");
 }
