@@ -1,6 +1,6 @@
 /* test_models.c — the collectives of issue 6 (stdlib/openmpi/{bcast,reduce,allreduce,
  * alltoall}.tlop, stdlib/mpich/gather.tlop) and the older models (stdlib/models/: LogGPS,
- * …; stdlib/platforms/loggps.tlop, Table 5 of LogGPS) against
+ * log_3P and 2log_{2,3}P, …; stdlib/platforms/loggps.tlop, Table 5 of LogGPS) against
  * values worked out by hand, on analytic platforms that make them small exact numbers:
  *   tau:    L(m,τ) = τ s, o = 0, γ(m,τ) = 10·τ s   (a cost counts its transfers and
  *           reductions: γ weighs 10 so a missing or extra reduction shows)
@@ -28,6 +28,7 @@ static const char src[] =
     "import \"openmpi/alltoall\";\n"
     "import \"mpich/gather\";\n"
     "import \"platforms/loggps\";\n"
+    "import \"models/mlognp\";\n"
     "platform tau { channel shm { L(m, τ) = τ * 1 s; } gamma(m, τ) = 10 * τ * 1 s; }\n"
     "platform linear { channel shm { L(m, τ) = m * τ * 1 s / 1 B; } gamma(m, τ) = 0 s; }\n";
 
@@ -183,6 +184,41 @@ static void loggps(void) {
   }
 }
 
+/* ---- log_3P and 2log_{2,3}P (CATALOG.md §4, TC50–TC53) ---- */
+
+static void twolog(void) {
+  /* TC50: eq. 5 from the points' costs: intra 2·2 + 2·1 = 6, inter 2·3 + 2·2 + 5 = 15 */
+  CHECK_VALUE("tau", "twolog_intra_from_f(2 s, 1 s)", 6);
+  CHECK_VALUE("tau", "twolog_inter_from_f(3 s, 2 s, 5 s)", 15);
+  /* TC51: the round-trip inversion */
+  CHECK_VALUE("tau", "o_mw_from_rtt(10 s)", 5);
+  CHECK_VALUE("tau", "l_from_rtt(10 s, 16 s)", 3);
+  CHECK_VALUE("tau", "o_mw_net_from_rtt(20 s, 4 s)", 6);
+  CHECK_VALUE("tau", "l_from_rtt(20 s, 30 s)", 5);
+  /* parameters that keep the terms apart: intra o + l = 1 + 2, inter 10 + 20 + 400 */
+  static const char X[] = "o_mw=1s,l_mw=2s,o_mw_net=10s,l_mw_net=20s,o_net=400s";
+  /* TC52: P = 64 on 8 nodes: 7 intra and 56 inter sends, half their cost each, plus one
+   * o'_net; log_3P as printed: 64 sends */
+  CHECK_WITH(X, "twolog_bcast_linear(64, 8, 1 < 0)", 7 * 1.5 + 56 * 15 + 400);
+  CHECK_WITH(X, "twolog_bcast_linear(64, 8, 0 < 1)", 7 * 1.5 + 56 * 15 + 400);
+  CHECK_WITH(X, "log3p_bcast_linear(64)", 64 * 15 + 400);
+  /* 3 ranks per node on 4 nodes: the root's node holds 2 more under either mapping */
+  CHECK_WITH(X, "twolog_bcast_linear(12, 3, 1 < 0)", 2 * 1.5 + 9 * 15 + 400);
+  CHECK_WITH(X, "twolog_bcast_linear(12, 3, 0 < 1)", 2 * 1.5 + 9 * 15 + 400);
+  /* TC53: n = 3 intra-node steps for 64 ranks, 8 per node, under both mappings */
+  CHECK_VALUE("tau", "binomial_intra_steps(64, 8, 1 < 0)", 3);
+  CHECK_VALUE("tau", "binomial_intra_steps(64, 8, 0 < 1)", 3);
+  CHECK_WITH(X, "twolog_bcast_binomial(64, 8, 1 < 0)", 3 * 3 + 3 * 430);
+  CHECK_WITH(X, "log3p_bcast_binomial(64)", 6 * 430);
+  /* for P and Q powers of two n = log2 Q under both mappings, by different steps:
+   * sequential keeps the distances 2^j < Q inside, round robin those that are multiples
+   * of the P/Q nodes (16 ranks, 2 per node: distance 1, resp. 8) */
+  CHECK_VALUE("tau", "binomial_intra_steps(16, 2, 1 < 0)", 1);
+  CHECK_VALUE("tau", "binomial_intra_steps(16, 2, 0 < 1)", 1);
+  CHECK_VALUE("tau", "binomial_intra_steps(16, 4, 0 < 1)", 2);
+  CHECK_VALUE("tau", "binomial_intra_steps(8, 8, 1 < 0)", 3); /* one node */
+}
+
 /* ---- every collective for P = 2 … 128 ---- */
 
 static const char *const COLLECTIVES[] = {
@@ -323,6 +359,7 @@ int main(int argc, char **argv) {
   collectives();
   every_p();
   loggps();
+  twolog();
   tlop_ctx_free(ctx);
   return unit_report("models");
 }
