@@ -1,8 +1,8 @@
 /* test_models.c — issue 6 against values worked out by hand: the collectives
  * (stdlib/openmpi/{bcast,reduce,allreduce,alltoall}.tlop, stdlib/mpich/gather.tlop) and the
- * older models (stdlib/models/{loggps,mlognp,martinasso}.tlop, with the papers' tables in
+ * older models (stdlib/models/{loggp,lognp,loggps,mlognp,martinasso}.tlop, with the papers' tables in
  * stdlib/platforms/{loggps,martinasso}.tlop), checked against CATALOG.md §2, §4, §5 and
- * §8.6–8.8 (TC44–TC59) on analytic platforms that make the values small exact numbers:
+ * §8.3–8.8 (TC34–TC38, TC42–TC59) on analytic platforms that make the values small exact numbers:
  *   tau:    L(m,τ) = τ s, o = 0, γ(m,τ) = 10·τ s   (a cost counts its transfers and
  *           reductions: γ weighs 10 so a missing or extra reduction shows)
  *   linear: L(m,τ) = m·τ s/B, γ = 0                 (sizes matter: progression of
@@ -31,6 +31,8 @@ static const char src[] =
     "import \"platforms/loggps\";\n"
     "import \"models/mlognp\";\n"
     "import \"platforms/martinasso\";\n"
+    "import \"models/loggp\";\n"
+    "import \"models/lognp\";\n"
     "platform tau { channel shm { L(m, τ) = τ * 1 s; } gamma(m, τ) = 10 * τ * 1 s; }\n"
     "platform linear { channel shm { L(m, τ) = m * τ * 1 s / 1 B; } gamma(m, τ) = 0 s; }\n";
 
@@ -132,6 +134,37 @@ static void collectives(void) {
   /* linear and pairwise: the own block P ∥ L, then 2(P − 1) copies at τ = P */
   CHECK_VALUE("tau", "alltoall_linear(1 KiB, 5)", 5 + 2 * 4 * 5);
   CHECK_VALUE("tau", "alltoall_pairwise(1 KiB, 5)", 5 + 2 * 4 * 5);
+}
+
+/* ---- LogGP and log_nP baselines (CATALOG.md §8.3–8.5: TC34–TC38, TC42, TC43) ---- */
+
+static void baselines(void) {
+  static const char G[] = "L_gp=10s,o_gp=2s,g_gp=3s,G_gp=0.5s/1B,S=8B";
+  /* TC35: P = 8, k = 1: scatter stages 37, 24, 17.5; scatter = RDA = 78.5 (eq. 7) */
+  CHECK_WITH(G, "loggp_stage(4)", 37);
+  CHECK_WITH(G, "loggp_stage(2)", 24);
+  CHECK_WITH(G, "loggp_stage(1)", 17.5);
+  CHECK_WITH(G, "loggp_scatter(1, 8)", 78.5);
+  CHECK_WITH(G, "loggp_rda(1, 8)", 78.5);
+  CHECK_WITH(G, "3 * (10 + 4 - 3) + 7 * (3 + 7 * 0.5) * 1 s", 78.5); /* the closed form */
+  /* TC36: Tables 1–2, k = 16 segments in all: log2 P·(L + 2o + SG) + (P − 1)/P·(k − 1)·(g + SG) */
+  CHECK_WITH(G, "loggp_scatter_table1(16, 8)", 3 * (10 + 4 + 4) + 7.0 / 8 * 15 * (3 + 4));
+  CHECK_WITH(G, "loggp_rda_table2(16, 8)", 3 * (10 + 4 + 4) + 7.0 / 8 * 15 * (3 + 4));
+  /* TC37: eq. 19 at P = 8, k = 2: 14·(o + (S − 1)G + max{L + o, g}) = 14·(2 + 3.5 + 12) */
+  CHECK_WITH(G, "loggp_rda_eq19(2, 8)", 14 * 17.5);
+  CHECK_WITH("o_np=1s", "lognp_rda(1 KiB, 8)", 14); /* eq. 20: 2(P − 1)·o */
+  /* TC34: P = 8, g = 2: h = 4 levels: log_nP 8o; LogGP 4·eq. 2, k = 4 */
+  CHECK_WITH("o_np=1s", "lognp_bcast_sm(1 KiB, 8, 2)", 8);
+  CHECK_WITH(G, "loggp_bcast_sm(4, 8, 2)", 4 * (4 + 10 + 3.5 + 3 * (3 + 3.5)));
+  CHECK_WITH("o_np=1s", "lognp_bcast_sm(1 KiB, 13, 3)", 6); /* h(13, 3) = 3 */
+  /* TC38: eq. 4 with two transfers: (max(5, 3) + 1) + (max(2, 3) + 0) = 9 */
+  CHECK_VALUE("tau", "lognp_two(5 s, 3 s, 1 s, 2 s, 3 s, 0 s)", 9);
+  CHECK_VALUE("tau", "lognp_two(1 s, 4 s, 0 s, 2 s, 4 s, 0 s)", 8); /* eq. 5: 2o */
+  /* TC42, TC43: LogGPH's ring (eqs. 5, 6); with L = o = 0 the ratio RR/SEQ is 2G'/(G + G') */
+  static const char H[] = "L_gp=0s,o_gp=0s,G_gp=1s/1B,L_net_gp=0s,o_net_gp=0s,G_net_gp=9s/1B";
+  CHECK_WITH(H, "loggph_ring_seq(101 B, 8)", 7 * 100 * (1 + 9));
+  CHECK_WITH(H, "loggph_ring_rr(101 B, 8) / loggph_ring_seq(101 B, 8)", 2.0 * 9 / (1 + 9));
+  CHECK_WITH(G, "loggph_ring_rr(1 KiB, 32)", 31 * 2 * (2 * 5e-6 + 20e-6 + 1023 * 1e-9));
 }
 
 /* ---- LogGPS (CATALOG.md §2, TC44–TC47) ---- */
@@ -429,6 +462,7 @@ int main(int argc, char **argv) {
   }
   collectives();
   every_p();
+  baselines();
   loggps();
   twolog();
   martinasso();
