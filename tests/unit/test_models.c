@@ -11,18 +11,10 @@
  * costs on tau or linear, from the algorithm's tree or steps) and on the stdlib's generic
  * platform. With `--real`, the collectives on the measured lusitania tables of
  * ../shared/params (exit 77 when they are absent). */
-#include "tlop_int.h"
-#include "unit.h"
+#include "model_test.h"
 
 #include <stdlib.h>
 #include <unistd.h>
-
-static char last[600];
-static void on_diag(void *user, const tlop_diag *d) {
-  (void)user;
-  if (d->severity == TLOP_ERROR)
-    snprintf(last, sizeof last, "%s", d->text);
-}
 
 static const char src[] =
     "import \"openmpi/allreduce\";\n"
@@ -36,26 +28,7 @@ static const char src[] =
     "platform tau { channel shm { L(m, τ) = τ * 1 s; } gamma(m, τ) = 10 * τ * 1 s; }\n"
     "platform linear { channel shm { L(m, τ) = m * τ * 1 s / 1 B; } gamma(m, τ) = 0 s; }\n";
 
-static tlop_ctx *ctx;
-static tlop_model *model;
-
-static double value(const char *pf_name, const char *text) {
-  tlop_platform *pf;
-  tlop_expr *e;
-  double v = NAN;
-  if (tlop_platform_open(model, pf_name, &pf) != TLOP_OK) {
-    fprintf(stderr, "platform %s: %s\n", pf_name ? pf_name : "(default)", last);
-    return NAN;
-  }
-  if (tlop_expr_parse(model, text, NULL, &e) != TLOP_OK || tlop_eval(e, pf, NULL, &v) != TLOP_OK)
-    fprintf(stderr, "%s: %s\n", text, last);
-  tlop_platform_free(pf);
-  return v;
-}
-
-#define CHECK_VALUE(pf, text, expect) CHECK_NEAR(value(pf, text), (double)(expect), 1e-12)
-
-/* TEXT with parameters given as "name=value,…" (the values of --set). */
+/* TEXT on `tau` with parameters given as "name=value,…" (the values of --set). */
 static double value_with(const char *sets, const char *text) {
   tlop_env *env = tlop_env_new(ctx);
   char buf[512];
@@ -66,14 +39,7 @@ static double value_with(const char *sets, const char *text) {
     *eq = 0;
     if (tlop_env_set_text(env, item, eq + 1) != TLOP_OK) fprintf(stderr, "%s: %s\n", item, last);
   }
-  tlop_platform *pf;
-  tlop_expr *e;
-  double v = NAN;
-  if (tlop_platform_open(model, "tau", &pf) == TLOP_OK) {
-    if (tlop_expr_parse(model, text, env, &e) != TLOP_OK || tlop_eval(e, pf, env, &v) != TLOP_OK)
-      fprintf(stderr, "%s: %s\n", text, last);
-    tlop_platform_free(pf);
-  }
+  double v = value_in("tau", text, env);
   tlop_env_free(env);
   return v;
 }
@@ -446,26 +412,15 @@ static int real_tables(const char *root) {
   return 1;
 }
 
-int main(int argc, char **argv) {
-  ctx = tlop_ctx_new();
-  tlop_ctx_set_diag(ctx, on_diag, NULL);
-  char name[4096];
-  snprintf(name, sizeof name, "%s/tests/unit/models.tlop", argc > 1 ? argv[1] : ".");
-  if (tlop_load_source(ctx, name, src, strlen(src), &model) != TLOP_OK) {
-    fprintf(stderr, "models: %s\n", last);
-    return 1;
-  }
-  if (unit_real_mode(argc, argv)) {
-    int ran = real_tables(argv[1]);
-    tlop_ctx_free(ctx);
-    return ran ? unit_report("models (real tables)") : UNIT_SKIPPED;
-  }
+static void checks(void) {
   collectives();
   every_p();
   baselines();
   loggps();
   twolog();
   martinasso();
-  tlop_ctx_free(ctx);
-  return unit_report("models");
+}
+
+int main(int argc, char **argv) {
+  return model_test_main(argc, argv, "models", src, real_tables, checks);
 }
