@@ -25,6 +25,7 @@ static const char src[] =
     "import \"platforms/martinasso\";\n"
     "import \"models/loggp\";\n"
     "import \"models/lognp\";\n"
+    "import \"../../examples/loggps\";\n"
     "platform tau { channel shm { L(m, τ) = τ * 1 s; } gamma(m, τ) = 10 * τ * 1 s; }\n"
     "platform linear { channel shm { L(m, τ) = m * τ * 1 s / 1 B; } gamma(m, τ) = 0 s; }\n";
 
@@ -65,6 +66,16 @@ static void collectives(void) {
   /* P = 8: stages send 4×1 B, 2×2 B, 1×4 B: 2·(4 + 4 + 4) */
   CHECK_VALUE("linear", "gather_binomial(1 B, 8)", 24);
   CHECK_VALUE("tau", "gather_binomial(1 KiB, 5)", 8); /* 2(P − 1) transfers */
+  /* the exact scatter: the gather's pieces (P = 7: 6 + 6 + 6 above), and for a power of
+   * two the stdlib's scatter_binomial */
+  CHECK_VALUE("linear", "scatter_binomial_exact(7 B, 7)", 18);
+  CHECK_VALUE("linear", "scatter_binomial_exact(8 B, 8) - scatter_binomial(8 B, 8)", 0);
+  CHECK_VALUE("tau", "scatter_binomial_exact(64 KiB, 16) - scatter_binomial(64 KiB, 16)", 0);
+  /* P = 12, L = m·τ, blocks of 1 B: the pieces are 4 B (8 → …), 4 B (0 → 4), 3 × 2 B,
+   * 6 × 1 B: twice 20 B; scatter_binomial's full-tree sizes 6, 2 × 3, 4 × 1.5, 4 × 0.75 B
+   * move 21 */
+  CHECK_VALUE("linear", "scatter_binomial_exact(12 B, 12)", 40);
+  CHECK_VALUE("linear", "scatter_binomial(12 B, 12)", 42);
   /* gatherv: P − 1 copies in at once, the root's P − 1 copies out one by one */
   CHECK_VALUE("tau", "gatherv_linear(1 KiB, 5)", 4 + 4);
   CHECK_VALUE("linear", "gatherv_linear(2 B, 5)", 8 + 4 * 2);
@@ -185,6 +196,39 @@ static void loggps(void) {
   }
 }
 
+/* TC48: Table 7's errors from its measured and predicted times (s), ±0.05 of the printed
+ * ε; Fast Ethernet n = 2048, column 1 lost its sign in the OCR (−3.3). */
+static void loggps_table7(void) {
+  static const double rows[][3] = {
+      /* Myrinet n = 256 … 4096, columns 1, 2, 3 */
+      {0.047, 0.050, 6.4},   {0.047, 0.050, 6.4},   {0.047, 0.050, 6.4},
+      {0.121, 0.129, 6.6},   {0.121, 0.129, 6.6},   {0.121, 0.129, 6.6},
+      {0.612, 0.603, -1.5},  {0.612, 0.603, -1.5},  {0.612, 0.603, -1.5},
+      {7.668, 7.587, -1.1},  {4.403, 4.365, -0.9},  {4.512, 4.435, -1.7},
+      {62.038, 62.137, 0.2}, {35.902, 33.324, -7.2}, {43.795, 39.682, -9.4},
+      /* Fast Ethernet */
+      {0.210, 0.214, 1.9},   {0.210, 0.214, 1.9},   {0.210, 0.214, 1.9},
+      {0.489, 0.492, 0.6},   {0.489, 0.492, 0.6},   {0.489, 0.492, 0.6},
+      {1.436, 1.347, -6.2},  {1.436, 1.347, -6.2},  {1.436, 1.347, -6.2},
+      {9.455, 9.144, -3.3},  {6.426, 5.988, -6.8},  {6.903, 6.361, -7.9},
+      {68.101, 67.129, -1.4}, {39.565, 37.135, -6.1}, {47.826, 43.875, -8.3}};
+  int off = 0;
+  for (size_t i = 0; i < sizeof rows / sizeof *rows; i++) {
+    char e[96];
+    snprintf(e, sizeof e, "relative_error(%.3f s, %.3f s)", rows[i][0], rows[i][1]);
+    double eps = value("tau", e);
+    if (!(fabs(eps - rows[i][2]) <= 0.05 + 1e-9)) {
+      fprintf(stderr, "Table 7 row %zu: %s = %.4g, printed %.1f\n", i, e, eps, rows[i][2]);
+      off++;
+    }
+  }
+  CHECK(off == 0);
+  /* TC49: Table 10's LogGP-1 n = 2048 (4.528 against Tm 7.668 and 4.403) gives neither
+   * printed error (−37.4, +8.9) */
+  CHECK(fabs(value("tau", "relative_error(7.668 s, 4.528 s)") - -37.4) > 1);
+  CHECK(fabs(value("tau", "relative_error(4.403 s, 4.528 s)") - 8.9) > 1);
+}
+
 /* ---- log_3P and 2log_{2,3}P (CATALOG.md §4, TC50–TC53) ---- */
 
 static void twolog(void) {
@@ -292,7 +336,7 @@ static void martinasso(void) {
 /* ---- every collective for P = 2 … 128 ---- */
 
 static const char *const COLLECTIVES[] = {
-    "bcast_linear", "bcast_binomial_ompi", "gather_binomial", "gatherv_linear",
+    "bcast_linear", "bcast_binomial_ompi", "gather_binomial", "scatter_binomial_exact", "gatherv_linear",
     "reduce_linear", "reduce_binomial", "allreduce_linear", "allreduce_nonoverlapping",
     "allreduce_recursive_doubling", "allreduce_ring", "allreduce_ring_segmented",
     "allreduce_rabenseifner", "alltoall_basic", "alltoall_linear", "alltoall_pairwise"};
@@ -322,7 +366,8 @@ static double expected_tau(const char *algo, int P) {
   return P + 2.0 * P * (P - 1); /* alltoall_linear, alltoall_pairwise */
 }
 
-/* gather_binomial(1 B, P) on `linear` (L = m·τ): a stage costs twice the bytes it moves
+/* gather_binomial(1 B, P) and scatter_binomial_exact(P B, P) on `linear` (L = m·τ): a
+ * stage costs twice the bytes it moves
  * (the copies of one stage progress together and share the channel's bandwidth), so the
  * whole gather costs twice the blocks every rank forwards in MPICH's tree, counted here
  * by walking the tree: at stage i the ranks r ≡ 2^i (mod 2^(i+1)) send min(2^i, P − r). */
@@ -354,11 +399,15 @@ static void every_p(void) {
         continue;
       }
       int gather = !strcmp(COLLECTIVES[a], "gather_binomial");
-      if (gather) { /* its pieces differ in size: priced on `linear` */
-        snprintf(text, sizeof text, "gather_binomial(1 B, %d)", P);
+      int scatter = !strcmp(COLLECTIVES[a], "scatter_binomial_exact");
+      if (gather || scatter) { /* their pieces differ in size: priced on `linear` */
+        if (gather)
+          snprintf(text, sizeof text, "gather_binomial(1 B, %d)", P);
+        else
+          snprintf(text, sizeof text, "scatter_binomial_exact(%d B, %d)", P, P);
         v = value("linear", text);
       }
-      double want = gather ? expected_gather_linear(P) : expected_tau(COLLECTIVES[a], P);
+      double want = gather || scatter ? expected_gather_linear(P) : expected_tau(COLLECTIVES[a], P);
       if (fabs(v - want) > 1e-12 * want || !(g > 0) || !isfinite(g) || g < previous * 0.5) {
         fprintf(stderr, "%s: tau %.17g (expected %.17g), generic %.17g\n", text, v, want, g);
         bad++;
@@ -417,6 +466,7 @@ static void checks(void) {
   every_p();
   baselines();
   loggps();
+  loggps_table7();
   twolog();
   martinasso();
 }
