@@ -262,6 +262,17 @@ static void twolog(void) {
   CHECK_VALUE("tau", "binomial_intra_steps(16, 2, 0 < 1)", 1);
   CHECK_VALUE("tau", "binomial_intra_steps(16, 4, 0 < 1)", 2);
   CHECK_VALUE("tau", "binomial_intra_steps(8, 8, 1 < 0)", 3); /* one node */
+  /* mlog_nP, three levels, 64 ranks, 4 per chip, 8 per node: the binomial's distances 32,
+   * 16, 8 cross nodes, 4 crosses chips, 2 and 1 stay in a chip; chip o + l = 100 + 200 */
+  char M[160];
+  snprintf(M, sizeof M, "%s,o_mw_cmp=100s,l_mw_cmp=200s", X);
+  CHECK_WITH(M, "mlognp_bcast_binomial(64, 4, 8)", 3 * 430 + 1 * 3 + 2 * 300);
+  CHECK_WITH(M, "mlognp_bcast_binomial(64, 8, 8) - twolog_bcast_binomial(64, 8, 1 < 0)", 3 * 300 - 3 * 3);
+  /* linear: 3 chip-mates, 4 node-mates on the other chip, 56 across the network */
+  CHECK_WITH(M, "mlognp_bcast_linear(64, 4, 8)", 3 * 150 + 4 * 1.5 + 56 * 15 + 400);
+  /* with the chip level priced as the node's, mlog_nP is 2log_{2,3}P */
+  snprintf(M, sizeof M, "%s,o_mw_cmp=1s,l_mw_cmp=2s", X);
+  CHECK_WITH(M, "mlognp_bcast_linear(64, 4, 8) - twolog_bcast_linear(64, 8, 1 < 0)", 0);
 }
 
 /* ---- Martinasso–Méhaut (CATALOG.md §5, TC55–TC59) ---- */
