@@ -190,8 +190,8 @@ static void loggps(void) {
   for (int wv = 0; wv <= 4000; wv += 4000) {
     char sets[300], e[400];
     snprintf(sets, sizeof sets, "%s,w_gps=%ds", P, wv);
-    snprintf(e, sizeof e, "loggps_rtt(25 B) - (max(T2(25 B) + T3p(25 B) + o_gps + L_gps - w_gps, 0 s) + "
-             "w_gps + 2 * T1p(25 B) + T2(25 B) + T3p(25 B) + (2 * o_gps + L_gps) + 2 * T5() + o_gps)");
+    snprintf(e, sizeof e, "loggps_rtt(25 B) - (max(T2_gps(25 B) + T3p_gps(25 B) + o_gps + L_gps - w_gps, 0 s) + "
+             "w_gps + 2 * T1p_gps(25 B) + T2_gps(25 B) + T3p_gps(25 B) + (2 * o_gps + L_gps) + 2 * T5_gps() + o_gps)");
     CHECK_WITH(sets, e, 0);
   }
 }
