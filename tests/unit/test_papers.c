@@ -4,17 +4,9 @@
  * (TC41), each evaluated on an analytic platform whose L(S,τ) makes the expected value a
  * small exact number (τ, 1, 1 + τ seconds). With `--real`, sanity properties on the
  * measured tables of ../shared/params (exit 77 when they are absent). */
-#include "tlop_int.h"
-#include "unit.h"
+#include "model_test.h"
 
 #include <stdlib.h>
-
-static char last[600];
-static void on_diag(void *user, const tlop_diag *d) {
-  (void)user;
-  if (d->severity == TLOP_ERROR)
-    snprintf(last, sizeof last, "%s", d->text);
-}
 
 static const char src[] =
     "import \"mpich/bcast\";\n"
@@ -30,28 +22,6 @@ static const char src[] =
     "algorithm stage(P: count, Q: count, rr: bool) = if rr then\n"
     "  messages on round_robin(P / Q) { for p = 0 .. P - 1 { send p -> (p + 1) % P : 1 MiB; } }\n"
     "  else messages on sequential(Q) { for p = 0 .. P - 1 { send p -> (p + 1) % P : 1 MiB; } };\n";
-
-static tlop_ctx *ctx;
-static tlop_model *model;
-
-/* EXPR on platform PF with m and P etc. given in SET ("m=8KiB,P=8"). */
-static double value(const char *pf_name, const char *text) {
-  tlop_platform *pf;
-  tlop_expr *e;
-  double v = NAN;
-  if (tlop_platform_open(model, pf_name, &pf) != TLOP_OK) {
-    fprintf(stderr, "platform %s: %s\n", pf_name, last);
-    return NAN;
-  }
-  if (tlop_expr_parse(model, text, NULL, &e) == TLOP_OK)
-    tlop_eval(e, pf, NULL, &v);
-  else
-    fprintf(stderr, "%s: %s\n", text, last);
-  tlop_platform_free(pf);
-  return v;
-}
-
-#define CHECK_VALUE(pf, text, expect) CHECK_NEAR(value(pf, text), (double)(expect), 1e-12)
 
 static void transmissions(void) {
   /* TC07, TC08: n = 2, k = 3 → τ = (1,2,2,1): 6 transfers = eq. 10 at k = 3 */
@@ -212,25 +182,14 @@ static int real_tables(const char *root) {
   return 1;
 }
 
-int main(int argc, char **argv) {
-  ctx = tlop_ctx_new();
-  tlop_ctx_set_diag(ctx, on_diag, NULL);
-  char name[4096];
-  snprintf(name, sizeof name, "%s/tests/unit/papers.tlop", argc > 1 ? argv[1] : ".");
-  if (tlop_load_source(ctx, name, src, strlen(src), &model) != TLOP_OK) {
-    fprintf(stderr, "papers: %s\n", last);
-    return 1;
-  }
-  if (unit_real_mode(argc, argv)) {
-    int ran = real_tables(argv[1]);
-    tlop_ctx_free(ctx);
-    return ran ? unit_report("papers (real tables)") : UNIT_SKIPPED;
-  }
+static void checks(void) {
   transmissions();
   mpich();
   openmpi();
   ring_across_nodes();
   progression();
-  tlop_ctx_free(ctx);
-  return unit_report("papers");
+}
+
+int main(int argc, char **argv) {
+  return model_test_main(argc, argv, "papers", src, real_tables, checks);
 }

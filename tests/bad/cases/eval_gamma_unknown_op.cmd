@@ -1,1 +1,1 @@
-eval ev.tlop 'gamma(nosuchop, 1KiB, 1)'
+eval ev_no_gamma.tlop 'gamma(nosuchop, 1KiB, 1)'

@@ -1,0 +1,1 @@
+check stdlib_together.tlop

@@ -1,0 +1,1 @@
+sweep ../../../examples/loggps.tlop p2p --grid k=1024,10000,20000

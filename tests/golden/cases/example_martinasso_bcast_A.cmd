@@ -1,0 +1,1 @@
+eval ../../../examples/martinasso.tlop 'martinasso_bcast_A(0, 10 MB)'

@@ -1,0 +1,1 @@
+eval ../../../examples/martinasso.tlop 'pattern_data()'

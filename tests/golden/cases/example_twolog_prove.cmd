@@ -1,0 +1,1 @@
+prove ../../../examples/twolog.tlop

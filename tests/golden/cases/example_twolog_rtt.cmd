@@ -1,0 +1,1 @@
+explain ../../../examples/twolog.tlop parameters_from_rtt

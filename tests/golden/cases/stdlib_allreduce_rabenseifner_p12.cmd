@@ -1,0 +1,1 @@
+explain ../../../stdlib/openmpi/allreduce.tlop allreduce_rabenseifner --set m=1MiB,P=12
