@@ -1,0 +1,26 @@
+/* tuning.h — private to catalog.c and tuning.c: a reader of whitespace-separated words
+ * with `#` comments, the lexical layer of the catalogue and of Open MPI's rules files. */
+#ifndef TLOP_TUNING_H
+#define TLOP_TUNING_H
+
+#include "tlop_best.h"
+#include "tlop_int.h"
+
+typedef struct word_scan {
+  tlop_ctx *ctx;
+  const source *src;
+  uint32_t pos;
+} word_scan;
+
+/* The next word: on this line only (across_lines false: false at the line's end, the
+ * position left there), or anywhere after (false at the end of the text). */
+bool word_next(word_scan *s, bool across_lines, span *w);
+/* Moves past the end of the current line; false at the end of the text. */
+bool word_next_line(word_scan *s);
+/* The word as a non-negative whole number (Open MPI reads them with strtol); false after
+ * reporting it at the word. */
+bool word_count(word_scan *s, span w, const char *what, long *out);
+/* An empty span just past the last word: where "expected …" at the end points. */
+span word_end(const word_scan *s);
+
+#endif
