@@ -85,11 +85,18 @@ TLOP_API void tlop_catalog_free(tlop_catalog *cat);
 
 typedef enum {
   TLOP_TUNING_OMPI_RULES,    /* Open MPI coll_tuned classic rules, rule-file-version-2 */
-  TLOP_TUNING_OMPI_RULES_V1  /* the same without the header and max_requests (Open MPI 4.1) */
+  TLOP_TUNING_OMPI_RULES_V1, /* the same without the header and max_requests (Open MPI 4.1) */
+  TLOP_TUNING_MPICH_JSON     /* MPICH's collective selection (CSEL) JSON, MPICH 4.0 */
 } tlop_tuning_format;
 
-/* "ompi-rules", "ompi-rules-v1"; TLOP_ERR_ARG for another name. */
+/* "ompi-rules", "ompi-rules-v1", "mpich-json"; TLOP_ERR_ARG for another name. */
 TLOP_API tlop_status tlop_tuning_format_parse(const char *name, tlop_tuning_format *out);
+
+/* Does the library of the format name this entry (an Open MPI id, an MPICH algorithm)? */
+TLOP_API int tlop_tuning_names(const tlop_catalog_entry *e, tlop_tuning_format format);
+/* Do two entries name the same algorithm of the format's library? */
+TLOP_API int tlop_tuning_same(const tlop_catalog_entry *a, const tlop_catalog_entry *b,
+                              tlop_tuning_format format);
 
 /* The decision as a tuning file of a library for collective `collective`: cands[c] is the
  * catalogue entry of candidate c. The message size is the library's (README: "Message

@@ -105,8 +105,8 @@ static const struct collective *collective_of_ompi_id(long id) {
 }
 
 tlop_status tlop_tuning_format_parse(const char *name, tlop_tuning_format *out) {
-  static const char *const names[] = {"ompi-rules", "ompi-rules-v1"};
-  for (int i = 0; i < 2; i++)
+  static const char *const names[] = {"ompi-rules", "ompi-rules-v1", "mpich-json"};
+  for (int i = 0; i < 3; i++)
     if (!strcmp(name, names[i])) {
       *out = (tlop_tuning_format)i;
       return TLOP_OK;
@@ -117,23 +117,6 @@ tlop_status tlop_tuning_format_parse(const char *name, tlop_tuning_format *out) 
 
 /* ---- the shape every format shares ---- */
 
-typedef struct rule {
-  double msg;                  /* from this message size (bytes) on */
-  int id;                      /* the library's algorithm id */
-  const tlop_catalog_entry *e; /* its catalogue entry (reading), or NULL */
-} rule;
-
-typedef struct block {
-  double comm; /* from this communicator size on */
-  rule *rules;
-  size_t n, cap;
-} block;
-
-struct tlop_tuning {
-  block *blocks;
-  size_t n, cap;
-};
-
 static void blocks_free(block *b, size_t n) {
   for (size_t i = 0; i < n; i++)
     free(b[i].rules);
@@ -143,11 +126,15 @@ static void blocks_free(block *b, size_t n) {
 void tlop_tuning_free(tlop_tuning *t) {
   if (!t)
     return;
+  if (t->ar)
+    arena_free(t->ar);
   blocks_free(t->blocks, t->n);
   free(t);
 }
 
 const tlop_catalog_entry *tlop_tuning_lookup(const tlop_tuning *t, double m, double P) {
+  if (t->csel)
+    return csel_lookup(t, m, P);
   const block *b = NULL;
   for (size_t i = 0; i < t->n; i++)
     if (t->blocks[i].comm <= P)
@@ -159,22 +146,33 @@ const tlop_catalog_entry *tlop_tuning_lookup(const tlop_tuning *t, double m, dou
   return r ? r->e : NULL;
 }
 
+int tlop_tuning_names(const tlop_catalog_entry *e, tlop_tuning_format f) {
+  return e && (f == TLOP_TUNING_MPICH_JSON ? e->mpich_name != NULL : e->ompi_id != 0);
+}
+
+int tlop_tuning_same(const tlop_catalog_entry *a, const tlop_catalog_entry *b,
+                     tlop_tuning_format f) {
+  return f == TLOP_TUNING_MPICH_JSON ? !strcmp(a->mpich_name, b->mpich_name) : a->ompi_id == b->ompi_id;
+}
+
 /* The decision in the library's ids: one block per P, neighbours with one id merged. */
 static tlop_status decision_blocks(tlop_ctx *ctx, const tlop_decision *d,
-                                   const tlop_catalog_entry *const *cands, tlop_tuning *t) {
+                                   const tlop_catalog_entry *const *cands, tlop_tuning_format f,
+                                   tlop_tuning *t) {
   for (size_t r = 0; r < d->nranges; r++) {
     const tlop_best_range *g = &d->ranges[r];
     const tlop_catalog_entry *e = cands[g->winner];
-    int id = e ? e->ompi_id : 0;
-    if (!id) {
-      diag_error(ctx, (span){0}, "candidate %zu wins at P = %g, m = %g B, but has no Open MPI "
-                 "coll_tuned id in the catalogue", g->winner + 1, g->P, g->m_first);
+    if (!tlop_tuning_names(e, f)) {
+      diag_error(ctx, (span){0}, "candidate %zu wins at P = %g, m = %g B, but has no %s name "
+                 "in the catalogue", g->winner + 1, g->P, g->m_first,
+                 f == TLOP_TUNING_MPICH_JSON ? "MPICH" : "Open MPI coll_tuned");
       return TLOP_ERR_ARG;
     }
+    int id = e->ompi_id;
     if (!t->n || t->blocks[t->n - 1].comm != g->P)
       VEC_PUSH(t->blocks, t->n, t->cap, ((block){g->P, NULL, 0, 0}));
     block *b = &t->blocks[t->n - 1];
-    if (b->n && b->rules[b->n - 1].id == id)
+    if (b->n && tlop_tuning_same(b->rules[b->n - 1].e, e, f))
       continue;
     /* The first rule of a block starts at 0: smaller messages than the grid's take it too. */
     rule ru = {b->n ? ceil(g->m_from) : 0, id, e};
@@ -208,10 +206,13 @@ tlop_status tlop_tuning_write(tlop_ctx *ctx, const tlop_decision *d,
     return TLOP_ERR_ARG;
   }
   tlop_tuning t = {0};
-  tlop_status st = decision_blocks(ctx, d, cands, &t);
+  tlop_status st = decision_blocks(ctx, d, cands, format, &t);
   if (st == TLOP_OK) {
     strbuf o = {0};
-    write_ompi_rules(&o, &t, c, format == TLOP_TUNING_OMPI_RULES);
+    if (format == TLOP_TUNING_MPICH_JSON)
+      csel_write(&o, &t, collective);
+    else
+      write_ompi_rules(&o, &t, c, format == TLOP_TUNING_OMPI_RULES);
     *text = sb_take(&o);
   }
   blocks_free(t.blocks, t.n);
@@ -221,16 +222,7 @@ tlop_status tlop_tuning_write(tlop_ctx *ctx, const tlop_decision *d,
 /* ---- reading Open MPI's rules as coll_tuned does (coll_tuned_dynamic_file.c, 4.1;
  * coll_base_dynamic_file.c, 5.0 for rule-file-version-2) ---- */
 
-typedef struct reader {
-  word_scan s;
-  const tlop_catalog *cat;
-  const char *collective; /* the one whose rules are kept */
-  tlop_tuning *t;
-  int errors;
-} reader;
-
-static void fail(reader *r, span at, const char *fmt, ...) TLOP_PRINTF(3, 4);
-static void fail(reader *r, span at, const char *fmt, ...) {
+void reader_fail(reader *r, span at, const char *fmt, ...) {
   va_list ap;
   va_start(ap, fmt);
   diag_emit(r->s.ctx, TLOP_ERROR, at, fmt, ap);
@@ -241,7 +233,7 @@ static void fail(reader *r, span at, const char *fmt, ...) {
 /* The next number the counts promise; `what` names it for the message. */
 static bool number(reader *r, const char *what, long *v, span *at) {
   if (!word_next(&r->s, true, at)) {
-    fail(r, word_end(&r->s), "the file ends where %s should be: the counts before promise more", what);
+    reader_fail(r, word_end(&r->s), "the file ends where %s should be: the counts before promise more", what);
     return false;
   }
   if (!word_count(&r->s, *at, what, v)) {
@@ -268,12 +260,12 @@ static bool read_rule(reader *r, const struct collective *c, bool v2, bool keep,
       (v2 && !number(r, "a number of max requests", &reqs, &at)))
     return false;
   if (!b->n && msg != 0)
-    fail(r, at_msg, "the first rule of a communicator size must start at message size 0 "
+    reader_fail(r, at_msg, "the first rule of a communicator size must start at message size 0 "
          "(smaller messages would fall back to the fixed decision)");
   if (b->n && msg <= b->rules[b->n - 1].msg)
-    fail(r, at_msg, "message sizes must ascend: %ld follows %.0f", msg, b->rules[b->n - 1].msg);
+    reader_fail(r, at_msg, "message sizes must ascend: %ld follows %.0f", msg, b->rules[b->n - 1].msg);
   if (c->ompi_algorithms && (alg < 1 || alg > c->ompi_algorithms))
-    fail(r, at_alg, "%s has algorithms 1 to %d in coll_tuned, not %ld", c->name,
+    reader_fail(r, at_alg, "%s has algorithms 1 to %d in coll_tuned, not %ld", c->name,
          c->ompi_algorithms, alg);
   rule ru = {(double)msg, (int)alg, keep ? entry_of(r, (int)alg) : NULL};
   VEC_PUSH(b->rules, b->n, b->cap, ru);
@@ -284,16 +276,16 @@ static void read_ompi_rules(reader *r, bool v2) {
   span at;
   long ncoll;
   if (!word_next(&r->s, true, &at)) {
-    fail(r, word_end(&r->s), "the file is empty: Open MPI expects the number of collectives");
+    reader_fail(r, word_end(&r->s), "the file is empty: Open MPI expects the number of collectives");
     return;
   }
   bool has_header = at.hi - at.lo == 19 && !strncmp(r->s.src->text + at.lo, "rule-file-version-2", 19);
   if (v2 && !has_header) {
-    fail(r, at, "expected 'rule-file-version-2' first (or lint with --format ompi-rules-v1)");
+    reader_fail(r, at, "expected 'rule-file-version-2' first (or lint with --format ompi-rules-v1)");
     return;
   }
   if (!v2 && has_header) {
-    fail(r, at, "'rule-file-version-2' is Open MPI 5's header: 4.1 reads no header");
+    reader_fail(r, at, "'rule-file-version-2' is Open MPI 5's header: 4.1 reads no header");
     return;
   }
   if (has_header ? !number(r, "the number of collectives", &ncoll, &at)
@@ -302,7 +294,7 @@ static void read_ompi_rules(reader *r, bool v2) {
     return;
   }
   if (ncoll < 1)
-    fail(r, at, "no collectives: the file sets nothing");
+    reader_fail(r, at, "no collectives: the file sets nothing");
   bool seen[NCOLLECTIVES] = {0};
   for (long i = 0; i < ncoll; i++) {
     long id, ncomm;
@@ -311,17 +303,17 @@ static void read_ompi_rules(reader *r, bool v2) {
       return;
     const struct collective *c = collective_of_ompi_id(id);
     if (!c) {
-      fail(r, at_id, "%ld is not a collective id of Open MPI (0 to %zu)", id, NCOLLECTIVES - 1);
+      reader_fail(r, at_id, "%ld is not a collective id of Open MPI (0 to %zu)", id, NCOLLECTIVES - 1);
       return;
     }
     if (seen[c - collectives])
-      fail(r, at_id, "%s (%ld) has rules already", c->name, id);
+      reader_fail(r, at_id, "%s (%ld) has rules already", c->name, id);
     seen[c - collectives] = true;
     bool keep = !strcmp(c->name, r->collective);
     if (!number(r, "the number of communicator sizes", &ncomm, &at))
       return;
     if (ncomm < 1)
-      fail(r, at, "%s has no communicator sizes", c->name);
+      reader_fail(r, at, "%s has no communicator sizes", c->name);
     for (long j = 0; j < ncomm; j++) {
       long comm, nmsg;
       span at_comm;
@@ -329,11 +321,11 @@ static void read_ompi_rules(reader *r, bool v2) {
         return;
       block b = {(double)comm, NULL, 0, 0};
       if (r->t->n && keep && comm <= r->t->blocks[r->t->n - 1].comm)
-        fail(r, at_comm, "communicator sizes must ascend: %ld follows %.0f", comm,
+        reader_fail(r, at_comm, "communicator sizes must ascend: %ld follows %.0f", comm,
              r->t->blocks[r->t->n - 1].comm);
       bool ok = number(r, "the number of message sizes", &nmsg, &at);
       if (ok && nmsg < 1)
-        fail(r, at, "communicator size %ld has no rules", comm);
+        reader_fail(r, at, "communicator size %ld has no rules", comm);
       for (long k = 0; ok && k < nmsg; k++)
         ok = read_rule(r, c, v2, keep, &b);
       if (keep)
@@ -345,7 +337,7 @@ static void read_ompi_rules(reader *r, bool v2) {
     }
   }
   if (word_next(&r->s, true, &at))
-    fail(r, at, "text after the last rule the counts announce: Open MPI ignores it");
+    reader_fail(r, at, "text after the last rule the counts announce: Open MPI ignores it");
 }
 
 tlop_status tlop_tuning_read(tlop_ctx *ctx, const tlop_catalog *cat, const char *collective,
@@ -356,7 +348,10 @@ tlop_status tlop_tuning_read(tlop_ctx *ctx, const tlop_catalog *cat, const char 
   if (!t)
     return TLOP_ERR_NOMEM;
   reader r = {{ctx, source_new(ctx, path, text, len), 0}, cat, collective, t, 0};
-  read_ompi_rules(&r, format == TLOP_TUNING_OMPI_RULES);
+  if (format == TLOP_TUNING_MPICH_JSON)
+    csel_read(&r);
+  else
+    read_ompi_rules(&r, format == TLOP_TUNING_OMPI_RULES);
   if (r.errors) {
     tlop_tuning_free(t);
     return TLOP_ERR_SYNTAX;

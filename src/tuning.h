@@ -23,4 +23,41 @@ bool word_count(word_scan *s, span w, const char *what, long *out);
 /* An empty span just past the last word: where "expected …" at the end points. */
 span word_end(const word_scan *s);
 
+/* ---- the shape the formats share (tuning.c) ---- */
+
+typedef struct rule {
+  double msg;                  /* from this message size (bytes) on */
+  int id;                      /* the library's algorithm id */
+  const tlop_catalog_entry *e; /* its catalogue entry; NULL when the catalogue has none */
+} rule;
+
+typedef struct block {
+  double comm; /* from this communicator size on */
+  rule *rules;
+  size_t n, cap;
+} block;
+
+struct tlop_tuning {
+  block *blocks; /* Open MPI's rules */
+  size_t n, cap;
+  arena *ar;                 /* an MPICH file: its JSON tree, kept to be walked as MPICH does */
+  struct json_value *csel;
+  const char *collective;
+};
+
+typedef struct reader {
+  word_scan s;
+  const tlop_catalog *cat;
+  const char *collective; /* the one whose rules are kept */
+  tlop_tuning *t;
+  int errors;
+} reader;
+
+void reader_fail(reader *r, span at, const char *fmt, ...) TLOP_PRINTF(3, 4);
+
+/* ---- MPICH's CSEL JSON (csel.c) ---- */
+void csel_write(strbuf *o, const tlop_tuning *t, const char *collective);
+void csel_read(reader *r);
+const tlop_catalog_entry *csel_lookup(const tlop_tuning *t, double m, double P);
+
 #endif

@@ -21,8 +21,9 @@ static const char best_help[] =
     "                         comes earlier in the catalogue, which lists simpler first\n"
     "      --refine           locate each crossover between grid points by bisection\n"
     "      --emit FORMAT      also write a tuning file: ompi-rules (Open MPI coll_tuned,\n"
-    "                         rule-file-version-2) or ompi-rules-v1 (Open MPI 4.1); it is\n"
-    "                         linted and read back before it is written\n"
+    "                         rule-file-version-2), ompi-rules-v1 (Open MPI 4.1) or\n"
+    "                         mpich-json (MPICH 4.0 CSEL); it is linted and read back\n"
+    "                         (the same winner at every grid point) before it is written\n"
     "  -o, --output FILE      where --emit writes (required with --emit)\n"
     "      --catalog FILE     another catalogue than the stdlib's\n" HELP_ENGINE;
 
@@ -30,7 +31,8 @@ static const char lint_help[] =
     "usage: tlop lint --format FORMAT [--collective NAME] FILE\n"
     "Read FILE as the MPI library reads it and report, as FILE:LINE:COL, everything it\n"
     "would reject, misread or silently ignore. Formats: ompi-rules (Open MPI coll_tuned,\n"
-    "rule-file-version-2, Open MPI 5) and ompi-rules-v1 (Open MPI 4.1).\n\n"
+    "rule-file-version-2, Open MPI 5), ompi-rules-v1 (Open MPI 4.1) and mpich-json\n"
+    "(MPICH 4.0's collective selection JSON, MPIR_CVAR_COLL_SELECTION_TUNING_JSON_FILE).\n\n"
     "  -f, --format FORMAT    the file's format\n"
     "  -c, --collective NAME  whose algorithm ids to check against the catalogue (bcast)\n"
     "      --catalog FILE     another catalogue than the stdlib's\n" HELP_HELP;
@@ -192,10 +194,10 @@ static bool emit(cli *c, const tlop_catalog *cat, const tlop_decision *d, char *
     cands[a] = tlop_catalog_find(cat, bo.collective, names[a]);
   for (size_t r = 0; r < d->nranges; r++) {
     const tlop_catalog_entry *e = cands[d->ranges[r].winner];
-    if (!e || !e->ompi_id) {
+    if (!tlop_tuning_names(e, f)) {
       fprintf(stderr, "tlop best: %s wins at P = %.0f from m = %.0f B, but the catalogue gives "
-              "it no Open MPI coll_tuned id: no file written\n", names[d->ranges[r].winner],
-              d->ranges[r].P, d->ranges[r].m_from);
+              "it no name in %s: no file written\n", names[d->ranges[r].winner],
+              d->ranges[r].P, d->ranges[r].m_from, bo.emit);
       free(cands);
       return false;
     }
@@ -208,7 +210,7 @@ static bool emit(cli *c, const tlop_catalog *cat, const tlop_decision *d, char *
   for (size_t i = 0; ok && i < g->npts; i++) {
     double P = g->pts[2 * i], m = g->pts[2 * i + 1];
     const tlop_catalog_entry *want = cands[tlop_best_lookup(d, m, P)], *got = tlop_tuning_lookup(back, m, P);
-    if (!got || got->ompi_id != want->ompi_id) {
+    if (!got || !tlop_tuning_same(got, want, f)) {
       fprintf(stderr, "tlop best: internal error: the file read back gives %s at m = %.0f, "
               "P = %.0f, the decision %s\n", got ? got->algorithm : "nothing", m, P, want->algorithm);
       ok = false;
@@ -333,7 +335,7 @@ int cmd_lint(cli *c, int argc, char **argv) {
     return cli_usage_error("lint", "expected one FILE");
   tlop_tuning_format f;
   if (!c->o.format || tlop_tuning_format_parse(c->o.format, &f) != TLOP_OK)
-    return cli_usage_error("lint", "--format takes ompi-rules or ompi-rules-v1");
+    return cli_usage_error("lint", "--format takes ompi-rules, ompi-rules-v1 or mpich-json");
   const char *path = argv[optind];
   FILE *in = fopen(path, "rb");
   if (!in) {

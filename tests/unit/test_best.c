@@ -1,6 +1,6 @@
 /* test_best.c — unit tests of the decision (tlop_best.h) on costs worked out by hand, and
- * the round trip of Open MPI rules files: written from a decision, read back by the
- * linter's reader, the same winner at every byte count tried. */
+ * the round trip of the tuning files (Open MPI rules, MPICH JSON): written from a decision,
+ * read back by the linter's reader, the same winner at every byte count tried. */
 #define _POSIX_C_SOURCE 200809L
 #include "tlop_best.h"
 #include "unit.h"
@@ -70,8 +70,9 @@ static void test_decide_refine(void) {
 static void test_round_trip(tlop_ctx *ctx) {
   static const char cat_text[] =
       "version openmpi test\n"
-      "algorithm bcast x.tlop cheap_small openmpi=6:binomial\n"
-      "algorithm bcast x.tlop cheap_large openmpi=9:scatter_allgather_ring\n";
+      "algorithm bcast x.tlop cheap_small openmpi=6:binomial mpich=MPIR_Bcast_intra_binomial\n"
+      "algorithm bcast x.tlop cheap_large openmpi=9:scatter_allgather_ring "
+      "mpich=MPIR_Bcast_intra_scatter_ring_allgather\n";
   char path[] = "/tmp/tlop_test_best_XXXXXX";
   int fd = mkstemp(path);
   CHECK(fd >= 0);
@@ -87,8 +88,10 @@ static void test_round_trip(tlop_ctx *ctx) {
   CHECK(tlop_catalog_version(cat, "openmpi") && !strcmp(tlop_catalog_version(cat, "openmpi"), "test"));
   tlop_decision *d = decide(0);
   CHECK(tlop_best_refine(d, 0, cost_at, NULL) == TLOP_OK);
-  for (int v2 = 0; v2 < 2; v2++) {
-    tlop_tuning_format fmt = v2 ? TLOP_TUNING_OMPI_RULES : TLOP_TUNING_OMPI_RULES_V1;
+  static const tlop_tuning_format formats[] = {TLOP_TUNING_OMPI_RULES_V1, TLOP_TUNING_OMPI_RULES,
+                                               TLOP_TUNING_MPICH_JSON};
+  for (int k = 0; k < 3; k++) {
+    tlop_tuning_format fmt = formats[k];
     char *text = NULL;
     tlop_tuning *back = NULL;
     CHECK(tlop_tuning_write(ctx, d, cands, "bcast", fmt, &text) == TLOP_OK);
@@ -96,10 +99,12 @@ static void test_round_trip(tlop_ctx *ctx) {
     for (double P = 2; back && P <= 16; P++)
       for (double m = 0; m <= 2048; m++)
         CHECK(tlop_tuning_lookup(back, m, P) == cands[tlop_best_lookup(d, m, P)]);
-    /* the other format's reader refuses it: the header is the difference */
-    tlop_tuning *other = NULL;
-    CHECK(tlop_tuning_read(ctx, cat, "bcast", v2 ? TLOP_TUNING_OMPI_RULES_V1 : TLOP_TUNING_OMPI_RULES,
-                           "rt.rules", text, strlen(text), &other) == TLOP_ERR_SYNTAX && !other);
+    /* each other format's reader refuses it */
+    for (int j = 0; j < 3; j++) {
+      tlop_tuning *other = NULL;
+      CHECK(j == k || (tlop_tuning_read(ctx, cat, "bcast", formats[j], "rt.rules", text,
+                                        strlen(text), &other) == TLOP_ERR_SYNTAX && !other));
+    }
     tlop_tuning_free(back);
     free(text);
   }
