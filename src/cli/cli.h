@@ -171,6 +171,18 @@ tlop_status cli_evaluator_run(const cli_evaluator *ev, size_t which, const doubl
                               double *out);
 void cli_evaluator_close(cli *c, cli_evaluator *ev);
 int cmd_best(cli *c, int argc, char **argv);
+int cmd_plot(cli *c, int argc, char **argv);
+
+/* ---- gnuplot.c: figures through gnuplot (plot, validate --plot) ---- */
+/* gnuplot with the terminal of path's extension (.svg, .png) set to write there; NULL after
+ * a message (no gnuplot, another extension). */
+FILE *gp_open(const char *cmd, const char *path);
+/* Ends the figure; false after a message when gnuplot failed. */
+bool gp_close(FILE *g, const char *cmd, const char *path);
+/* s as a gnuplot single-quoted string. */
+void gp_str(FILE *f, const char *s);
+/* Tics of a size axis ("x", "y") at powers of two in binary units (1 KiB), ~10 at most. */
+void gp_size_tics(FILE *g, const char *axis, double lo, double hi);
 int cmd_lint(cli *c, int argc, char **argv);
 
 #endif

@@ -31,6 +31,7 @@ static const struct command {
     {"validate", cmd_validate, "score predictions against IMB/OSU benchmark output"},
     {"best", cmd_best, "the cheapest algorithm per (m, P); MPI tuning files"},
     {"lint", cmd_lint, "check an MPI tuning file as the library reads it"},
+    {"plot", cmd_plot, "cost against message size, or the best-algorithm map (gnuplot)"},
 };
 
 static void usage(FILE *f) {
