@@ -41,150 +41,6 @@ void csel_write(strbuf *o, const tlop_tuning *t, const char *collective) {
              "\n  }\n}\n");
 }
 
-/* ---- a JSON reader: objects keep their members in order (the order is the meaning) ---- */
-
-typedef enum { JSON_OBJECT, JSON_SCALAR } json_kind;
-
-typedef struct json_member {
-  span key_at;
-  char *key;
-  struct json_value *value;
-  const tlop_catalog_entry *entry; /* an algorithm of the collective read: its entry */
-} json_member;
-
-typedef struct json_value {
-  json_kind kind;
-  span at;
-  json_member *members;
-  size_t n;
-} json_value;
-
-typedef struct json_parser {
-  reader *r;
-  arena *ar;
-  uint32_t pos;
-} json_parser;
-
-static const char *text(const json_parser *p) { return p->r->s.src->text; }
-
-static void skip_space(json_parser *p) {
-  while (p->pos < p->r->s.src->len && strchr(" \t\r\n", text(p)[p->pos]))
-    p->pos++;
-}
-
-static span here(const json_parser *p) {
-  return (span){p->r->s.src, p->pos, p->pos + (p->pos < p->r->s.src->len)};
-}
-
-static bool expect(json_parser *p, char c, const char *what) {
-  skip_space(p);
-  if (p->pos < p->r->s.src->len && text(p)[p->pos] == c) {
-    p->pos++;
-    return true;
-  }
-  reader_fail(p->r, here(p), "expected %s", what);
-  return false;
-}
-
-/* A string without escapes other than \" \\ \/: CSEL keys are plain ASCII. */
-static char *parse_string(json_parser *p, span *at) {
-  if (!expect(p, '"', "'\"'"))
-    return NULL;
-  strbuf b = {0};
-  uint32_t lo = p->pos - 1;
-  for (;;) {
-    if (p->pos >= p->r->s.src->len || text(p)[p->pos] == '\n') {
-      reader_fail(p->r, (span){p->r->s.src, lo, p->pos}, "unterminated string");
-      free(b.s);
-      return NULL;
-    }
-    char c = text(p)[p->pos++];
-    if (c == '"')
-      break;
-    if (c == '\\') {
-      char e = p->pos < p->r->s.src->len ? text(p)[p->pos++] : 0;
-      if (e != '"' && e != '\\' && e != '/') {
-        reader_fail(p->r, (span){p->r->s.src, p->pos - 2, p->pos}, "an escape CSEL keys never need");
-        free(b.s);
-        return NULL;
-      }
-      c = e;
-    }
-    sb_putn(&b, &c, 1);
-  }
-  *at = (span){p->r->s.src, lo, p->pos};
-  char *s = arena_strdup(p->ar, b.s ? b.s : "");
-  free(b.s);
-  return s;
-}
-
-static json_value *parse_value(json_parser *p, int depth);
-
-static json_value *parse_object(json_parser *p, int depth) {
-  json_value *v = arena_alloc(p->ar, sizeof *v);
-  v->kind = JSON_OBJECT;
-  v->at = here(p);
-  p->pos++;
-  size_t cap = 0;
-  skip_space(p);
-  if (p->pos < p->r->s.src->len && text(p)[p->pos] == '}') {
-    p->pos++;
-    return v;
-  }
-  for (;;) {
-    json_member m = {0};
-    if (!(m.key = parse_string(p, &m.key_at)) || !expect(p, ':', "':' after the key") ||
-        !(m.value = parse_value(p, depth + 1)))
-      return NULL;
-    for (size_t i = 0; i < v->n; i++)
-      if (!strcmp(v->members[i].key, m.key))
-        reader_fail(p->r, m.key_at, "\"%s\" twice in one object: json-c keeps only one", m.key);
-    v->members = grow_array(v->members, &cap, v->n + 1, sizeof *v->members);
-    v->members[v->n++] = m;
-    skip_space(p);
-    if (p->pos < p->r->s.src->len && text(p)[p->pos] == '}') {
-      p->pos++;
-      /* members live in the parser's arena, the array in the heap: copy it over */
-      json_member *kept = arena_alloc(p->ar, v->n * sizeof *kept);
-      memcpy(kept, v->members, v->n * sizeof *kept);
-      free(v->members);
-      v->members = kept;
-      return v;
-    }
-    if (!expect(p, ',', "',' or '}'")) {
-      free(v->members);
-      return NULL;
-    }
-  }
-}
-
-static json_value *parse_value(json_parser *p, int depth) {
-  skip_space(p);
-  if (depth > 64) {
-    reader_fail(p->r, here(p), "nested more than 64 deep");
-    return NULL;
-  }
-  if (p->pos < p->r->s.src->len && text(p)[p->pos] == '{')
-    return parse_object(p, depth);
-  /* CSEL has objects only; anything else is read as one token to point at */
-  json_value *v = arena_alloc(p->ar, sizeof *v);
-  v->kind = JSON_SCALAR;
-  uint32_t lo = p->pos;
-  if (p->pos < p->r->s.src->len && text(p)[p->pos] == '"') {
-    if (!parse_string(p, &v->at))
-      return NULL;
-  } else {
-    while (p->pos < p->r->s.src->len && !strchr(",}] \t\r\n", text(p)[p->pos]))
-      p->pos++;
-    if (p->pos == lo) {
-      reader_fail(p->r, here(p), "expected a value");
-      return NULL;
-    }
-    v->at = (span){p->r->s.src, lo, p->pos};
-  }
-  return v;
-}
-
 /* ---- CSEL's keys ---- */
 
 typedef enum { KEY_BAD, KEY_COND, KEY_ANY, KEY_ALGORITHM } key_class;
@@ -299,12 +155,12 @@ void csel_read(reader *r) {
   json_parser p = {r, arena_new(), 0};
   r->t->ar = p.ar;
   r->t->collective = arena_strdup(p.ar, r->collective);
-  json_value *root = parse_value(&p, 0);
+  json_value *root = json_parse_value(&p, 0);
   if (!root)
     return;
-  skip_space(&p);
+  json_skip_space(&p);
   if (p.pos < r->s.src->len) {
-    reader_fail(r, here(&p), "text after the JSON value");
+    reader_fail(r, json_here(&p), "text after the JSON value");
     return;
   }
   if (root->kind != JSON_OBJECT) {

@@ -90,6 +90,25 @@ static const struct collective {
 };
 #define NCOLLECTIVES (sizeof collectives / sizeof *collectives)
 
+/* coll_tuned's names of the bcast algorithms, by id (ompi_info, Open MPI 4.1.4) */
+static const char *const ompi_bcast_names[] = {
+    "ignore", "basic_linear", "chain", "pipeline", "split_binary_tree", "binary_tree",
+    "binomial", "knomial", "scatter_allgather", "scatter_allgather_ring"};
+
+int tuning_ompi_alg_id(const char *collective, const char *name) {
+  for (int i = 1; !strcmp(collective, "bcast") && i < 10; i++)
+    if (!strcmp(ompi_bcast_names[i], name))
+      return i;
+  return 0;
+}
+
+int tuning_ompi_alg_count(const char *collective) {
+  for (size_t i = 0; i < NCOLLECTIVES; i++)
+    if (!strcmp(collectives[i].name, collective))
+      return collectives[i].ompi_algorithms;
+  return -1;
+}
+
 static const struct collective *collective_named(const char *name) {
   for (size_t i = 0; i < NCOLLECTIVES; i++)
     if (!strcmp(collectives[i].name, name))
@@ -105,8 +124,8 @@ static const struct collective *collective_of_ompi_id(long id) {
 }
 
 tlop_status tlop_tuning_format_parse(const char *name, tlop_tuning_format *out) {
-  static const char *const names[] = {"ompi-rules", "ompi-rules-v1", "mpich-json"};
-  for (int i = 0; i < 3; i++)
+  static const char *const names[] = {"ompi-rules", "ompi-rules-v1", "mpich-json", "ompi-json"};
+  for (int i = 0; i < 4; i++)
     if (!strcmp(name, names[i])) {
       *out = (tlop_tuning_format)i;
       return TLOP_OK;
@@ -116,6 +135,10 @@ tlop_status tlop_tuning_format_parse(const char *name, tlop_tuning_format *out) 
 
 
 /* ---- the shape every format shares ---- */
+
+void rule_add(block *b, double msg, int id, const tlop_catalog_entry *e) {
+  VEC_PUSH(b->rules, b->n, b->cap, ((rule){msg, id, e}));
+}
 
 static void blocks_free(block *b, size_t n) {
   for (size_t i = 0; i < n; i++)
@@ -175,8 +198,7 @@ static tlop_status decision_blocks(tlop_ctx *ctx, const tlop_decision *d,
     if (b->n && tlop_tuning_same(b->rules[b->n - 1].e, e, f))
       continue;
     /* The first rule of a block starts at 0: smaller messages than the grid's take it too. */
-    rule ru = {b->n ? ceil(g->m_from) : 0, id, e};
-    VEC_PUSH(b->rules, b->n, b->cap, ru);
+    rule_add(b, b->n ? ceil(g->m_from) : 0, id, e);
   }
   return TLOP_OK;
 }
@@ -211,6 +233,8 @@ tlop_status tlop_tuning_write(tlop_ctx *ctx, const tlop_decision *d,
     strbuf o = {0};
     if (format == TLOP_TUNING_MPICH_JSON)
       csel_write(&o, &t, collective);
+    else if (format == TLOP_TUNING_OMPI_JSON)
+      ompi_json_write(&o, &t, collective);
     else
       write_ompi_rules(&o, &t, c, format == TLOP_TUNING_OMPI_RULES);
     *text = sb_take(&o);
@@ -243,7 +267,7 @@ static bool number(reader *r, const char *what, long *v, span *at) {
   return true;
 }
 
-static const tlop_catalog_entry *entry_of(const reader *r, int id) {
+const tlop_catalog_entry *tuning_ompi_entry(const reader *r, int id) {
   const tlop_catalog_entry *es;
   size_t n = tlop_catalog_entries(r->cat, &es);
   for (size_t i = 0; i < n; i++)
@@ -267,8 +291,7 @@ static bool read_rule(reader *r, const struct collective *c, bool v2, bool keep,
   if (c->ompi_algorithms && (alg < 1 || alg > c->ompi_algorithms))
     reader_fail(r, at_alg, "%s has algorithms 1 to %d in coll_tuned, not %ld", c->name,
          c->ompi_algorithms, alg);
-  rule ru = {(double)msg, (int)alg, keep ? entry_of(r, (int)alg) : NULL};
-  VEC_PUSH(b->rules, b->n, b->cap, ru);
+  rule_add(b, (double)msg, (int)alg, keep ? tuning_ompi_entry(r, (int)alg) : NULL);
   return true;
 }
 
@@ -350,6 +373,8 @@ tlop_status tlop_tuning_read(tlop_ctx *ctx, const tlop_catalog *cat, const char 
   reader r = {{ctx, source_new(ctx, path, text, len), 0}, cat, collective, t, 0};
   if (format == TLOP_TUNING_MPICH_JSON)
     csel_read(&r);
+  else if (format == TLOP_TUNING_OMPI_JSON)
+    ompi_json_read(&r);
   else
     read_ompi_rules(&r, format == TLOP_TUNING_OMPI_RULES);
   if (r.errors) {

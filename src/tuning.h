@@ -45,6 +45,8 @@ struct tlop_tuning {
   const char *collective;
 };
 
+void rule_add(block *b, double msg, int id, const tlop_catalog_entry *e);
+
 typedef struct reader {
   word_scan s;
   const tlop_catalog *cat;
@@ -55,9 +57,48 @@ typedef struct reader {
 
 void reader_fail(reader *r, span at, const char *fmt, ...) TLOP_PRINTF(3, 4);
 
+/* Open MPI's coll_tuned algorithms of a collective: the id of a name (0: none such), how
+ * many there are (-1: not a collective), the catalogue entry of an id (or NULL). */
+int tuning_ompi_alg_id(const char *collective, const char *name);
+int tuning_ompi_alg_count(const char *collective);
+const tlop_catalog_entry *tuning_ompi_entry(const reader *r, int id);
+
+/* ---- JSON (json.c) ---- */
+typedef enum { JSON_OBJECT, JSON_ARRAY, JSON_SCALAR } json_kind;
+
+typedef struct json_member {
+  span key_at;
+  char *key;                       /* NULL in an array */
+  struct json_value *value;
+  const tlop_catalog_entry *entry; /* an algorithm of the collective read: its entry */
+} json_member;
+
+typedef struct json_value {
+  json_kind kind;
+  span at;
+  json_member *members; /* an object's members or an array's elements, in order */
+  size_t n;
+} json_value;
+
+typedef struct json_parser {
+  reader *r;
+  arena *ar;
+  uint32_t pos;
+} json_parser;
+
+/* One value at p->pos; NULL after reporting where it breaks. */
+json_value *json_parse_value(json_parser *p, int depth);
+void json_skip_space(json_parser *p);
+/* The character at the position, to point at. */
+span json_here(const json_parser *p);
+
 /* ---- MPICH's CSEL JSON (csel.c) ---- */
 void csel_write(strbuf *o, const tlop_tuning *t, const char *collective);
 void csel_read(reader *r);
 const tlop_catalog_entry *csel_lookup(const tlop_tuning *t, double m, double P);
+
+/* ---- Open MPI's JSON rules (ompi_json.c) ---- */
+void ompi_json_write(strbuf *o, const tlop_tuning *t, const char *collective);
+void ompi_json_read(reader *r);
 
 #endif

@@ -1,5 +1,5 @@
 /* test_best.c — unit tests of the decision (tlop_best.h) on costs worked out by hand, and
- * the round trip of the tuning files (Open MPI rules, MPICH JSON): written from a decision,
+ * the round trip of the tuning files (Open MPI rules and JSON, MPICH JSON): written from a decision,
  * read back by the linter's reader, the same winner at every byte count tried. */
 #define _POSIX_C_SOURCE 200809L
 #include "tlop_best.h"
@@ -89,8 +89,8 @@ static void test_round_trip(tlop_ctx *ctx) {
   tlop_decision *d = decide(0);
   CHECK(tlop_best_refine(d, 0, cost_at, NULL) == TLOP_OK);
   static const tlop_tuning_format formats[] = {TLOP_TUNING_OMPI_RULES_V1, TLOP_TUNING_OMPI_RULES,
-                                               TLOP_TUNING_MPICH_JSON};
-  for (int k = 0; k < 3; k++) {
+                                               TLOP_TUNING_MPICH_JSON, TLOP_TUNING_OMPI_JSON};
+  for (int k = 0; k < 4; k++) {
     tlop_tuning_format fmt = formats[k];
     char *text = NULL;
     tlop_tuning *back = NULL;
@@ -100,7 +100,7 @@ static void test_round_trip(tlop_ctx *ctx) {
       for (double m = 0; m <= 2048; m++)
         CHECK(tlop_tuning_lookup(back, m, P) == cands[tlop_best_lookup(d, m, P)]);
     /* each other format's reader refuses it */
-    for (int j = 0; j < 3; j++) {
+    for (int j = 0; j < 4; j++) {
       tlop_tuning *other = NULL;
       CHECK(j == k || (tlop_tuning_read(ctx, cat, "bcast", formats[j], "rt.rules", text,
                                         strlen(text), &other) == TLOP_ERR_SYNTAX && !other));
