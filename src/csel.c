@@ -152,17 +152,9 @@ static void check_node(reader *r, json_value *v, const char *algorithm_prefix, b
 }
 
 void csel_read(reader *r) {
-  json_parser p = {r, arena_new(), 0};
-  r->t->ar = p.ar;
-  r->t->collective = arena_strdup(p.ar, r->collective);
-  json_value *root = json_parse_value(&p, 0);
+  json_value *root = json_parse_document(r);
   if (!root)
     return;
-  json_skip_space(&p);
-  if (p.pos < r->s.src->len) {
-    reader_fail(r, json_here(&p), "text after the JSON value");
-    return;
-  }
   if (root->kind != JSON_OBJECT) {
     reader_fail(r, root->at, "expected an object of \"collective=NAME\" keys");
     return;

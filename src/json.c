@@ -6,15 +6,23 @@
 #include <stdlib.h>
 #include <string.h>
 
+typedef struct json_parser {
+  reader *r;
+  arena *ar;
+  uint32_t pos;
+} json_parser;
+
+static json_value *json_parse_value(json_parser *p, int depth);
+
 
 static const char *text(const json_parser *p) { return p->r->s.src->text; }
 
-void json_skip_space(json_parser *p) {
+static void json_skip_space(json_parser *p) {
   while (p->pos < p->r->s.src->len && strchr(" \t\r\n", text(p)[p->pos]))
     p->pos++;
 }
 
-span json_here(const json_parser *p) {
+static span json_here(const json_parser *p) {
   return (span){p->r->s.src, p->pos, p->pos + (p->pos < p->r->s.src->len)};
 }
 
@@ -135,7 +143,7 @@ static json_value *parse_object(json_parser *p, int depth) {
   }
 }
 
-json_value *json_parse_value(json_parser *p, int depth) {
+static json_value *json_parse_value(json_parser *p, int depth) {
   json_skip_space(p);
   if (depth > 64) {
     reader_fail(p->r, json_here(p), "nested more than 64 deep");
@@ -164,3 +172,17 @@ json_value *json_parse_value(json_parser *p, int depth) {
   return v;
 }
 
+
+json_value *json_parse_document(reader *r) {
+  json_parser p = {r, arena_new(), 0};
+  r->t->ar = p.ar;
+  json_value *root = json_parse_value(&p, 0);
+  if (!root)
+    return NULL;
+  json_skip_space(&p);
+  if (p.pos < r->s.src->len) {
+    reader_fail(r, json_here(&p), "text after the JSON value");
+    return NULL;
+  }
+  return root;
+}

@@ -147,16 +147,9 @@ static void read_comm_rules(reader *r, const json_value *arr, const char *coll, 
 }
 
 void ompi_json_read(reader *r) {
-  json_parser p = {r, arena_new(), 0};
-  r->t->ar = p.ar;
-  json_value *root = json_parse_value(&p, 0);
+  json_value *root = json_parse_document(r);
   if (!root)
     return;
-  json_skip_space(&p);
-  if (p.pos < r->s.src->len) {
-    reader_fail(r, json_here(&p), "text after the JSON value");
-    return;
-  }
   const json_value *colls = member(root, "collectives", NULL);
   if (!colls || colls->kind != JSON_OBJECT) {
     reader_fail(r, root->at, "expected an object with \"collectives\", an object: Open MPI "

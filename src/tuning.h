@@ -42,7 +42,6 @@ struct tlop_tuning {
   size_t n, cap;
   arena *ar;                 /* an MPICH file: its JSON tree, kept to be walked as MPICH does */
   struct json_value *csel;
-  const char *collective;
 };
 
 void rule_add(block *b, double msg, int id, const tlop_catalog_entry *e);
@@ -80,17 +79,9 @@ typedef struct json_value {
   size_t n;
 } json_value;
 
-typedef struct json_parser {
-  reader *r;
-  arena *ar;
-  uint32_t pos;
-} json_parser;
-
-/* One value at p->pos; NULL after reporting where it breaks. */
-json_value *json_parse_value(json_parser *p, int depth);
-void json_skip_space(json_parser *p);
-/* The character at the position, to point at. */
-span json_here(const json_parser *p);
+/* The whole text as one JSON value, kept in an arena the tuning owns; NULL after reporting
+ * where it breaks. */
+json_value *json_parse_document(reader *r);
 
 /* ---- MPICH's CSEL JSON (csel.c) ---- */
 void csel_write(strbuf *o, const tlop_tuning *t, const char *collective);

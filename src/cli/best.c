@@ -48,16 +48,10 @@ typedef struct best_opts {
 static best_opts bo;
 
 static int take(cli *c, int opt, const char *arg) {
-  int r = cli_take_engine(c, opt, arg);
+  int r = cli_take_grid(c, opt, arg);
   if (r)
     return r;
   switch (opt) {
-  case 'g':
-    c->o.grids = realloc((void *)c->o.grids, (c->o.ngrids + 1) * sizeof *c->o.grids);
-    if (!c->o.grids)
-      abort();
-    c->o.grids[c->o.ngrids++] = arg;
-    return 1;
   case 'c':
     bo.collective = arg;
     return 1;
@@ -277,20 +271,8 @@ int cmd_best(cli *c, int argc, char **argv) {
     goto done;
   exprs = calloc(ncand, sizeof *exprs);
   costs = malloc(ncand * g.npts * sizeof *costs);
-  for (size_t a = 0; a < ncand; a++) {
-    size_t np;
-    if (!tlop_algorithm_params(m, names[a], &np)) {
-      fprintf(stderr, "tlop best: '%s' is not an algorithm of %s\n", names[a], argv[optind]);
-      goto done;
-    }
-    if (!(exprs[a] = cli_expr(c, m, names[a], env, false)))
-      goto done;
-  }
-  if (!cli_evaluator_open(c, &ev, exprs, ncand, pf, env, &g))
+  if (!cli_grid_costs(c, m, argv[optind], names, ncand, pf, env, &g, exprs, &ev, costs))
     goto done;
-  for (size_t a = 0; a < ncand; a++)
-    if (cli_evaluator_run(&ev, a, g.pts, g.npts, costs + a * g.npts) != TLOP_OK)
-      goto done;
   if (tlop_best_decide(g.axes[1].values, g.axes[1].count, g.axes[0].values, g.axes[0].count,
                        costs, ncand, bo.tie, &d) != TLOP_OK)
     goto done;

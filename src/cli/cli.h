@@ -150,6 +150,9 @@ typedef struct cli_grid {
   double *pts; /* point i, axis j at [i * naxes + j]; the first axis outermost */
   size_t npts;
 } cli_grid;
+/* Takes -g/--grid NAME=AXIS and the engine's options (--engine, --jobs, --no-cache): 1
+ * taken, 0 not one of them, -1 a bad value. */
+int cli_take_grid(cli *c, int opt, const char *arg);
 /* Parses --grid (each axis must bind a parameter of an algorithm or a model param) and
  * binds the names in env; false after a message (cli_grid_close cleans up either way). */
 bool cli_grid_open(cli *c, tlop_model *m, tlop_env *env, char **algos, size_t nalgo, cli_grid *g);
@@ -170,6 +173,11 @@ bool cli_evaluator_open(cli *c, cli_evaluator *ev, tlop_expr **exprs, size_t n,
 tlop_status cli_evaluator_run(const cli_evaluator *ev, size_t which, const double *pts, size_t k,
                               double *out);
 void cli_evaluator_close(cli *c, cli_evaluator *ev);
+/* Every algorithm (each must be one of the model, named in FILE) at every point of the grid,
+ * res[a * npts + i]; the evaluator stays open (close it) for more points. */
+bool cli_grid_costs(cli *c, tlop_model *m, const char *file, char **algos, size_t n,
+                    const tlop_platform *pf, const tlop_env *env, const cli_grid *g,
+                    tlop_expr **exprs, cli_evaluator *ev, double *res);
 int cmd_best(cli *c, int argc, char **argv);
 int cmd_plot(cli *c, int argc, char **argv);
 

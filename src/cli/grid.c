@@ -43,6 +43,16 @@ static double *grid_points(const tlop_axis *axes, size_t naxes, size_t *count) {
   return pts;
 }
 
+int cli_take_grid(cli *c, int opt, const char *arg) {
+  if (opt != 'g')
+    return cli_take_engine(c, opt, arg);
+  c->o.grids = realloc((void *)c->o.grids, (c->o.ngrids + 1) * sizeof *c->o.grids);
+  if (!c->o.grids)
+    abort();
+  c->o.grids[c->o.ngrids++] = arg;
+  return 1;
+}
+
 bool cli_grid_open(cli *c, tlop_model *m, tlop_env *env, char **algos, size_t nalgo, cli_grid *g) {
   *g = (cli_grid){0};
   g->naxes = c->o.ngrids;
@@ -98,6 +108,26 @@ tlop_status cli_evaluator_run(const cli_evaluator *ev, size_t which, const doubl
   return ev->kern ? tlop_kernels_eval(ev->kern, which, pts, k, out)
                   : tlop_eval_batch(ev->exprs[which], ev->pf, ev->env, ev->names, ev->nvars, pts,
                                     k, out);
+}
+
+bool cli_grid_costs(cli *c, tlop_model *m, const char *file, char **algos, size_t n,
+                    const tlop_platform *pf, const tlop_env *env, const cli_grid *g,
+                    tlop_expr **exprs, cli_evaluator *ev, double *res) {
+  for (size_t a = 0; a < n; a++) {
+    size_t np;
+    if (!tlop_algorithm_params(m, algos[a], &np)) {
+      fprintf(stderr, "tlop %s: '%s' is not an algorithm of %s\n", c->cmd, algos[a], file);
+      return false;
+    }
+    if (!(exprs[a] = cli_expr(c, m, algos[a], env, false)))
+      return false;
+  }
+  if (!cli_evaluator_open(c, ev, exprs, n, pf, env, g))
+    return false;
+  for (size_t a = 0; a < n; a++)
+    if (cli_evaluator_run(ev, a, g->pts, g->npts, res + a * g->npts) != TLOP_OK)
+      return false;
+  return true;
 }
 
 void cli_evaluator_close(cli *c, cli_evaluator *ev) {

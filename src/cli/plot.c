@@ -23,16 +23,9 @@ static const char plot_help[] =
 static bool draw_map;
 
 static int take(cli *c, int opt, const char *arg) {
-  int r = cli_take_engine(c, opt, arg);
+  int r = cli_take_grid(c, opt, arg);
   if (r)
     return r;
-  if (opt == 'g') {
-    c->o.grids = realloc((void *)c->o.grids, (c->o.ngrids + 1) * sizeof *c->o.grids);
-    if (!c->o.grids)
-      abort();
-    c->o.grids[c->o.ngrids++] = arg;
-    return 1;
-  }
   if (opt == 'm') {
     draw_map = true;
     return 1;
@@ -144,14 +137,8 @@ int cmd_plot(cli *c, int argc, char **argv) {
       !cli_grid_open(c, m, env, algos, nalgo, &g))
     goto done;
   res = malloc(nalgo * g.npts * sizeof *res);
-  for (size_t a = 0; a < nalgo; a++)
-    if (!(exprs[a] = cli_expr(c, m, algos[a], env, false)))
-      goto done;
-  if (!cli_evaluator_open(c, &ev, exprs, nalgo, pf, env, &g))
+  if (!cli_grid_costs(c, m, argv[optind], algos, nalgo, pf, env, &g, exprs, &ev, res))
     goto done;
-  for (size_t a = 0; a < nalgo; a++)
-    if (cli_evaluator_run(&ev, a, g.pts, g.npts, res + a * g.npts) != TLOP_OK)
-      goto done;
   if (!(fig = gp_open("plot", c->o.output)))
     goto done;
   (draw_map ? map_figure : costs_figure)(fig, &g, algos, nalgo, res, argv[optind]);

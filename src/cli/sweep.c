@@ -24,16 +24,9 @@ static const char sweep_help[] =
     "      --no-progress      never show the progress bar\n" HELP_ENGINE;
 
 static int take(cli *c, int opt, const char *arg) {
-  int r = cli_take_engine(c, opt, arg);
+  int r = cli_take_grid(c, opt, arg);
   if (r)
     return r;
-  if (opt == 'g') {
-    c->o.grids = realloc((void *)c->o.grids, (c->o.ngrids + 1) * sizeof *c->o.grids);
-    if (!c->o.grids)
-      abort();
-    c->o.grids[c->o.ngrids++] = arg;
-    return 1;
-  }
   if (opt == 'N') {
     c->o.no_progress = true;
     return 1;
