@@ -87,10 +87,11 @@ typedef enum {
   TLOP_TUNING_OMPI_RULES,    /* Open MPI coll_tuned classic rules, rule-file-version-2 */
   TLOP_TUNING_OMPI_RULES_V1, /* the same without the header and max_requests (Open MPI 4.1) */
   TLOP_TUNING_MPICH_JSON,    /* MPICH's collective selection (CSEL) JSON, MPICH 4.0 */
-  TLOP_TUNING_OMPI_JSON      /* Open MPI coll_tuned JSON rules (newer than Open MPI 5.0) */
+  TLOP_TUNING_OMPI_JSON,     /* Open MPI coll_tuned JSON rules (newer than Open MPI 5.0) */
+  TLOP_TUNING_IMPI           /* Intel MPI: I_MPI_ADJUST_<COLL>="ID:l-m@p-q;…" */
 } tlop_tuning_format;
 
-/* "ompi-rules", "ompi-rules-v1", "mpich-json", "ompi-json"; TLOP_ERR_ARG otherwise. */
+/* "ompi-rules", "ompi-rules-v1", "mpich-json", "ompi-json", "impi"; TLOP_ERR_ARG otherwise. */
 TLOP_API tlop_status tlop_tuning_format_parse(const char *name, tlop_tuning_format *out);
 
 /* Does the library of the format name this entry (an Open MPI id, an MPICH algorithm)? */

@@ -124,8 +124,9 @@ static const struct collective *collective_of_ompi_id(long id) {
 }
 
 tlop_status tlop_tuning_format_parse(const char *name, tlop_tuning_format *out) {
-  static const char *const names[] = {"ompi-rules", "ompi-rules-v1", "mpich-json", "ompi-json"};
-  for (int i = 0; i < 4; i++)
+  static const char *const names[] = {"ompi-rules", "ompi-rules-v1", "mpich-json", "ompi-json",
+                                      "impi"};
+  for (int i = 0; i < 5; i++)
     if (!strcmp(name, names[i])) {
       *out = (tlop_tuning_format)i;
       return TLOP_OK;
@@ -151,6 +152,7 @@ void tlop_tuning_free(tlop_tuning *t) {
     return;
   if (t->ar)
     arena_free(t->ar);
+  free(t->conds);
   blocks_free(t->blocks, t->n);
   free(t);
 }
@@ -158,6 +160,8 @@ void tlop_tuning_free(tlop_tuning *t) {
 const tlop_catalog_entry *tlop_tuning_lookup(const tlop_tuning *t, double m, double P) {
   if (t->csel)
     return csel_lookup(t, m, P);
+  if (t->conds)
+    return impi_lookup(t, m, P);
   const block *b = NULL;
   for (size_t i = 0; i < t->n; i++)
     if (t->blocks[i].comm <= P)
@@ -170,12 +174,16 @@ const tlop_catalog_entry *tlop_tuning_lookup(const tlop_tuning *t, double m, dou
 }
 
 int tlop_tuning_names(const tlop_catalog_entry *e, tlop_tuning_format f) {
-  return e && (f == TLOP_TUNING_MPICH_JSON ? e->mpich_name != NULL : e->ompi_id != 0);
+  return e && (f == TLOP_TUNING_MPICH_JSON ? e->mpich_name != NULL
+               : f == TLOP_TUNING_IMPI      ? e->impi_id != 0
+                                            : e->ompi_id != 0);
 }
 
 int tlop_tuning_same(const tlop_catalog_entry *a, const tlop_catalog_entry *b,
                      tlop_tuning_format f) {
-  return f == TLOP_TUNING_MPICH_JSON ? !strcmp(a->mpich_name, b->mpich_name) : a->ompi_id == b->ompi_id;
+  return f == TLOP_TUNING_MPICH_JSON ? !strcmp(a->mpich_name, b->mpich_name)
+         : f == TLOP_TUNING_IMPI    ? a->impi_id == b->impi_id
+                                    : a->ompi_id == b->ompi_id;
 }
 
 /* The decision in the library's ids: one block per P, neighbours with one id merged. */
@@ -188,10 +196,10 @@ static tlop_status decision_blocks(tlop_ctx *ctx, const tlop_decision *d,
     if (!tlop_tuning_names(e, f)) {
       diag_error(ctx, (span){0}, "candidate %zu wins at P = %g, m = %g B, but has no %s name "
                  "in the catalogue", g->winner + 1, g->P, g->m_first,
-                 f == TLOP_TUNING_MPICH_JSON ? "MPICH" : "Open MPI coll_tuned");
+                 f == TLOP_TUNING_MPICH_JSON ? "MPICH" : f == TLOP_TUNING_IMPI ? "Intel MPI" : "Open MPI coll_tuned");
       return TLOP_ERR_ARG;
     }
-    int id = e->ompi_id;
+    int id = f == TLOP_TUNING_IMPI ? e->impi_id : e->ompi_id;
     if (!t->n || t->blocks[t->n - 1].comm != g->P)
       VEC_PUSH(t->blocks, t->n, t->cap, ((block){g->P, NULL, 0, 0}));
     block *b = &t->blocks[t->n - 1];
@@ -235,6 +243,8 @@ tlop_status tlop_tuning_write(tlop_ctx *ctx, const tlop_decision *d,
       csel_write(&o, &t, collective);
     else if (format == TLOP_TUNING_OMPI_JSON)
       ompi_json_write(&o, &t, collective);
+    else if (format == TLOP_TUNING_IMPI)
+      impi_write(&o, &t, collective);
     else
       write_ompi_rules(&o, &t, c, format == TLOP_TUNING_OMPI_RULES);
     *text = sb_take(&o);
@@ -375,6 +385,8 @@ tlop_status tlop_tuning_read(tlop_ctx *ctx, const tlop_catalog *cat, const char 
     csel_read(&r);
   else if (format == TLOP_TUNING_OMPI_JSON)
     ompi_json_read(&r);
+  else if (format == TLOP_TUNING_IMPI)
+    impi_read(&r);
   else
     read_ompi_rules(&r, format == TLOP_TUNING_OMPI_RULES);
   if (r.errors) {

@@ -37,9 +37,18 @@ typedef struct block {
   size_t n, cap;
 } block;
 
+/* An Intel MPI condition: its algorithm for messages mlo..mhi on plo..phi processes. */
+typedef struct impi_cond {
+  int id;
+  const tlop_catalog_entry *e;
+  double mlo, mhi, plo, phi;
+} impi_cond;
+
 struct tlop_tuning {
   block *blocks; /* Open MPI's rules */
   size_t n, cap;
+  impi_cond *conds; /* Intel MPI's, tried in order */
+  size_t nconds, conds_cap;
   arena *ar;                 /* an MPICH file: its JSON tree, kept to be walked as MPICH does */
   struct json_value *csel;
 };
@@ -91,5 +100,10 @@ const tlop_catalog_entry *csel_lookup(const tlop_tuning *t, double m, double P);
 /* ---- Open MPI's JSON rules (ompi_json.c) ---- */
 void ompi_json_write(strbuf *o, const tlop_tuning *t, const char *collective);
 void ompi_json_read(reader *r);
+
+/* ---- Intel MPI's I_MPI_ADJUST_<COLL> (impi.c) ---- */
+void impi_write(strbuf *o, const tlop_tuning *t, const char *collective);
+void impi_read(reader *r);
+const tlop_catalog_entry *impi_lookup(const tlop_tuning *t, double m, double P);
 
 #endif

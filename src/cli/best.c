@@ -22,8 +22,9 @@ static const char best_help[] =
     "      --refine           locate each crossover between grid points by bisection\n"
     "      --emit FORMAT      also write a tuning file: ompi-rules (Open MPI coll_tuned,\n"
     "                         rule-file-version-2), ompi-rules-v1 (Open MPI 4.1),\n"
-    "                         ompi-json (Open MPI's JSON rules, newer than 5.0) or\n"
-    "                         mpich-json (MPICH 4.0 CSEL); it is linted and read back\n"
+    "                         ompi-json (Open MPI's JSON rules, newer than 5.0),\n"
+    "                         mpich-json (MPICH 4.0 CSEL) or impi (Intel MPI's\n"
+    "                         I_MPI_ADJUST_<COLL> string); it is linted and read back\n"
     "                         (the same winner at every grid point) before it is written\n"
     "  -o, --output FILE      where --emit writes (required with --emit)\n"
     "      --catalog FILE     another catalogue than the stdlib's\n" HELP_ENGINE;
@@ -33,8 +34,9 @@ static const char lint_help[] =
     "Read FILE as the MPI library reads it and report, as FILE:LINE:COL, everything it\n"
     "would reject, misread or silently ignore. Formats: ompi-rules (Open MPI coll_tuned,\n"
     "rule-file-version-2, Open MPI 5), ompi-rules-v1 (Open MPI 4.1), ompi-json (Open\n"
-    "MPI's JSON rules, read by its main branch, newer than 5.0) and mpich-json\n"
-    "(MPICH 4.0's collective selection JSON, MPIR_CVAR_COLL_SELECTION_TUNING_JSON_FILE).\n\n"
+    "MPI's JSON rules, read by its main branch, newer than 5.0), mpich-json (MPICH\n"
+    "4.0's collective selection JSON, MPIR_CVAR_COLL_SELECTION_TUNING_JSON_FILE) and impi\n"
+    "(Intel MPI's I_MPI_ADJUST_<COLL>=\"ID:l-m@p-q;…\" assignment).\n\n"
     "  -f, --format FORMAT    the file's format\n"
     "  -c, --collective NAME  whose algorithm ids to check against the catalogue (bcast)\n"
     "      --catalog FILE     another catalogue than the stdlib's\n" HELP_HELP;
@@ -238,7 +240,7 @@ int cmd_best(cli *c, int argc, char **argv) {
     return cli_usage_error("best", "--collective NAME is required");
   tlop_tuning_format format = TLOP_TUNING_OMPI_RULES;
   if (bo.emit && tlop_tuning_format_parse(bo.emit, &format) != TLOP_OK)
-    return cli_usage_error("best", "--emit takes ompi-rules, ompi-rules-v1, ompi-json or mpich-json, not '%s'", bo.emit);
+    return cli_usage_error("best", "--emit takes ompi-rules, ompi-rules-v1, ompi-json, mpich-json or impi, not '%s'", bo.emit);
   if (bo.emit && !c->o.output)
     return cli_usage_error("best", "--emit needs -o FILE");
   if (c->o.format)
@@ -319,7 +321,7 @@ int cmd_lint(cli *c, int argc, char **argv) {
     return cli_usage_error("lint", "expected one FILE");
   tlop_tuning_format f;
   if (!c->o.format || tlop_tuning_format_parse(c->o.format, &f) != TLOP_OK)
-    return cli_usage_error("lint", "--format takes ompi-rules, ompi-rules-v1, ompi-json or mpich-json");
+    return cli_usage_error("lint", "--format takes ompi-rules, ompi-rules-v1, ompi-json, mpich-json or impi");
   const char *path = argv[optind];
   FILE *in = fopen(path, "rb");
   if (!in) {

@@ -1,5 +1,5 @@
 /* test_best.c — unit tests of the decision (tlop_best.h) on costs worked out by hand, and
- * the round trip of the tuning files (Open MPI rules and JSON, MPICH JSON): written from a decision,
+ * the round trip of the tuning files (Open MPI rules and JSON, MPICH JSON, Intel MPI): written from a decision,
  * read back by the linter's reader, the same winner at every byte count tried. */
 #define _POSIX_C_SOURCE 200809L
 #include "tlop_best.h"
@@ -70,9 +70,9 @@ static void test_decide_refine(void) {
 static void test_round_trip(tlop_ctx *ctx) {
   static const char cat_text[] =
       "version openmpi test\n"
-      "algorithm bcast x.tlop cheap_small openmpi=6:binomial mpich=MPIR_Bcast_intra_binomial\n"
+      "algorithm bcast x.tlop cheap_small openmpi=6:binomial mpich=MPIR_Bcast_intra_binomial impi=1\n"
       "algorithm bcast x.tlop cheap_large openmpi=9:scatter_allgather_ring "
-      "mpich=MPIR_Bcast_intra_scatter_ring_allgather\n";
+      "mpich=MPIR_Bcast_intra_scatter_ring_allgather impi=3\n";
   char path[] = "/tmp/tlop_test_best_XXXXXX";
   int fd = mkstemp(path);
   CHECK(fd >= 0);
@@ -89,8 +89,9 @@ static void test_round_trip(tlop_ctx *ctx) {
   tlop_decision *d = decide(0);
   CHECK(tlop_best_refine(d, 0, cost_at, NULL) == TLOP_OK);
   static const tlop_tuning_format formats[] = {TLOP_TUNING_OMPI_RULES_V1, TLOP_TUNING_OMPI_RULES,
-                                               TLOP_TUNING_MPICH_JSON, TLOP_TUNING_OMPI_JSON};
-  for (int k = 0; k < 4; k++) {
+                                               TLOP_TUNING_MPICH_JSON, TLOP_TUNING_OMPI_JSON,
+                                               TLOP_TUNING_IMPI};
+  for (int k = 0; k < 5; k++) {
     tlop_tuning_format fmt = formats[k];
     char *text = NULL;
     tlop_tuning *back = NULL;
@@ -100,7 +101,7 @@ static void test_round_trip(tlop_ctx *ctx) {
       for (double m = 0; m <= 2048; m++)
         CHECK(tlop_tuning_lookup(back, m, P) == cands[tlop_best_lookup(d, m, P)]);
     /* each other format's reader refuses it */
-    for (int j = 0; j < 4; j++) {
+    for (int j = 0; j < 5; j++) {
       tlop_tuning *other = NULL;
       CHECK(j == k || (tlop_tuning_read(ctx, cat, "bcast", formats[j], "rt.rules", text,
                                         strlen(text), &other) == TLOP_ERR_SYNTAX && !other));
