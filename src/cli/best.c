@@ -150,12 +150,12 @@ static tlop_status cost_at(void *user, double m, double P, double *costs) {
   return TLOP_OK;
 }
 
-static void print_table(const tlop_decision *d, char **names, size_t ncand, const cli_grid *g,
-                        const char *platform) {
+static void print_table(const tlop_decision *d, char **names, size_t ncand, bool given,
+                        const cli_grid *g, const char *platform) {
   printf("best %s on %s: %zu candidate%s, %zu × %zu grid points\n", bo.collective, platform,
          ncand, ncand == 1 ? "" : "s", g->axes[1].count, g->axes[0].count);
   printf("tie rule: a candidate within %g%% of the cheapest loses to one listed before it "
-         "(catalogue order, simplest first:", bo.tie * 100);
+         "(%s:", bo.tie * 100, given ? "the order given" : "catalogue order, simplest first");
   for (size_t a = 0; a < ncand; a++)
     printf(" %s", names[a]);
   printf(")\n%s\n\n", bo.refine ? "crossovers refined by bisection to the byte"
@@ -286,7 +286,7 @@ int cmd_best(cli *c, int argc, char **argv) {
     if (st != TLOP_OK)
       goto done;
   }
-  print_table(d, names, ncand, &g, tlop_platform_name(pf));
+  print_table(d, names, ncand, ngiven > 0, &g, tlop_platform_name(pf));
   if (bo.emit && !emit(c, cat, d, names, ncand, &g, format))
     goto done;
   rc = EXIT_OK;
