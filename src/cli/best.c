@@ -90,25 +90,6 @@ static const struct option best_opts_long[] = {
     {"output", required_argument, 0, 'o'},   {"format", required_argument, 0, 'f'},
     CLI_ENGINE_LONGOPTS,                     {0, 0, 0, 0}};
 
-/* The grid's axes are P then m, so that m runs fastest: runs along m are contiguous. */
-static bool order_axes(cli *c) {
-  if (c->o.ngrids != 2) {
-    cli_misuse(c, "give the grid as two axes, --grid m=… and --grid P=… (other values: --set)");
-    return false;
-  }
-  if (!strncmp(c->o.grids[1], "P=", 2)) {
-    const char *t = c->o.grids[0];
-    c->o.grids[0] = c->o.grids[1];
-    c->o.grids[1] = t;
-  }
-  if (strncmp(c->o.grids[0], "P=", 2) || strncmp(c->o.grids[1], "m=", 2)) {
-    cli_misuse(c, "the grid axes of best are m and P, not '%s' and '%s'", c->o.grids[0],
-               c->o.grids[1]);
-    return false;
-  }
-  return true;
-}
-
 /* The ALGOs given, else the catalogue's algorithms of the collective that the model has. */
 static char **candidates(tlop_model *m, const tlop_catalog *cat, char **given, size_t ngiven,
                          size_t *n) {
@@ -245,8 +226,9 @@ int cmd_best(cli *c, int argc, char **argv) {
     return cli_usage_error("best", "--emit needs -o FILE");
   if (c->o.format)
     return cli_usage_error("best", "option '--format' does not apply here");
-  if (!order_axes(c))
-    return cli_failed(c);
+  if (!cli_grid_p_then_m(c))
+    return cli_usage_error("best", "give the grid as two axes, --grid m=… and --grid P=… "
+                           "(other values: --set)");
 
   size_t ngiven = (size_t)(argc - optind - 1), ncand = 0;
   char **given = argv + optind + 1, **names = NULL;

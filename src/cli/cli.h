@@ -153,6 +153,9 @@ typedef struct cli_grid {
 /* Takes -g/--grid NAME=AXIS and the engine's options (--engine, --jobs, --no-cache): 1
  * taken, 0 not one of them, -1 a bad value. */
 int cli_take_grid(cli *c, int opt, const char *arg);
+/* Whether the grid is an m axis and a P axis, put in the order P, m (m runs fastest, so a
+ * P's points are contiguous). */
+bool cli_grid_p_then_m(cli *c);
 /* Parses --grid (each axis must bind a parameter of an algorithm or a model param) and
  * binds the names in env; false after a message (cli_grid_close cleans up either way). */
 bool cli_grid_open(cli *c, tlop_model *m, tlop_env *env, char **algos, size_t nalgo, cli_grid *g);

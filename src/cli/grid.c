@@ -53,6 +53,17 @@ int cli_take_grid(cli *c, int opt, const char *arg) {
   return 1;
 }
 
+bool cli_grid_p_then_m(cli *c) {
+  if (c->o.ngrids != 2)
+    return false;
+  if (!strncmp(c->o.grids[1], "P=", 2)) {
+    const char *t = c->o.grids[0];
+    c->o.grids[0] = c->o.grids[1];
+    c->o.grids[1] = t;
+  }
+  return !strncmp(c->o.grids[0], "P=", 2) && !strncmp(c->o.grids[1], "m=", 2);
+}
+
 bool cli_grid_open(cli *c, tlop_model *m, tlop_env *env, char **algos, size_t nalgo, cli_grid *g) {
   *g = (cli_grid){0};
   g->naxes = c->o.ngrids;

@@ -111,15 +111,8 @@ int cmd_plot(cli *c, int argc, char **argv) {
     return cli_usage_error("plot", "expected FILE and at least one ALGO");
   if (!c->o.output)
     return cli_usage_error("plot", "-o FIGURE.svg or .png is required");
-  /* the costs figure has one axis, m; the map has P then m, m running fastest */
-  size_t want = draw_map ? 2 : 1;
-  if (draw_map && c->o.ngrids == 2 && !strncmp(c->o.grids[1], "P=", 2)) {
-    const char *t = c->o.grids[0];
-    c->o.grids[0] = c->o.grids[1];
-    c->o.grids[1] = t;
-  }
-  if (c->o.ngrids != want || strncmp(c->o.grids[want - 1], "m=", 2) ||
-      (draw_map && strncmp(c->o.grids[0], "P=", 2)))
+  /* the costs figure has one axis, m; the map has P then m */
+  if (draw_map ? !cli_grid_p_then_m(c) : c->o.ngrids != 1 || strncmp(c->o.grids[0], "m=", 2))
     return cli_usage_error("plot", draw_map ? "--map takes the axes --grid m=… and --grid P=…"
                                             : "a plot takes one axis, --grid m=… (others: --set)");
   size_t nalgo = (size_t)(argc - optind - 1);
