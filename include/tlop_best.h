@@ -15,14 +15,14 @@ extern "C" {
 /* One run of equal winners along m at one P. */
 typedef struct tlop_best_range {
   double P;
-  double m_first, m_last; /* the first and last grid m of the run */
-  double m_from;          /* where the run starts: m_first, or after refining the
-                             smallest whole byte count above the previous run's m_last
-                             at which this winner takes over */
-  size_t winner, runner_up; /* candidate indices (runner_up == winner: one candidate) */
+  double m_first, m_last;        /* the first and last grid m of the run */
+  double m_from;                 /* where the run starts: m_first, or after refining the
+                                    smallest whole byte count above the previous run's m_last
+                                    at which this winner takes over */
+  size_t winner, runner_up;      /* candidate indices (runner_up == winner: one candidate) */
   double margin_min, margin_max; /* cost(runner_up) / cost(winner) − 1 over the run's points */
-  int by_tie;                /* somewhere in the run the winner is up to `tie` dearer than
-                                a later candidate: the tie rule chose it */
+  int by_tie;                    /* somewhere in the run the winner is up to `tie` dearer than
+                                    a later candidate: the tie rule chose it */
 } tlop_best_range;
 
 typedef struct tlop_decision {
@@ -111,9 +111,10 @@ TLOP_API tlop_status tlop_tuning_write(tlop_ctx *ctx, const tlop_decision *d,
 /* A tuning file read as the library reads it; every departure from what the library accepts
  * is an error at file:line:col. */
 typedef struct tlop_tuning tlop_tuning;
-TLOP_API tlop_status tlop_tuning_read(tlop_ctx *ctx, const tlop_catalog *cat, const char *collective,
-                                      tlop_tuning_format format, const char *path,
-                                      const char *text, size_t len, tlop_tuning **out);
+TLOP_API tlop_status tlop_tuning_read(tlop_ctx *ctx, const tlop_catalog *cat,
+                                      const char *collective, tlop_tuning_format format,
+                                      const char *path, const char *text, size_t len,
+                                      tlop_tuning **out);
 /* The catalogue entry the library would run for a message of m bytes on P processes (for
  * the collective read); NULL when the file leaves it to the library's defaults, or the id is
  * not in the catalogue. */

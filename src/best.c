@@ -64,8 +64,8 @@ tlop_status tlop_best_decide(const double *ms, size_t nm, const double *Ps, size
         continue;
       }
       d->ranges = grow_array(d->ranges, &cap, d->nranges + 1, sizeof *d->ranges);
-      d->ranges[d->nranges++] = (tlop_best_range){Ps[p], ms[i], ms[i], ms[i], win, second,
-                                                  mg, mg, by_tie};
+      d->ranges[d->nranges++] =
+          (tlop_best_range){Ps[p], ms[i], ms[i], ms[i], win, second, mg, mg, by_tie};
     }
   *out = d;
   return TLOP_OK;

@@ -108,8 +108,8 @@ static bool parse_line(tlop_catalog *cat, word_scan *s) {
 tlop_status tlop_catalog_open(tlop_ctx *ctx, const char *path, tlop_catalog **out) {
   *out = NULL;
   size_t len;
-  const char *text = path ? load_read_file(ctx, path, (span){0}, &len)
-                          : stdlib_builtin("catalog.txt", &len);
+  const char *text =
+      path ? load_read_file(ctx, path, (span){0}, &len) : stdlib_builtin("catalog.txt", &len);
   if (!text)
     return path ? TLOP_ERR_IO : TLOP_ERR_INTERNAL;
   tlop_catalog *cat = calloc(1, sizeof *cat);

@@ -37,7 +37,8 @@ void csel_write(strbuf *o, const tlop_tuning *t, const char *collective) {
     sb_puts(o, last_block ? "}" : "},");
   }
   /* inter-communicators keep MPICH's only algorithm: without a branch MPICH would abort */
-  sb_puts(o, "\n    },\n    \"comm_type=inter\": {\"algorithm=MPIR_Bcast_inter_remote_send_local_bcast\": {}}"
+  sb_puts(o, "\n    },\n    \"comm_type=inter\": "
+             "{\"algorithm=MPIR_Bcast_inter_remote_send_local_bcast\": {}}"
              "\n  }\n}\n");
 }
 
@@ -51,13 +52,24 @@ static const struct {
   const char *prefix;
   bool number;
 } conditions[] = {
-    {"comm_type=intra", false},    {"comm_type=inter", false},  {"comm_size<=", true},
-    {"comm_size<", true},          {"comm_size=pow2", false},   {"comm_size=node_comm_size", false},
-    {"avg_msg_size<=", true},      {"avg_msg_size<", true},     {"total_msg_size<=", true},
-    {"total_msg_size<", true},     {"count<=", true},           {"count<pow2", false},
-    {"is_multi_threaded=yes", false}, {"is_multi_threaded=no", false},
-    {"comm_hierarchy=flat", false}, {"comm_hierarchy=node", false},
-    {"comm_hierarchy=node_roots", false}, {"comm_hierarchy=parent", false},
+    {"comm_type=intra", false},
+    {"comm_type=inter", false},
+    {"comm_size<=", true},
+    {"comm_size<", true},
+    {"comm_size=pow2", false},
+    {"comm_size=node_comm_size", false},
+    {"avg_msg_size<=", true},
+    {"avg_msg_size<", true},
+    {"total_msg_size<=", true},
+    {"total_msg_size<", true},
+    {"count<=", true},
+    {"count<pow2", false},
+    {"is_multi_threaded=yes", false},
+    {"is_multi_threaded=no", false},
+    {"comm_hierarchy=flat", false},
+    {"comm_hierarchy=node", false},
+    {"comm_hierarchy=node_roots", false},
+    {"comm_hierarchy=parent", false},
 };
 
 static const char *const any_keys[] = {"comm_size=any", "avg_msg_size=any", "total_msg_size=any",
@@ -90,7 +102,8 @@ static const tlop_catalog_entry *mpich_entry(const reader *r, const char *name) 
   const tlop_catalog_entry *es;
   size_t n = tlop_catalog_entries(r->cat, &es);
   for (size_t i = 0; i < n; i++)
-    if (!strcmp(es[i].collective, r->collective) && es[i].mpich_name && !strcmp(es[i].mpich_name, name))
+    if (!strcmp(es[i].collective, r->collective) && es[i].mpich_name &&
+        !strcmp(es[i].mpich_name, name))
       return &es[i];
   return NULL;
 }
@@ -113,7 +126,8 @@ static void check_node(reader *r, json_value *v, const char *algorithm_prefix, b
     return;
   }
   if (!v->n) {
-    reader_fail(r, v->at, "an empty object: a call that reaches it matches nothing and MPICH aborts");
+    reader_fail(r, v->at,
+                "an empty object: a call that reaches it matches nothing and MPICH aborts");
     return;
   }
   for (size_t i = 0; i < v->n; i++) {
@@ -121,7 +135,8 @@ static void check_node(reader *r, json_value *v, const char *algorithm_prefix, b
     long th = 0, prev_th = 0;
     key_class k = classify(m->key, &th);
     if (k == KEY_BAD) {
-      reader_fail(r, m->key_at, "MPICH 4.0 does not know the key \"%s\" (it aborts: \"unknown key\")", m->key);
+      reader_fail(r, m->key_at,
+                  "MPICH 4.0 does not know the key \"%s\" (it aborts: \"unknown key\")", m->key);
       continue;
     }
     if (i > 0) {
@@ -131,12 +146,13 @@ static void check_node(reader *r, json_value *v, const char *algorithm_prefix, b
         reader_fail(r, m->key_at, "unreachable: \"%s\" before it always matches", pk);
       else if (pkc == KEY_COND && k == KEY_COND && kind_len(pk) == kind_len(m->key) &&
                !strncmp(pk, m->key, kind_len(pk)) && strchr("<", pk[kind_len(pk)]) && th <= prev_th)
-        reader_fail(r, m->key_at, "unreachable: \"%s\" comes after \"%s\", which takes all it would", m->key, pk);
+        reader_fail(r, m->key_at,
+                    "unreachable: \"%s\" comes after \"%s\", which takes all it would", m->key, pk);
     }
     if (k == KEY_ALGORITHM) {
       if (algorithm_prefix && strncmp(m->key + 10, algorithm_prefix, strlen(algorithm_prefix)))
-        reader_fail(r, m->key_at, "\"%s\" is not an algorithm of this collective (%s…)", m->key + 10,
-                    algorithm_prefix);
+        reader_fail(r, m->key_at, "\"%s\" is not an algorithm of this collective (%s…)",
+                    m->key + 10, algorithm_prefix);
       if (m->value->kind != JSON_OBJECT)
         reader_fail(r, m->value->at, "an algorithm's parameters are an object ({} for none)");
       m->entry = keep ? mpich_entry(r, m->key + 10) : NULL;
@@ -147,7 +163,8 @@ static void check_node(reader *r, json_value *v, const char *algorithm_prefix, b
   key_class last = classify(v->members[v->n - 1].key, &th);
   if (last == KEY_COND && !covers_both(v, "comm_type=intra", "comm_type=inter") &&
       !covers_both(v, "is_multi_threaded=yes", "is_multi_threaded=no"))
-    reader_fail(r, v->members[v->n - 1].key_at, "no \"…=any\" last: a call that matches none of "
+    reader_fail(r, v->members[v->n - 1].key_at,
+                "no \"…=any\" last: a call that matches none of "
                 "these keys makes MPICH abort");
 }
 
@@ -175,8 +192,8 @@ void csel_read(reader *r) {
       r->t->csel = m->value;
   }
   if (!r->t->csel && !r->errors)
-    reader_fail(r, root->at, "no \"collective=%s\": MPICH would abort at the first %s", r->collective,
-                r->collective);
+    reader_fail(r, root->at, "no \"collective=%s\": MPICH would abort at the first %s",
+                r->collective, r->collective);
 }
 
 /* ---- walking the tree as MPICH does: the first key that matches, never back ---- */

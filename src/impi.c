@@ -68,7 +68,8 @@ static bool range(cursor *c, const char *what, double *lo, double *hi) {
       return false;
   }
   if (*hi < *lo) {
-    reader_fail(c->r, (span){c->r->s.src, start, c->pos}, "the range runs backwards: it matches nothing");
+    reader_fail(c->r, (span){c->r->s.src, start, c->pos},
+                "the range runs backwards: it matches nothing");
     return false;
   }
   return true;

@@ -14,7 +14,6 @@ typedef struct json_parser {
 
 static json_value *json_parse_value(json_parser *p, int depth);
 
-
 static const char *text(const json_parser *p) { return p->r->s.src->text; }
 
 static void json_skip_space(json_parser *p) {
@@ -63,7 +62,8 @@ static char *parse_string(json_parser *p, span *at) {
     if (c == '\\') {
       char e = p->pos < p->r->s.src->len ? text(p)[p->pos++] : 0;
       if (e != '"' && e != '\\' && e != '/') {
-        reader_fail(p->r, (span){p->r->s.src, p->pos - 2, p->pos}, "an escape CSEL keys never need");
+        reader_fail(p->r, (span){p->r->s.src, p->pos - 2, p->pos},
+                    "an escape CSEL keys never need");
         free(b.s);
         return NULL;
       }
@@ -76,7 +76,6 @@ static char *parse_string(json_parser *p, span *at) {
   free(b.s);
   return s;
 }
-
 
 static json_value *parse_array(json_parser *p, int depth) {
   json_value *v = arena_alloc(p->ar, sizeof *v);
@@ -171,7 +170,6 @@ static json_value *json_parse_value(json_parser *p, int depth) {
   }
   return v;
 }
-
 
 json_value *json_parse_document(reader *r) {
   json_parser p = {r, arena_new(), 0};

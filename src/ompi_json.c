@@ -10,8 +10,10 @@
 #include <string.h>
 
 void ompi_json_write(strbuf *o, const tlop_tuning *t, const char *collective) {
-  sb_printf(o, "{\n  \"rule_file_version\": 3,\n  \"module\": \"tuned\",\n  \"collectives\": {\n"
-               "    \"%s\": [", collective);
+  sb_printf(o,
+            "{\n  \"rule_file_version\": 3,\n  \"module\": \"tuned\",\n  \"collectives\": {\n"
+            "    \"%s\": [",
+            collective);
   for (size_t i = 0; i < t->n; i++) {
     const block *b = &t->blocks[i];
     /* the first block takes the sizes below it too, the last has no end (as tlop looks up) */
@@ -59,7 +61,8 @@ static bool integer_field(reader *r, const json_value *obj, const char *key, dou
     return true;
   }
   long n;
-  if (v->kind == JSON_SCALAR && r->s.src->text[v->at.lo] != '"' && word_count(&r->s, v->at, key, &n)) {
+  if (v->kind == JSON_SCALAR && r->s.src->text[v->at.lo] != '"' &&
+      word_count(&r->s, v->at, key, &n)) {
     *out = (double)n;
     return true;
   }
@@ -68,13 +71,15 @@ static bool integer_field(reader *r, const json_value *obj, const char *key, dou
 }
 
 /* One message rule: its range and algorithm; false when the rule is broken. */
-static bool read_rule(reader *r, const json_value *rule, const char *coll, block *b, double *prev_max) {
+static bool read_rule(reader *r, const json_value *rule, const char *coll, block *b,
+                      double *prev_max) {
   if (rule->kind != JSON_OBJECT) {
     reader_fail(r, rule->at, "a message rule is an object");
     return false;
   }
   double lo, hi;
-  if (!integer_field(r, rule, "msg_size_min", 0, &lo) || !integer_field(r, rule, "msg_size_max", 1e300, &hi))
+  if (!integer_field(r, rule, "msg_size_min", 0, &lo) ||
+      !integer_field(r, rule, "msg_size_max", 1e300, &hi))
     return false;
   span at = rule->at;
   const json_value *alg = member(rule, "alg", &at);
@@ -91,15 +96,20 @@ static bool read_rule(reader *r, const json_value *rule, const char *coll, block
   } else if (word_count(&r->s, alg->at, "an algorithm", &n))
     id = n <= tuning_ompi_alg_count(coll) ? (int)n : 0;
   if (!id)
-    reader_fail(r, alg->at, "not an algorithm of %s in coll_tuned: Open MPI ignores this rule", coll);
+    reader_fail(r, alg->at, "not an algorithm of %s in coll_tuned: Open MPI ignores this rule",
+                coll);
   if (hi < lo)
     reader_fail(r, rule->at, "msg_size_max is below msg_size_min: the rule matches nothing");
   else if (!b->n && lo != 0)
-    reader_fail(r, rule->at, "the first rule starts at %.0f B, not 0: smaller messages fall back "
-                "to the fixed decision", lo);
+    reader_fail(r, rule->at,
+                "the first rule starts at %.0f B, not 0: smaller messages fall back "
+                "to the fixed decision",
+                lo);
   else if (b->n && lo != *prev_max + 1)
-    reader_fail(r, rule->at, "this rule starts at %.0f B, but the one before ends at %.0f B: "
-                "sizes between fall back to the fixed decision", lo, *prev_max);
+    reader_fail(r, rule->at,
+                "this rule starts at %.0f B, but the one before ends at %.0f B: "
+                "sizes between fall back to the fixed decision",
+                lo, *prev_max);
   *prev_max = hi;
   rule_add(b, lo, id, tuning_ompi_entry(r, id));
   return true;
@@ -118,7 +128,8 @@ static void read_comm_rules(reader *r, const json_value *arr, const char *coll, 
       reader_fail(r, cr->at, "a communicator rule is an object");
       continue;
     }
-    if (!integer_field(r, cr, "comm_size_min", 0, &lo) || !integer_field(r, cr, "comm_size_max", 1e300, &hi))
+    if (!integer_field(r, cr, "comm_size_min", 0, &lo) ||
+        !integer_field(r, cr, "comm_size_max", 1e300, &hi))
       continue;
     if (hi < lo || lo <= prev_max)
       reader_fail(r, cr->at, "communicator ranges must ascend without overlap");
@@ -126,7 +137,8 @@ static void read_comm_rules(reader *r, const json_value *arr, const char *coll, 
     const json_value *distro = member(cr, "comm_rank_distribution", NULL);
     if (distro && !token_is(r, distro, "\"any\"") && !token_is(r, distro, "\"one_per_node\"") &&
         !token_is(r, distro, "\"single_node\""))
-      reader_fail(r, distro->at, "comm_rank_distribution is \"any\", \"one_per_node\" or "
+      reader_fail(r, distro->at,
+                  "comm_rank_distribution is \"any\", \"one_per_node\" or "
                   "\"single_node\" (Open MPI assumes \"any\")");
     const json_value *rules = member(cr, "rules", NULL);
     if (!rules || rules->kind != JSON_ARRAY) {
@@ -152,7 +164,8 @@ void ompi_json_read(reader *r) {
     return;
   const json_value *colls = member(root, "collectives", NULL);
   if (!colls || colls->kind != JSON_OBJECT) {
-    reader_fail(r, root->at, "expected an object with \"collectives\", an object: Open MPI "
+    reader_fail(r, root->at,
+                "expected an object with \"collectives\", an object: Open MPI "
                 "requires it");
     return;
   }
@@ -166,8 +179,10 @@ void ompi_json_read(reader *r) {
   for (size_t i = 0; i < colls->n; i++) {
     const json_member *m = &colls->members[i];
     if (tuning_ompi_alg_count(m->key) < 0) {
-      reader_fail(r, m->key_at, "\"%s\" is not a collective of Open MPI (all lower case, such as "
-                  "\"bcast\"): Open MPI drops the whole file", m->key);
+      reader_fail(r, m->key_at,
+                  "\"%s\" is not a collective of Open MPI (all lower case, such as "
+                  "\"bcast\"): Open MPI drops the whole file",
+                  m->key);
       continue;
     }
     bool keep = !strcmp(m->key, r->collective);

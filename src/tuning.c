@@ -81,19 +81,22 @@ static const struct collective {
   int ompi_id, ompi_algorithms;
   bool message_is_m; /* every library's message size is the operation's m */
 } collectives[] = {
-    {"allgather", 0, 0, false}, {"allgatherv", 1, 0, false}, {"allreduce", 2, 0, false},
-    {"alltoall", 3, 0, false},  {"alltoallv", 4, 0, false},  {"alltoallw", 5, 0, false},
-    {"barrier", 6, 0, false},   {"bcast", 7, 9, true},       {"exscan", 8, 0, false},
-    {"gather", 9, 0, false},    {"gatherv", 10, 0, false},   {"reduce", 11, 0, false},
+    {"allgather", 0, 0, false},       {"allgatherv", 1, 0, false},
+    {"allreduce", 2, 0, false},       {"alltoall", 3, 0, false},
+    {"alltoallv", 4, 0, false},       {"alltoallw", 5, 0, false},
+    {"barrier", 6, 0, false},         {"bcast", 7, 9, true},
+    {"exscan", 8, 0, false},          {"gather", 9, 0, false},
+    {"gatherv", 10, 0, false},        {"reduce", 11, 0, false},
     {"reduce_scatter", 12, 0, false}, {"reduce_scatter_block", 13, 0, false},
-    {"scan", 14, 0, false},     {"scatter", 15, 0, false},   {"scatterv", 16, 0, false},
+    {"scan", 14, 0, false},           {"scatter", 15, 0, false},
+    {"scatterv", 16, 0, false},
 };
 #define NCOLLECTIVES (sizeof collectives / sizeof *collectives)
 
 /* coll_tuned's names of the bcast algorithms, by id (ompi_info, Open MPI 4.1.4) */
 static const char *const ompi_bcast_names[] = {
-    "ignore", "basic_linear", "chain", "pipeline", "split_binary_tree", "binary_tree",
-    "binomial", "knomial", "scatter_allgather", "scatter_allgather_ring"};
+    "ignore",      "basic_linear", "chain",   "pipeline",          "split_binary_tree",
+    "binary_tree", "binomial",     "knomial", "scatter_allgather", "scatter_allgather_ring"};
 
 int tuning_ompi_alg_id(const char *collective, const char *name) {
   for (int i = 1; !strcmp(collective, "bcast") && i < 10; i++)
@@ -133,7 +136,6 @@ tlop_status tlop_tuning_format_parse(const char *name, tlop_tuning_format *out) 
     }
   return TLOP_ERR_ARG;
 }
-
 
 /* ---- the shape every format shares ---- */
 
@@ -175,15 +177,15 @@ const tlop_catalog_entry *tlop_tuning_lookup(const tlop_tuning *t, double m, dou
 
 int tlop_tuning_names(const tlop_catalog_entry *e, tlop_tuning_format f) {
   return e && (f == TLOP_TUNING_MPICH_JSON ? e->mpich_name != NULL
-               : f == TLOP_TUNING_IMPI      ? e->impi_id != 0
-                                            : e->ompi_id != 0);
+               : f == TLOP_TUNING_IMPI     ? e->impi_id != 0
+                                           : e->ompi_id != 0);
 }
 
 int tlop_tuning_same(const tlop_catalog_entry *a, const tlop_catalog_entry *b,
                      tlop_tuning_format f) {
   return f == TLOP_TUNING_MPICH_JSON ? !strcmp(a->mpich_name, b->mpich_name)
-         : f == TLOP_TUNING_IMPI    ? a->impi_id == b->impi_id
-                                    : a->ompi_id == b->ompi_id;
+         : f == TLOP_TUNING_IMPI     ? a->impi_id == b->impi_id
+                                     : a->ompi_id == b->ompi_id;
 }
 
 /* The decision in the library's ids: one block per P, neighbours with one id merged. */
@@ -194,9 +196,13 @@ static tlop_status decision_blocks(tlop_ctx *ctx, const tlop_decision *d,
     const tlop_best_range *g = &d->ranges[r];
     const tlop_catalog_entry *e = cands[g->winner];
     if (!tlop_tuning_names(e, f)) {
-      diag_error(ctx, (span){0}, "candidate %zu wins at P = %g, m = %g B, but has no %s name "
-                 "in the catalogue", g->winner + 1, g->P, g->m_first,
-                 f == TLOP_TUNING_MPICH_JSON ? "MPICH" : f == TLOP_TUNING_IMPI ? "Intel MPI" : "Open MPI coll_tuned");
+      diag_error(ctx, (span){0},
+                 "candidate %zu wins at P = %g, m = %g B, but has no %s name "
+                 "in the catalogue",
+                 g->winner + 1, g->P, g->m_first,
+                 f == TLOP_TUNING_MPICH_JSON ? "MPICH"
+                 : f == TLOP_TUNING_IMPI     ? "Intel MPI"
+                                             : "Open MPI coll_tuned");
       return TLOP_ERR_ARG;
     }
     int id = f == TLOP_TUNING_IMPI ? e->impi_id : e->ompi_id;
@@ -217,8 +223,10 @@ static void write_ompi_rules(strbuf *o, const tlop_tuning *t, const struct colle
   sb_printf(o, "1 # collectives\n%d # %s\n%zu # communicator sizes\n", c->ompi_id, c->name, t->n);
   for (size_t i = 0; i < t->n; i++) {
     const block *b = &t->blocks[i];
-    sb_printf(o, "%.0f # communicator size\n%zu # message sizes: bytes, algorithm, faninout, "
-              "segment size%s\n", b->comm, b->n, v2 ? ", max requests" : "");
+    sb_printf(o,
+              "%.0f # communicator size\n%zu # message sizes: bytes, algorithm, faninout, "
+              "segment size%s\n",
+              b->comm, b->n, v2 ? ", max requests" : "");
     for (size_t j = 0; j < b->n; j++)
       sb_printf(o, "%.0f %d 0 0%s # %s\n", b->rules[j].msg, b->rules[j].id, v2 ? " 0" : "",
                 b->rules[j].e->ompi_name ? b->rules[j].e->ompi_name : b->rules[j].e->algorithm);
@@ -231,8 +239,10 @@ tlop_status tlop_tuning_write(tlop_ctx *ctx, const tlop_decision *d,
   *text = NULL;
   const struct collective *c = collective_named(collective);
   if (!c || !c->message_is_m) {
-    diag_error(ctx, (span){0}, "no message-size definition for collective '%s': tuning "
-               "files can be written for bcast", collective);
+    diag_error(ctx, (span){0},
+               "no message-size definition for collective '%s': tuning "
+               "files can be written for bcast",
+               collective);
     return TLOP_ERR_ARG;
   }
   tlop_tuning t = {0};
@@ -267,7 +277,8 @@ void reader_fail(reader *r, span at, const char *fmt, ...) {
 /* The next number the counts promise; `what` names it for the message. */
 static bool number(reader *r, const char *what, long *v, span *at) {
   if (!word_next(&r->s, true, at)) {
-    reader_fail(r, word_end(&r->s), "the file ends where %s should be: the counts before promise more", what);
+    reader_fail(r, word_end(&r->s),
+                "the file ends where %s should be: the counts before promise more", what);
     return false;
   }
   if (!word_count(&r->s, *at, what, v)) {
@@ -294,13 +305,15 @@ static bool read_rule(reader *r, const struct collective *c, bool v2, bool keep,
       (v2 && !number(r, "a number of max requests", &reqs, &at)))
     return false;
   if (!b->n && msg != 0)
-    reader_fail(r, at_msg, "the first rule of a communicator size must start at message size 0 "
-         "(smaller messages would fall back to the fixed decision)");
+    reader_fail(r, at_msg,
+                "the first rule of a communicator size must start at message size 0 "
+                "(smaller messages would fall back to the fixed decision)");
   if (b->n && msg <= b->rules[b->n - 1].msg)
-    reader_fail(r, at_msg, "message sizes must ascend: %ld follows %.0f", msg, b->rules[b->n - 1].msg);
+    reader_fail(r, at_msg, "message sizes must ascend: %ld follows %.0f", msg,
+                b->rules[b->n - 1].msg);
   if (c->ompi_algorithms && (alg < 1 || alg > c->ompi_algorithms))
     reader_fail(r, at_alg, "%s has algorithms 1 to %d in coll_tuned, not %ld", c->name,
-         c->ompi_algorithms, alg);
+                c->ompi_algorithms, alg);
   rule_add(b, (double)msg, (int)alg, keep ? tuning_ompi_entry(r, (int)alg) : NULL);
   return true;
 }
@@ -309,12 +322,15 @@ static void read_ompi_rules(reader *r, bool v2) {
   span at;
   long ncoll;
   if (!word_next(&r->s, true, &at)) {
-    reader_fail(r, word_end(&r->s), "the file is empty: Open MPI expects the number of collectives");
+    reader_fail(r, word_end(&r->s),
+                "the file is empty: Open MPI expects the number of collectives");
     return;
   }
-  bool has_header = at.hi - at.lo == 19 && !strncmp(r->s.src->text + at.lo, "rule-file-version-2", 19);
+  bool has_header =
+      at.hi - at.lo == 19 && !strncmp(r->s.src->text + at.lo, "rule-file-version-2", 19);
   if (v2 && !has_header) {
-    reader_fail(r, at, "expected 'rule-file-version-2' first (or lint with --format ompi-rules-v1)");
+    reader_fail(r, at,
+                "expected 'rule-file-version-2' first (or lint with --format ompi-rules-v1)");
     return;
   }
   if (!v2 && has_header) {
@@ -336,7 +352,8 @@ static void read_ompi_rules(reader *r, bool v2) {
       return;
     const struct collective *c = collective_of_ompi_id(id);
     if (!c) {
-      reader_fail(r, at_id, "%ld is not a collective id of Open MPI (0 to %zu)", id, NCOLLECTIVES - 1);
+      reader_fail(r, at_id, "%ld is not a collective id of Open MPI (0 to %zu)", id,
+                  NCOLLECTIVES - 1);
       return;
     }
     if (seen[c - collectives])
@@ -355,7 +372,7 @@ static void read_ompi_rules(reader *r, bool v2) {
       block b = {(double)comm, NULL, 0, 0};
       if (r->t->n && keep && comm <= r->t->blocks[r->t->n - 1].comm)
         reader_fail(r, at_comm, "communicator sizes must ascend: %ld follows %.0f", comm,
-             r->t->blocks[r->t->n - 1].comm);
+                    r->t->blocks[r->t->n - 1].comm);
       bool ok = number(r, "the number of message sizes", &nmsg, &at);
       if (ok && nmsg < 1)
         reader_fail(r, at, "communicator size %ld has no rules", comm);

@@ -49,7 +49,7 @@ struct tlop_tuning {
   size_t n, cap;
   impi_cond *conds; /* Intel MPI's, tried in order */
   size_t nconds, conds_cap;
-  arena *ar;                 /* an MPICH file: its JSON tree, kept to be walked as MPICH does */
+  arena *ar; /* an MPICH file: its JSON tree, kept to be walked as MPICH does */
   struct json_value *csel;
 };
 
@@ -76,7 +76,7 @@ typedef enum { JSON_OBJECT, JSON_ARRAY, JSON_SCALAR } json_kind;
 
 typedef struct json_member {
   span key_at;
-  char *key;                       /* NULL in an array */
+  char *key; /* NULL in an array */
   struct json_value *value;
   const tlop_catalog_entry *entry; /* an algorithm of the collective read: its entry */
 } json_member;

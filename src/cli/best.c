@@ -83,12 +83,16 @@ static int take(cli *c, int opt, const char *arg) {
   return cli_take_format_output(c, opt, arg);
 }
 
-static const struct option best_opts_long[] = {
-    {"grid", required_argument, 0, 'g'},     {"collective", required_argument, 0, 'c'},
-    {"tie", required_argument, 0, 't'},      {"refine", no_argument, 0, 'R'},
-    {"emit", required_argument, 0, 'e'},     {"catalog", required_argument, 0, 'K'},
-    {"output", required_argument, 0, 'o'},   {"format", required_argument, 0, 'f'},
-    CLI_ENGINE_LONGOPTS,                     {0, 0, 0, 0}};
+static const struct option best_opts_long[] = {{"grid", required_argument, 0, 'g'},
+                                               {"collective", required_argument, 0, 'c'},
+                                               {"tie", required_argument, 0, 't'},
+                                               {"refine", no_argument, 0, 'R'},
+                                               {"emit", required_argument, 0, 'e'},
+                                               {"catalog", required_argument, 0, 'K'},
+                                               {"output", required_argument, 0, 'o'},
+                                               {"format", required_argument, 0, 'f'},
+                                               CLI_ENGINE_LONGOPTS,
+                                               {0, 0, 0, 0}};
 
 /* The ALGOs given, else the catalogue's algorithms of the collective that the model has. */
 static char **candidates(tlop_model *m, const tlop_catalog *cat, char **given, size_t ngiven,
@@ -133,10 +137,11 @@ static tlop_status cost_at(void *user, double m, double P, double *costs) {
 
 static void print_table(const tlop_decision *d, char **names, size_t ncand, bool given,
                         const cli_grid *g, const char *platform) {
-  printf("best %s on %s: %zu candidate%s, %zu × %zu grid points\n", bo.collective, platform,
-         ncand, ncand == 1 ? "" : "s", g->axes[1].count, g->axes[0].count);
+  printf("best %s on %s: %zu candidate%s, %zu × %zu grid points\n", bo.collective, platform, ncand,
+         ncand == 1 ? "" : "s", g->axes[1].count, g->axes[0].count);
   printf("tie rule: a candidate within %g%% of the cheapest loses to one listed before it "
-         "(%s:", bo.tie * 100, given ? "the order given" : "catalogue order, simplest first");
+         "(%s:",
+         bo.tie * 100, given ? "the order given" : "catalogue order, simplest first");
   for (size_t a = 0; a < ncand; a++)
     printf(" %s", names[a]);
   printf(")\n%s\n\n", bo.refine ? "crossovers refined by bisection to the byte"
@@ -174,9 +179,10 @@ static bool emit(cli *c, const tlop_catalog *cat, const tlop_decision *d, char *
   for (size_t r = 0; r < d->nranges; r++) {
     const tlop_catalog_entry *e = cands[d->ranges[r].winner];
     if (!tlop_tuning_names(e, f)) {
-      fprintf(stderr, "tlop best: %s wins at P = %.0f from m = %.0f B, but the catalogue gives "
-              "it no name in %s: no file written\n", names[d->ranges[r].winner],
-              d->ranges[r].P, d->ranges[r].m_from, bo.emit);
+      fprintf(stderr,
+              "tlop best: %s wins at P = %.0f from m = %.0f B, but the catalogue gives "
+              "it no name in %s: no file written\n",
+              names[d->ranges[r].winner], d->ranges[r].P, d->ranges[r].m_from, bo.emit);
       free(cands);
       return false;
     }
@@ -188,10 +194,13 @@ static bool emit(cli *c, const tlop_catalog *cat, const tlop_decision *d, char *
                              &back) == TLOP_OK;
   for (size_t i = 0; ok && i < g->npts; i++) {
     double P = g->pts[2 * i], m = g->pts[2 * i + 1];
-    const tlop_catalog_entry *want = cands[tlop_best_lookup(d, m, P)], *got = tlop_tuning_lookup(back, m, P);
+    const tlop_catalog_entry *want = cands[tlop_best_lookup(d, m, P)],
+                             *got = tlop_tuning_lookup(back, m, P);
     if (!got || !tlop_tuning_same(got, want, f)) {
-      fprintf(stderr, "tlop best: internal error: the file read back gives %s at m = %.0f, "
-              "P = %.0f, the decision %s\n", got ? got->algorithm : "nothing", m, P, want->algorithm);
+      fprintf(stderr,
+              "tlop best: internal error: the file read back gives %s at m = %.0f, "
+              "P = %.0f, the decision %s\n",
+              got ? got->algorithm : "nothing", m, P, want->algorithm);
       ok = false;
     }
   }
@@ -200,8 +209,10 @@ static bool emit(cli *c, const tlop_catalog *cat, const tlop_decision *d, char *
     fputs(text, out);
     if (out != stdout)
       fclose(out);
-    fprintf(stderr, "tlop best: wrote %s (%s), linted and read back: same winner at all %zu "
-            "points\n", c->o.output, bo.emit, g->npts);
+    fprintf(stderr,
+            "tlop best: wrote %s (%s), linted and read back: same winner at all %zu "
+            "points\n",
+            c->o.output, bo.emit, g->npts);
   }
   free(text);
   free(cands);
@@ -221,14 +232,16 @@ int cmd_best(cli *c, int argc, char **argv) {
     return cli_usage_error("best", "--collective NAME is required");
   tlop_tuning_format format = TLOP_TUNING_OMPI_RULES;
   if (bo.emit && tlop_tuning_format_parse(bo.emit, &format) != TLOP_OK)
-    return cli_usage_error("best", "--emit takes ompi-rules, ompi-rules-v1, ompi-json, mpich-json or impi, not '%s'", bo.emit);
+    return cli_usage_error(
+        "best", "--emit takes ompi-rules, ompi-rules-v1, ompi-json, mpich-json or impi, not '%s'",
+        bo.emit);
   if (bo.emit && !c->o.output)
     return cli_usage_error("best", "--emit needs -o FILE");
   if (c->o.format)
     return cli_usage_error("best", "option '--format' does not apply here");
   if (!cli_grid_p_then_m(c))
     return cli_usage_error("best", "give the grid as two axes, --grid m=… and --grid P=… "
-                           "(other values: --set)");
+                                   "(other values: --set)");
 
   size_t ngiven = (size_t)(argc - optind - 1), ncand = 0;
   char **given = argv + optind + 1, **names = NULL;
@@ -242,8 +255,8 @@ int cmd_best(cli *c, int argc, char **argv) {
   cli_evaluator ev = {0};
   rc = EXIT_INPUT;
   tlop_model *m = cli_load(c, argv[optind]);
-  if (!m || tlop_catalog_open(c->ctx, bo.catalog, &cat) != TLOP_OK ||
-      !(env = cli_env(c, m)) || !(pf = cli_platform(c, m)))
+  if (!m || tlop_catalog_open(c->ctx, bo.catalog, &cat) != TLOP_OK || !(env = cli_env(c, m)) ||
+      !(pf = cli_platform(c, m)))
     goto done;
   names = candidates(m, cat, given, ngiven, &ncand);
   if (!ncand) {
@@ -257,8 +270,8 @@ int cmd_best(cli *c, int argc, char **argv) {
   costs = malloc(ncand * g.npts * sizeof *costs);
   if (!cli_grid_costs(c, m, argv[optind], names, ncand, pf, env, &g, exprs, &ev, costs))
     goto done;
-  if (tlop_best_decide(g.axes[1].values, g.axes[1].count, g.axes[0].values, g.axes[0].count,
-                       costs, ncand, bo.tie, &d) != TLOP_OK)
+  if (tlop_best_decide(g.axes[1].values, g.axes[1].count, g.axes[0].values, g.axes[0].count, costs,
+                       ncand, bo.tie, &d) != TLOP_OK)
     goto done;
   if (bo.refine) {
     refine_ctx rctx = {&ev, ncand};
@@ -303,7 +316,8 @@ int cmd_lint(cli *c, int argc, char **argv) {
     return cli_usage_error("lint", "expected one FILE");
   tlop_tuning_format f;
   if (!c->o.format || tlop_tuning_format_parse(c->o.format, &f) != TLOP_OK)
-    return cli_usage_error("lint", "--format takes ompi-rules, ompi-rules-v1, ompi-json, mpich-json or impi");
+    return cli_usage_error(
+        "lint", "--format takes ompi-rules, ompi-rules-v1, ompi-json, mpich-json or impi");
   const char *path = argv[optind];
   FILE *in = fopen(path, "rb");
   if (!in) {

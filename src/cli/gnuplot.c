@@ -39,8 +39,10 @@ FILE *gp_open(const char *cmd, const char *path) {
     return NULL;
   }
   if (!on_path("gnuplot")) {
-    fprintf(stderr, "tlop %s: the figure needs gnuplot, which is not installed (on Debian: "
-                    "apt-get install gnuplot-nox); no figure written\n", cmd);
+    fprintf(stderr,
+            "tlop %s: the figure needs gnuplot, which is not installed (on Debian: "
+            "apt-get install gnuplot-nox); no figure written\n",
+            cmd);
     return NULL;
   }
   FILE *g = popen("gnuplot", "w");

@@ -78,8 +78,10 @@ bool cli_grid_open(cli *c, tlop_model *m, tlop_env *env, char **algos, size_t na
     }
     g->names[j] = g->axes[j].name;
     if (!axis_used(m, algos, nalgo, g->names[j])) {
-      cli_misuse(c, "grid axis '%s' is neither a parameter of the algorithms nor a param of "
-                 "the model", g->names[j]);
+      cli_misuse(c,
+                 "grid axis '%s' is neither a parameter of the algorithms nor a param of "
+                 "the model",
+                 g->names[j]);
       return false;
     }
     for (size_t k = 0; k < j; k++)
@@ -117,8 +119,8 @@ bool cli_evaluator_open(cli *c, cli_evaluator *ev, tlop_expr **exprs, size_t n,
 tlop_status cli_evaluator_run(const cli_evaluator *ev, size_t which, const double *pts, size_t k,
                               double *out) {
   return ev->kern ? tlop_kernels_eval(ev->kern, which, pts, k, out)
-                  : tlop_eval_batch(ev->exprs[which], ev->pf, ev->env, ev->names, ev->nvars, pts,
-                                    k, out);
+                  : tlop_eval_batch(ev->exprs[which], ev->pf, ev->env, ev->names, ev->nvars, pts, k,
+                                    out);
 }
 
 bool cli_grid_costs(cli *c, tlop_model *m, const char *file, char **algos, size_t n,

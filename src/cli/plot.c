@@ -14,9 +14,8 @@ static const char plot_help[] =
     "       tlop plot [OPTION]... FILE ALGO... --map --grid m=AXIS --grid P=AXIS -o FIGURE\n"
     "Draw the cost of each ALGO against the message size m, log–log, one line each (other\n"
     "parameters: --set), or with --map the cheapest ALGO at every (m, P) of the grid (ties\n"
-    "within 1% go to the ALGO named first). gnuplot draws; the extension picks SVG or PNG.\n\n"
-    COMMON_HELP
-    "  -g, --grid NAME=AXIS   the m axis (and the P axis with --map)\n"
+    "within 1% go to the ALGO named first). gnuplot draws; the extension picks SVG or "
+    "PNG.\n\n" COMMON_HELP "  -g, --grid NAME=AXIS   the m axis (and the P axis with --map)\n"
     "      --map              the best-algorithm map over (m, P)\n"
     "  -o, --output FILE      the figure, .svg or .png (required)\n" HELP_ENGINE;
 
@@ -56,9 +55,11 @@ static void costs_figure(FILE *g, const cli_grid *grid, char **algos, size_t nal
   double scale = time_unit(res, nalgo * grid->npts, &unit);
   fputs("set title ", g);
   gp_str(g, file);
-  fprintf(g, " noenhanced\nset logscale x 2\nset logscale y 10\nset format y '%%g'\n"
-             "set xlabel 'message size m'\nset ylabel 'cost (%s)'\n"
-             "set key top left noenhanced\nset grid\n", unit);
+  fprintf(g,
+          " noenhanced\nset logscale x 2\nset logscale y 10\nset format y '%%g'\n"
+          "set xlabel 'message size m'\nset ylabel 'cost (%s)'\n"
+          "set key top left noenhanced\nset grid\n",
+          unit);
   gp_size_tics(g, "x", m->values[0], m->values[m->count - 1]);
   fputs("$costs << EOD\n", g);
   for (size_t i = 0; i < grid->npts; i++) {
@@ -69,21 +70,23 @@ static void costs_figure(FILE *g, const cli_grid *grid, char **algos, size_t nal
   }
   fputs("EOD\nplot ", g);
   for (size_t a = 0; a < nalgo; a++) {
-    fprintf(g, "%s$costs using 1:%zu with linespoints lw 2 pt %zu title ", a ? ", " : "", a + 2, a + 4);
+    fprintf(g, "%s$costs using 1:%zu with linespoints lw 2 pt %zu title ", a ? ", " : "", a + 2,
+            a + 4);
     gp_str(g, algos[a]);
   }
   fputc('\n', g);
 }
 
 /* One series per algorithm: the points it wins, as tiles over log2 m × log2 P. */
-static void map_figure(FILE *g, const cli_grid *grid, char **algos, size_t nalgo,
-                       const double *res, const char *file) {
+static void map_figure(FILE *g, const cli_grid *grid, char **algos, size_t nalgo, const double *res,
+                       const char *file) {
   const tlop_axis *m = &grid->axes[1];
   fputs("set title ", g);
   gp_str(g, file);
   fputs(" noenhanced\nset logscale x 2\nset logscale y 2\nset xlabel 'message size m'\n"
         "set ylabel 'processes P'\nset key outside right noenhanced\nset offsets graph 0.03, "
-        "graph 0.03, graph 0.05, graph 0.05\n", g);
+        "graph 0.03, graph 0.05, graph 0.05\n",
+        g);
   gp_size_tics(g, "x", m->values[0], m->values[m->count - 1]);
   for (size_t a = 0; a < nalgo; a++) {
     fprintf(g, "$wins%zu << EOD\n", a);

@@ -1,6 +1,6 @@
 /* test_best.c — unit tests of the decision (tlop_best.h) on costs worked out by hand, and
- * the round trip of the tuning files (Open MPI rules and JSON, MPICH JSON, Intel MPI): written from a decision,
- * read back by the linter's reader, the same winner at every byte count tried. */
+ * the round trip of the tuning files (Open MPI rules and JSON, MPICH JSON, Intel MPI): written from
+ * a decision, read back by the linter's reader, the same winner at every byte count tried. */
 #define _POSIX_C_SOURCE 200809L
 #include "tlop_best.h"
 #include "unit.h"
@@ -70,7 +70,8 @@ static void test_decide_refine(void) {
 static void test_round_trip(tlop_ctx *ctx) {
   static const char cat_text[] =
       "version openmpi test\n"
-      "algorithm bcast x.tlop cheap_small openmpi=6:binomial mpich=MPIR_Bcast_intra_binomial impi=1\n"
+      "algorithm bcast x.tlop cheap_small openmpi=6:binomial mpich=MPIR_Bcast_intra_binomial "
+      "impi=1\n"
       "algorithm bcast x.tlop cheap_large openmpi=9:scatter_allgather_ring "
       "mpich=MPIR_Bcast_intra_scatter_ring_allgather impi=3\n";
   char path[] = "/tmp/tlop_test_best_XXXXXX";
@@ -85,7 +86,8 @@ static void test_round_trip(tlop_ctx *ctx) {
   const tlop_catalog_entry *cands[2] = {tlop_catalog_find(cat, "bcast", "cheap_small"),
                                         tlop_catalog_find(cat, "bcast", "cheap_large")};
   CHECK(cands[0] && cands[1] && cands[1]->ompi_id == 9);
-  CHECK(tlop_catalog_version(cat, "openmpi") && !strcmp(tlop_catalog_version(cat, "openmpi"), "test"));
+  CHECK(tlop_catalog_version(cat, "openmpi") &&
+        !strcmp(tlop_catalog_version(cat, "openmpi"), "test"));
   tlop_decision *d = decide(0);
   CHECK(tlop_best_refine(d, 0, cost_at, NULL) == TLOP_OK);
   static const tlop_tuning_format formats[] = {TLOP_TUNING_OMPI_RULES_V1, TLOP_TUNING_OMPI_RULES,
@@ -96,7 +98,8 @@ static void test_round_trip(tlop_ctx *ctx) {
     char *text = NULL;
     tlop_tuning *back = NULL;
     CHECK(tlop_tuning_write(ctx, d, cands, "bcast", fmt, &text) == TLOP_OK);
-    CHECK(tlop_tuning_read(ctx, cat, "bcast", fmt, "rt.rules", text, strlen(text), &back) == TLOP_OK);
+    CHECK(tlop_tuning_read(ctx, cat, "bcast", fmt, "rt.rules", text, strlen(text), &back) ==
+          TLOP_OK);
     for (double P = 2; back && P <= 16; P++)
       for (double m = 0; m <= 2048; m++)
         CHECK(tlop_tuning_lookup(back, m, P) == cands[tlop_best_lookup(d, m, P)]);
@@ -104,14 +107,17 @@ static void test_round_trip(tlop_ctx *ctx) {
     for (int j = 0; j < 5; j++) {
       tlop_tuning *other = NULL;
       CHECK(j == k || (tlop_tuning_read(ctx, cat, "bcast", formats[j], "rt.rules", text,
-                                        strlen(text), &other) == TLOP_ERR_SYNTAX && !other));
+                                        strlen(text), &other) == TLOP_ERR_SYNTAX &&
+                       !other));
     }
     tlop_tuning_free(back);
     free(text);
   }
   /* no message-size rule for a collective tlop has no model of */
   char *text = NULL;
-  CHECK(tlop_tuning_write(ctx, d, cands, "alltoall", TLOP_TUNING_OMPI_RULES, &text) == TLOP_ERR_ARG && !text);
+  CHECK(tlop_tuning_write(ctx, d, cands, "alltoall", TLOP_TUNING_OMPI_RULES, &text) ==
+            TLOP_ERR_ARG &&
+        !text);
   tlop_decision_free(d);
   tlop_catalog_free(cat);
 }
