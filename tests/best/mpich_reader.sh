@@ -7,7 +7,8 @@
 # UCX_TLS=tcp,self) and strace counts the bytes rank 1 sends — its half of the message
 # under scatter-allgather, a few hundred bytes of handshakes under the binomial tree.
 # Without the file MPICH's own choice for 2 processes is the binomial tree. Skipped (77)
-# without Debian's MPICH beside Open MPI (mpicc.mpich, mpiexec.mpich), strace, or 2 cores.
+# without Debian's MPICH beside Open MPI (mpicc.mpich, mpiexec.mpich), a strace allowed to
+# trace, or 2 cores.
 set -uo pipefail
 tlop=$1 root=$2
 here=$root/tests/best
@@ -15,6 +16,7 @@ here=$root/tests/best
 skip() { echo "skipped: $*"; exit 77; }
 for t in mpicc.mpich mpiexec.mpich strace; do command -v $t >/dev/null || skip "no $t"; done
 [ "$(nproc)" -ge 2 ] || skip "needs 2 cores (never oversubscribed)"
+strace -f -qq -o /dev/null true 2>/dev/null || skip "strace cannot trace here (ptrace not allowed)"
 
 work=$(mktemp -d)
 trap 'rm -rf "$work"' EXIT
