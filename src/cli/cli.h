@@ -90,6 +90,9 @@ int cli_take_format_output(cli *c, int opt, const char *arg);
 /* Prints a usage error and the hint to --help; returns EXIT_USAGE. */
 int cli_usage_error(const char *cmd, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
 
+/* The diagnostic handler of the command: each diagnostic's text on stderr. */
+void cli_print_diag(void *user, const tlop_diag *d);
+
 tlop_model *cli_load(cli *c, const char *path);
 /* An algorithm's body (its name given) or a parsed expression; NULL after diagnostics. */
 tlop_expr *cli_expr(cli *c, tlop_model *m, const char *text, const tlop_env *env, bool symbolic);
@@ -138,5 +141,59 @@ tlop_status cli_eval_jit(cli *c, tlop_expr *e, const tlop_platform *pf, const tl
                          double *out);
 void cli_jit_close(cli *c);
 int cmd_emit(cli *c, int argc, char **argv);
+
+/* ---- grid.c: the grid of --grid and the engine over it (sweep, best) ---- */
+typedef struct cli_grid {
+  tlop_axis *axes;
+  const char **names;
+  size_t naxes;
+  double *pts; /* point i, axis j at [i * naxes + j]; the first axis outermost */
+  size_t npts;
+} cli_grid;
+/* Takes -g/--grid NAME=AXIS and the engine's options (--engine, --jobs, --no-cache): 1
+ * taken, 0 not one of them, -1 a bad value. */
+int cli_take_grid(cli *c, int opt, const char *arg);
+/* Whether the grid is an m axis and a P axis, put in the order P, m (m runs fastest, so a
+ * P's points are contiguous). */
+bool cli_grid_p_then_m(cli *c);
+/* Parses --grid (each axis must bind a parameter of an algorithm or a model param) and
+ * binds the names in env; false after a message (cli_grid_close cleans up either way). */
+bool cli_grid_open(cli *c, tlop_model *m, tlop_env *env, char **algos, size_t nalgo, cli_grid *g);
+void cli_grid_close(cli_grid *g);
+
+typedef struct cli_evaluator {
+  tlop_expr **exprs;
+  const tlop_platform *pf;
+  const tlop_env *env;
+  const char *const *names;
+  size_t nvars;
+  tlop_kernels *kern; /* the compiled expressions, when the JIT was chosen */
+} cli_evaluator;
+/* Chooses the engine for the grid's size (--engine) and compiles for the JIT. */
+bool cli_evaluator_open(cli *c, cli_evaluator *ev, tlop_expr **exprs, size_t n,
+                        const tlop_platform *pf, const tlop_env *env, const cli_grid *g);
+/* Expression `which` at k points of the grid's shape. */
+tlop_status cli_evaluator_run(const cli_evaluator *ev, size_t which, const double *pts, size_t k,
+                              double *out);
+void cli_evaluator_close(cli *c, cli_evaluator *ev);
+/* Every algorithm (each must be one of the model, named in FILE) at every point of the grid,
+ * res[a * npts + i]; the evaluator stays open (close it) for more points. */
+bool cli_grid_costs(cli *c, tlop_model *m, const char *file, char **algos, size_t n,
+                    const tlop_platform *pf, const tlop_env *env, const cli_grid *g,
+                    tlop_expr **exprs, cli_evaluator *ev, double *res);
+int cmd_best(cli *c, int argc, char **argv);
+int cmd_plot(cli *c, int argc, char **argv);
+
+/* ---- gnuplot.c: figures through gnuplot (plot, validate --plot) ---- */
+/* gnuplot with the terminal of path's extension (.svg, .png) set to write there; NULL after
+ * a message (no gnuplot, another extension). */
+FILE *gp_open(const char *cmd, const char *path);
+/* Ends the figure; false after a message when gnuplot failed. */
+bool gp_close(FILE *g, const char *cmd, const char *path);
+/* s as a gnuplot single-quoted string. */
+void gp_str(FILE *f, const char *s);
+/* Tics of a size axis ("x", "y") at powers of two in binary units (1 KiB), ~10 at most. */
+void gp_size_tics(FILE *g, const char *axis, double lo, double hi);
+int cmd_lint(cli *c, int argc, char **argv);
 
 #endif

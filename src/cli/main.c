@@ -29,6 +29,9 @@ static const struct command {
     {"compare", cmd_compare, "A >= B, A <= B and the tightest c of A >= c·B"},
     {"measure", cmd_measure, "measure L(m,τ) and o(m) on this machine: a τ-Lop table"},
     {"validate", cmd_validate, "score predictions against IMB/OSU benchmark output"},
+    {"best", cmd_best, "the cheapest algorithm per (m, P); MPI tuning files"},
+    {"lint", cmd_lint, "check an MPI tuning file as the library reads it"},
+    {"plot", cmd_plot, "cost against message size, or the best-algorithm map (gnuplot)"},
 };
 
 static void usage(FILE *f) {
@@ -41,7 +44,7 @@ static void usage(FILE *f) {
   fprintf(f, "\n'tlop COMMAND --help' describes a command. Options: --help, --version.\n");
 }
 
-static void print_diag(void *user, const tlop_diag *d) {
+void cli_print_diag(void *user, const tlop_diag *d) {
   (void)user;
   fputs(d->text, stderr);
 }
@@ -318,7 +321,7 @@ int main(int argc, char **argv) {
       fputs("tlop: out of memory\n", stderr);
       return EXIT_INPUT;
     }
-    tlop_ctx_set_diag(c.ctx, print_diag, NULL);
+    tlop_ctx_set_diag(c.ctx, cli_print_diag, NULL);
     use_installed_stdlib(c.ctx);
     int rc = commands[i].run(&c, argc - 1, argv + 1);
     tlop_ctx_free(c.ctx);

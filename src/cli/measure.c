@@ -616,74 +616,13 @@ static void write_json(FILE *f, const tlop_bench_series *ser, const model_score 
 
 /* ---- the figure ---- */
 
-static bool on_path(const char *prog) {
-  const char *path = getenv("PATH");
-  if (!path)
-    return false;
-  char *copy = strdup(path), *save = NULL;
-  bool found = false;
-  for (char *d = strtok_r(copy, ":", &save); d && !found; d = strtok_r(NULL, ":", &save)) {
-    size_t n = strlen(d) + strlen(prog) + 2;
-    char *full = malloc(n);
-    snprintf(full, n, "%s/%s", *d ? d : ".", prog);
-    found = access(full, X_OK) == 0;
-    free(full);
-  }
-  free(copy);
-  return found;
-}
-
-/* A gnuplot single-quoted string: a quote is written twice. */
-static void gp_str(FILE *f, const char *s) {
-  fputc('\'', f);
-  for (; *s; s++) {
-    if (*s == '\'')
-      fputc('\'', f);
-    if ((unsigned char)*s >= 0x20)
-      fputc(*s, f);
-  }
-  fputc('\'', f);
-}
-
-/* Size tics at powers of two, labelled in binary units (1 KiB, 64 KiB), at most ~10. */
-static void xtics(FILE *g, const tlop_bench_series *ser) {
-  double lo = INFINITY, hi = 0;
-  for (size_t i = 0; i < ser->n; i++)
-    if (ser->bytes[i] > 0) {
-      lo = fmin(lo, ser->bytes[i]);
-      hi = fmax(hi, ser->bytes[i]);
-    }
-  if (!(hi > 0))
-    return;
-  int a = (int)floor(log2(lo)), b = (int)ceil(log2(hi)), step = 1;
-  while ((b - a) / step > 10)
-    step++;
-  fputs("set xtics (", g);
-  for (int e = a; e <= b; e += step) {
-    char label[48];
-    tlop_format_size(label, sizeof label, ldexp(1, e));
-    fprintf(g, "%s'%s' %.17g", e > a ? ", " : "", label, ldexp(1, e));
-  }
-  fputs(")\n", g);
-}
-
 /* Measured and predicted times against size, log–log, through a pipe to gnuplot. Points
  * of size 0 or time 0 have no place on log axes and are left out. */
 static bool plot(const char *path, const tlop_bench_series *ser, const model_score *ms,
                  size_t nm, const char *measured) {
-  if (!on_path("gnuplot")) {
-    fprintf(stderr, "tlop validate: --plot needs gnuplot, which is not installed (on Debian: "
-                    "apt-get install gnuplot-nox); no figure written\n");
+  FILE *g = gp_open("validate", path);
+  if (!g)
     return false;
-  }
-  FILE *g = popen("gnuplot", "w");
-  if (!g) {
-    fprintf(stderr, "tlop validate: cannot run gnuplot: %s\n", strerror(errno));
-    return false;
-  }
-  fputs("set terminal svg size 900,600 dynamic font 'sans,13' background rgb 'white'\n"
-        "set output ", g);
-  gp_str(g, path);
   char title[512];
   char procs[32] = "";
   if (ser->procs)
@@ -693,12 +632,18 @@ static bool plot(const char *path, const tlop_bench_series *ser, const model_sco
            strncmp(ser->name, ser->suite, strlen(ser->suite)) ? " " : "", ser->name,
            ser->one_way ? " (one-way time)" : "");
   strncat(title, procs, sizeof title - strlen(title) - 1);
-  fputs("\nset title ", g);
+  fputs("set title ", g);
   gp_str(g, title);
   fputs(" noenhanced\nset logscale x 2\nset logscale y 10\nset format y '%g'\n"
         "set xlabel 'message size'\nset ylabel 'time (µs)'\n"
         "set key top left noenhanced\nset grid\n", g);
-  xtics(g, ser);
+  double lo = INFINITY, hi = 0;
+  for (size_t i = 0; i < ser->n; i++)
+    if (ser->bytes[i] > 0) {
+      lo = fmin(lo, ser->bytes[i]);
+      hi = fmax(hi, ser->bytes[i]);
+    }
+  gp_size_tics(g, "x", lo, hi);
   fputs("$data << EOD\n", g);
   for (size_t i = 0; i < ser->n; i++) {
     if (!(ser->bytes[i] > 0) || !(vflags.times[i] > 0))
@@ -717,12 +662,7 @@ static bool plot(const char *path, const tlop_bench_series *ser, const model_sco
     gp_str(g, title);
   }
   fputc('\n', g);
-  int status = pclose(g);
-  if (status == -1 || !WIFEXITED(status) || WEXITSTATUS(status) != 0) {
-    fprintf(stderr, "tlop validate: gnuplot failed; no figure in '%s'\n", path);
-    return false;
-  }
-  return true;
+  return gp_close(g, "validate", path);
 }
 
 int cmd_validate(cli *c, int argc, char **argv) {

@@ -43,11 +43,7 @@ static int take_prove(cli *c, int opt, const char *arg) {
     return 1;
   }
   case 'g':
-    c->o.grids = realloc((void *)c->o.grids, (c->o.ngrids + 1) * sizeof *c->o.grids);
-    if (!c->o.grids)
-      abort();
-    c->o.grids[c->o.ngrids++] = arg;
-    return 1;
+    return cli_take_grid(c, opt, arg);
   default: return cli_take_format_output(c, opt, arg);
   }
 }

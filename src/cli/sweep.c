@@ -24,16 +24,9 @@ static const char sweep_help[] =
     "      --no-progress      never show the progress bar\n" HELP_ENGINE;
 
 static int take(cli *c, int opt, const char *arg) {
-  int r = cli_take_engine(c, opt, arg);
+  int r = cli_take_grid(c, opt, arg);
   if (r)
     return r;
-  if (opt == 'g') {
-    c->o.grids = realloc((void *)c->o.grids, (c->o.ngrids + 1) * sizeof *c->o.grids);
-    if (!c->o.grids)
-      abort();
-    c->o.grids[c->o.ngrids++] = arg;
-    return 1;
-  }
   if (opt == 'N') {
     c->o.no_progress = true;
     return 1;
@@ -75,28 +68,6 @@ static void progress_update(progress *p, size_t add) {
   if (p->done >= p->total)
     fputc('\n', stderr);
   fflush(stderr);
-}
-
-/* The points of the grid, row-major: point i, axis j at [i * naxes + j]. */
-static double *grid_points(const tlop_axis *axes, size_t naxes, size_t *count) {
-  size_t n = 1;
-  for (size_t j = 0; j < naxes; j++) {
-    if (axes[j].count && n > SIZE_MAX / axes[j].count / (naxes + 1))
-      return NULL;
-    n *= axes[j].count;
-  }
-  double *pts = malloc((n ? n : 1) * naxes * sizeof *pts);
-  if (!pts)
-    return NULL;
-  for (size_t i = 0; i < n; i++) {
-    size_t rest = i;
-    for (size_t j = naxes; j-- > 0;) {
-      pts[i * naxes + j] = axes[j].values[rest % axes[j].count];
-      rest /= axes[j].count;
-    }
-  }
-  *count = n;
-  return pts;
 }
 
 static void write_csv(FILE *out, const tlop_axis *axes, size_t naxes, char **algos, size_t nalgo,
@@ -152,20 +123,6 @@ static void write_table(FILE *out, const tlop_axis *axes, size_t naxes, char **a
   }
 }
 
-/* An axis must bind something: a parameter of one of the algorithms or a model param. */
-static bool axis_used(tlop_model *m, char **algos, size_t nalgo, const char *name) {
-  if (tlop_model_has_param(m, name))
-    return true;
-  for (size_t a = 0; a < nalgo; a++) {
-    size_t np;
-    const char *const *params = tlop_algorithm_params(m, algos[a], &np);
-    for (size_t i = 0; params && i < np; i++)
-      if (!strcmp(params[i], name))
-        return true;
-  }
-  return false;
-}
-
 /* Points evaluated per call, so the progress bar can move (more for compiled code, whose
  * threads each want a long run). */
 #define CHUNK 4096
@@ -183,44 +140,24 @@ int cmd_sweep(cli *c, int argc, char **argv) {
   if (strcmp(fmt, "csv") && strcmp(fmt, "json") && strcmp(fmt, "table"))
     return cli_usage_error("sweep", "--format takes csv, json or table, not '%s'", fmt);
 
-  size_t naxes = c->o.ngrids, nalgo = (size_t)(argc - optind - 1), npts = 0;
-  tlop_axis *axes = calloc(naxes, sizeof *axes);
+  size_t nalgo = (size_t)(argc - optind - 1);
   char **algos = argv + optind + 1;
-  const char **names = calloc(naxes, sizeof *names);
-  double *pts = NULL, *res = NULL;
+  double *res = NULL;
   tlop_env *env = NULL;
   tlop_platform *pf = NULL;
   tlop_expr **exprs = calloc(nalgo, sizeof *exprs);
-  tlop_kernels *kern = NULL;
+  cli_grid g = {0};
+  cli_evaluator ev = {0};
   rc = EXIT_INPUT;
   tlop_model *m = cli_load(c, argv[optind]);
-  if (!m || !(env = cli_env(c, m)) || !(pf = cli_platform(c, m)))
+  if (!m || !(env = cli_env(c, m)) || !(pf = cli_platform(c, m)) ||
+      !cli_grid_open(c, m, env, algos, nalgo, &g))
     goto done;
-  for (size_t j = 0; j < naxes; j++) {
-    if (tlop_axis_parse(c->ctx, c->o.grids[j], &axes[j]) != TLOP_OK) {
-      c->misused = true;
-      goto done;
-    }
-    names[j] = axes[j].name;
-    if (!axis_used(m, algos, nalgo, names[j])) {
-      cli_misuse(c, "grid axis '%s' is neither a parameter of the algorithms nor a param of "
-                 "the model", names[j]);
-      goto done;
-    }
-    for (size_t k = 0; k < j; k++)
-      if (!strcmp(names[k], names[j])) {
-        cli_misuse(c, "grid axis '%s' is given twice", names[j]);
-        goto done;
-      }
-    /* Grid names are free variables of the calls, with the kinds of their values. */
-    tlop_env_set(env, axes[j].name, axes[j].values[0], axes[j].kind);
-  }
-  if (!(pts = grid_points(axes, naxes, &npts)) ||
-      !(res = malloc((npts ? npts : 1) * nalgo * sizeof *res))) {
+  if (!(res = malloc((g.npts ? g.npts : 1) * nalgo * sizeof *res))) {
     fprintf(stderr, "tlop sweep: the grid is too large for memory\n");
     goto done;
   }
-  progress prog = {!c->o.no_progress && isatty(2), now(), 0, 0, npts * nalgo};
+  progress prog = {!c->o.no_progress && isatty(2), now(), 0, 0, g.npts * nalgo};
   for (size_t a = 0; a < nalgo; a++) {
     size_t np;
     if (!tlop_algorithm_params(m, algos[a], &np)) {
@@ -230,18 +167,13 @@ int cmd_sweep(cli *c, int argc, char **argv) {
     if (!(exprs[a] = cli_expr(c, m, algos[a], env, false)))
       goto done;
   }
-  /* --engine: the JIT compiles every algorithm in one module, then runs each over the grid. */
-  bool jit;
-  if (!cli_engine(c, npts, &jit) ||
-      (jit && !(kern = cli_compile(c, exprs, nalgo, pf, env, names, naxes))))
+  if (!cli_evaluator_open(c, &ev, exprs, nalgo, pf, env, &g))
     goto done;
-  size_t chunk = kern ? JIT_CHUNK : CHUNK;
+  size_t chunk = ev.kern ? JIT_CHUNK : CHUNK;
   for (size_t a = 0; a < nalgo; a++)
-    for (size_t i = 0; i < npts; i += chunk) {
-      size_t k = npts - i < chunk ? npts - i : chunk;
-      double *r = res + a * npts + i;
-      if ((kern ? tlop_kernels_eval(kern, a, pts + i * naxes, k, r)
-                : tlop_eval_batch(exprs[a], pf, env, names, naxes, pts + i * naxes, k, r)) != TLOP_OK)
+    for (size_t i = 0; i < g.npts; i += chunk) {
+      size_t k = g.npts - i < chunk ? g.npts - i : chunk;
+      if (cli_evaluator_run(&ev, a, g.pts + i * g.naxes, k, res + a * g.npts + i) != TLOP_OK)
         goto done;
       progress_update(&prog, k);
     }
@@ -249,26 +181,21 @@ int cmd_sweep(cli *c, int argc, char **argv) {
   if (!out)
     goto done;
   if (!strcmp(fmt, "csv"))
-    write_csv(out, axes, naxes, algos, nalgo, pts, res, npts);
+    write_csv(out, g.axes, g.naxes, algos, nalgo, g.pts, res, g.npts);
   else if (!strcmp(fmt, "json"))
-    write_json(out, axes, naxes, algos, nalgo, pts, res, npts);
+    write_json(out, g.axes, g.naxes, algos, nalgo, g.pts, res, g.npts);
   else
-    write_table(out, axes, naxes, algos, exprs, nalgo, pts, res, npts);
+    write_table(out, g.axes, g.naxes, algos, exprs, nalgo, g.pts, res, g.npts);
   if (out != stdout)
     fclose(out);
   rc = EXIT_OK;
 done:
   if (rc != EXIT_OK)
     rc = cli_failed(c);
-  for (size_t j = 0; j < naxes; j++)
-    tlop_axis_free(&axes[j]);
-  free(axes);
-  free(names);
-  free(pts);
+  cli_grid_close(&g);
   free(res);
   free(exprs);
-  tlop_kernels_free(kern);
-  cli_jit_close(c);
+  cli_evaluator_close(c, &ev);
   tlop_env_free(env);
   tlop_platform_free(pf);
   return rc;

@@ -1,0 +1,349 @@
+/* best.c — `tlop best`: the cheapest algorithm of a collective at every (m, P) of a grid, as
+ * a table of runs and crossovers, optionally written as an MPI library's tuning file (read
+ * back by its linter and checked point by point); `tlop lint`: that linter on any file.
+ * The deciding and the formats are libtlop's (tlop_best.h); this file prints. */
+#include "cli.h"
+#include "tlop_best.h"
+
+#include <errno.h>
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+
+static const char best_help[] =
+    "usage: tlop best [OPTION]... FILE --collective NAME [ALGO]... --grid m=AXIS --grid P=AXIS\n"
+    "The cheapest algorithm at every point of the grid, runs of equal winners along m per\n"
+    "P, and the margin to the runner-up. Candidates: the ALGOs, or every algorithm of the\n"
+    "collective that the catalogue (stdlib/catalog.txt) lists and FILE defines.\n\n" COMMON_HELP
+    "  -c, --collective NAME  the collective (bcast)\n"
+    "  -g, --grid NAME=AXIS   the m axis and the P axis (other values: --set)\n"
+    "      --tie PCT          a candidate this close to the cheapest (default 1%) wins if it\n"
+    "                         comes earlier in the catalogue, which lists simpler first\n"
+    "      --refine           locate each crossover between grid points by bisection\n"
+    "      --emit FORMAT      also write a tuning file: ompi-rules (Open MPI coll_tuned,\n"
+    "                         rule-file-version-2), ompi-rules-v1 (Open MPI 4.1),\n"
+    "                         ompi-json (Open MPI's JSON rules, newer than 5.0),\n"
+    "                         mpich-json (MPICH 4.0 CSEL) or impi (Intel MPI's\n"
+    "                         I_MPI_ADJUST_<COLL> string); it is linted and read back\n"
+    "                         (the same winner at every grid point) before it is written\n"
+    "  -o, --output FILE      where --emit writes (required with --emit)\n"
+    "      --catalog FILE     another catalogue than the stdlib's\n" HELP_ENGINE;
+
+static const char lint_help[] =
+    "usage: tlop lint --format FORMAT [--collective NAME] FILE\n"
+    "Read FILE as the MPI library reads it and report, as FILE:LINE:COL, everything it\n"
+    "would reject, misread or silently ignore. Formats: ompi-rules (Open MPI coll_tuned,\n"
+    "rule-file-version-2, Open MPI 5), ompi-rules-v1 (Open MPI 4.1), ompi-json (Open\n"
+    "MPI's JSON rules, read by its main branch, newer than 5.0), mpich-json (MPICH\n"
+    "4.0's collective selection JSON, MPIR_CVAR_COLL_SELECTION_TUNING_JSON_FILE) and impi\n"
+    "(Intel MPI's I_MPI_ADJUST_<COLL>=\"ID:l-m@p-q;…\" assignment).\n\n"
+    "  -f, --format FORMAT    the file's format\n"
+    "  -c, --collective NAME  whose algorithm ids to check against the catalogue (bcast)\n"
+    "      --catalog FILE     another catalogue than the stdlib's\n" HELP_HELP;
+
+typedef struct best_opts {
+  const char *collective, *emit, *catalog;
+  double tie;
+  bool refine;
+} best_opts;
+
+static best_opts bo;
+
+static int take(cli *c, int opt, const char *arg) {
+  int r = cli_take_grid(c, opt, arg);
+  if (r)
+    return r;
+  switch (opt) {
+  case 'c':
+    bo.collective = arg;
+    return 1;
+  case 'e':
+    bo.emit = arg;
+    return 1;
+  case 'K':
+    bo.catalog = arg;
+    return 1;
+  case 'R':
+    bo.refine = true;
+    return 1;
+  case 't': {
+    char *end;
+    errno = 0;
+    double v = strtod(arg, &end);
+    if (*end == '%')
+      end++;
+    if (*end || errno || !(v >= 0) || v >= 100) {
+      cli_usage_error(c->cmd, "--tie takes a percentage from 0 to 100 (1%%), not '%s'", arg);
+      return -1;
+    }
+    bo.tie = v / 100;
+    return 1;
+  }
+  }
+  return cli_take_format_output(c, opt, arg);
+}
+
+static const struct option best_opts_long[] = {{"grid", required_argument, 0, 'g'},
+                                               {"collective", required_argument, 0, 'c'},
+                                               {"tie", required_argument, 0, 't'},
+                                               {"refine", no_argument, 0, 'R'},
+                                               {"emit", required_argument, 0, 'e'},
+                                               {"catalog", required_argument, 0, 'K'},
+                                               {"output", required_argument, 0, 'o'},
+                                               {"format", required_argument, 0, 'f'},
+                                               CLI_ENGINE_LONGOPTS,
+                                               {0, 0, 0, 0}};
+
+/* The ALGOs given, else the catalogue's algorithms of the collective that the model has. */
+static char **candidates(tlop_model *m, const tlop_catalog *cat, char **given, size_t ngiven,
+                         size_t *n) {
+  if (ngiven) {
+    *n = ngiven;
+    return given;
+  }
+  const tlop_catalog_entry *es;
+  size_t ne = tlop_catalog_entries(cat, &es), np;
+  char **names = calloc(ne ? ne : 1, sizeof *names);
+  *n = 0;
+  for (size_t i = 0; i < ne; i++)
+    if (!strcmp(es[i].collective, bo.collective) && tlop_algorithm_params(m, es[i].algorithm, &np))
+      names[(*n)++] = (char *)es[i].algorithm;
+  return names;
+}
+
+typedef struct refine_ctx {
+  const cli_evaluator *ev;
+  size_t ncand;
+} refine_ctx;
+
+/* Refining re-evaluates points between grid points: the grid's evaluation has already
+ * warned of whatever a table extrapolates there, so only errors are shown. */
+static void errors_only(void *user, const tlop_diag *d) {
+  (void)user;
+  if (d->severity == TLOP_ERROR)
+    fputs(d->text, stderr);
+}
+
+static tlop_status cost_at(void *user, double m, double P, double *costs) {
+  const refine_ctx *r = user;
+  double pt[2] = {P, m};
+  for (size_t a = 0; a < r->ncand; a++) {
+    tlop_status st = cli_evaluator_run(r->ev, a, pt, 1, &costs[a]);
+    if (st != TLOP_OK)
+      return st;
+  }
+  return TLOP_OK;
+}
+
+static void print_table(const tlop_decision *d, char **names, size_t ncand, bool given,
+                        const cli_grid *g, const char *platform) {
+  printf("best %s on %s: %zu candidate%s, %zu × %zu grid points\n", bo.collective, platform, ncand,
+         ncand == 1 ? "" : "s", g->axes[1].count, g->axes[0].count);
+  printf("tie rule: a candidate within %g%% of the cheapest loses to one listed before it "
+         "(%s:",
+         bo.tie * 100, given ? "the order given" : "catalogue order, simplest first");
+  for (size_t a = 0; a < ncand; a++)
+    printf(" %s", names[a]);
+  printf(")\n%s\n\n", bo.refine ? "crossovers refined by bisection to the byte"
+                                : "crossovers at grid points (--refine locates them)");
+  printf("%6s  %10s  %10s  %-22s %-22s %s\n", "P", "from m", "to m", "best", "runner-up",
+         "margin (runner-up / best - 1)");
+  for (size_t r = 0; r < d->nranges; r++) {
+    const tlop_best_range *x = &d->ranges[r];
+    char from[32], to[32], pcol[32] = "";
+    tlop_format_size(from, sizeof from, x->m_from);
+    bool last = r + 1 == d->nranges || d->ranges[r + 1].P != x->P;
+    /* unrefined, a run ends at its last grid point: the crossover lies somewhere after */
+    if (last)
+      snprintf(to, sizeof to, "…");
+    else
+      tlop_format_size(to, sizeof to, bo.refine ? d->ranges[r + 1].m_from - 1 : x->m_last);
+    if (r == 0 || d->ranges[r - 1].P != x->P)
+      snprintf(pcol, sizeof pcol, "%.0f", x->P);
+    printf("%6s  %10s  %10s  %-22s ", pcol, from, to, names[x->winner]);
+    if (x->runner_up == x->winner)
+      printf("%-22s %s\n", "-", "-");
+    else
+      printf("%-22s %+.1f%% .. %+.1f%%%s\n", names[x->runner_up], x->margin_min * 100,
+             x->margin_max * 100, x->by_tie ? " (tie rule)" : "");
+  }
+}
+
+/* The tuning file: written, read back by its linter, and checked to give the decision's
+ * winner at every grid point, before it reaches the disk. */
+static bool emit(cli *c, const tlop_catalog *cat, const tlop_decision *d, char **names,
+                 size_t ncand, const cli_grid *g, tlop_tuning_format f) {
+  const tlop_catalog_entry **cands = calloc(ncand, sizeof *cands);
+  for (size_t a = 0; a < ncand; a++)
+    cands[a] = tlop_catalog_find(cat, bo.collective, names[a]);
+  for (size_t r = 0; r < d->nranges; r++) {
+    const tlop_catalog_entry *e = cands[d->ranges[r].winner];
+    if (!tlop_tuning_names(e, f)) {
+      fprintf(stderr,
+              "tlop best: %s wins at P = %.0f from m = %.0f B, but the catalogue gives "
+              "it no name in %s: no file written\n",
+              names[d->ranges[r].winner], d->ranges[r].P, d->ranges[r].m_from, bo.emit);
+      free(cands);
+      return false;
+    }
+  }
+  char *text = NULL;
+  tlop_tuning *back = NULL;
+  bool ok = tlop_tuning_write(c->ctx, d, cands, bo.collective, f, &text) == TLOP_OK &&
+            tlop_tuning_read(c->ctx, cat, bo.collective, f, c->o.output, text, strlen(text),
+                             &back) == TLOP_OK;
+  for (size_t i = 0; ok && i < g->npts; i++) {
+    double P = g->pts[2 * i], m = g->pts[2 * i + 1];
+    const tlop_catalog_entry *want = cands[tlop_best_lookup(d, m, P)],
+                             *got = tlop_tuning_lookup(back, m, P);
+    if (!got || !tlop_tuning_same(got, want, f)) {
+      fprintf(stderr,
+              "tlop best: internal error: the file read back gives %s at m = %.0f, "
+              "P = %.0f, the decision %s\n",
+              got ? got->algorithm : "nothing", m, P, want->algorithm);
+      ok = false;
+    }
+  }
+  FILE *out = ok ? cli_output(c) : NULL;
+  if (out) {
+    fputs(text, out);
+    if (out != stdout)
+      fclose(out);
+    fprintf(stderr,
+            "tlop best: wrote %s (%s), linted and read back: same winner at all %zu "
+            "points\n",
+            c->o.output, bo.emit, g->npts);
+  }
+  free(text);
+  free(cands);
+  tlop_tuning_free(back);
+  return out != NULL;
+}
+
+int cmd_best(cli *c, int argc, char **argv) {
+  bo = (best_opts){.tie = 0.01};
+  int rc = cli_parse_options(c, argc, argv, "best", best_help, best_opts_long,
+                             "g:c:o:f:" CLI_ENGINE_SHORTOPTS, take);
+  if (rc >= 0)
+    return rc;
+  if (argc - optind < 1)
+    return cli_usage_error("best", "expected FILE");
+  if (!bo.collective)
+    return cli_usage_error("best", "--collective NAME is required");
+  tlop_tuning_format format = TLOP_TUNING_OMPI_RULES;
+  if (bo.emit && tlop_tuning_format_parse(bo.emit, &format) != TLOP_OK)
+    return cli_usage_error(
+        "best", "--emit takes ompi-rules, ompi-rules-v1, ompi-json, mpich-json or impi, not '%s'",
+        bo.emit);
+  if (bo.emit && !c->o.output)
+    return cli_usage_error("best", "--emit needs -o FILE");
+  if (c->o.format)
+    return cli_usage_error("best", "option '--format' does not apply here");
+  if (!cli_grid_p_then_m(c))
+    return cli_usage_error("best", "give the grid as two axes, --grid m=… and --grid P=… "
+                                   "(other values: --set)");
+
+  size_t ngiven = (size_t)(argc - optind - 1), ncand = 0;
+  char **given = argv + optind + 1, **names = NULL;
+  tlop_catalog *cat = NULL;
+  tlop_env *env = NULL;
+  tlop_platform *pf = NULL;
+  tlop_expr **exprs = NULL;
+  double *costs = NULL;
+  tlop_decision *d = NULL;
+  cli_grid g = {0};
+  cli_evaluator ev = {0};
+  rc = EXIT_INPUT;
+  tlop_model *m = cli_load(c, argv[optind]);
+  if (!m || tlop_catalog_open(c->ctx, bo.catalog, &cat) != TLOP_OK || !(env = cli_env(c, m)) ||
+      !(pf = cli_platform(c, m)))
+    goto done;
+  names = candidates(m, cat, given, ngiven, &ncand);
+  if (!ncand) {
+    fprintf(stderr, "tlop best: the catalogue lists no algorithm of '%s' that %s defines\n",
+            bo.collective, argv[optind]);
+    goto done;
+  }
+  if (!cli_grid_open(c, m, env, names, ncand, &g))
+    goto done;
+  exprs = calloc(ncand, sizeof *exprs);
+  costs = malloc(ncand * g.npts * sizeof *costs);
+  if (!cli_grid_costs(c, m, argv[optind], names, ncand, pf, env, &g, exprs, &ev, costs))
+    goto done;
+  if (tlop_best_decide(g.axes[1].values, g.axes[1].count, g.axes[0].values, g.axes[0].count, costs,
+                       ncand, bo.tie, &d) != TLOP_OK)
+    goto done;
+  if (bo.refine) {
+    refine_ctx rctx = {&ev, ncand};
+    tlop_ctx_set_diag(c->ctx, errors_only, NULL);
+    tlop_status st = tlop_best_refine(d, bo.tie, cost_at, &rctx);
+    tlop_ctx_set_diag(c->ctx, cli_print_diag, NULL);
+    if (st != TLOP_OK)
+      goto done;
+  }
+  print_table(d, names, ncand, ngiven > 0, &g, tlop_platform_name(pf));
+  if (bo.emit && !emit(c, cat, d, names, ncand, &g, format))
+    goto done;
+  rc = EXIT_OK;
+done:
+  if (rc != EXIT_OK)
+    rc = cli_failed(c);
+  cli_grid_close(&g);
+  cli_evaluator_close(c, &ev);
+  if (names != given)
+    free(names);
+  free(exprs);
+  free(costs);
+  tlop_decision_free(d);
+  tlop_catalog_free(cat);
+  tlop_env_free(env);
+  tlop_platform_free(pf);
+  return rc;
+}
+
+static const struct option lint_opts[] = {{"format", required_argument, 0, 'f'},
+                                          {"collective", required_argument, 0, 'c'},
+                                          {"catalog", required_argument, 0, 'K'},
+                                          {0, 0, 0, 0}};
+
+int cmd_lint(cli *c, int argc, char **argv) {
+  bo = (best_opts){.collective = "bcast"};
+  cli_allow(c, "");
+  int rc = cli_parse_options(c, argc, argv, "lint", lint_help, lint_opts, "f:c:", take);
+  if (rc >= 0)
+    return rc;
+  if (argc - optind != 1)
+    return cli_usage_error("lint", "expected one FILE");
+  tlop_tuning_format f;
+  if (!c->o.format || tlop_tuning_format_parse(c->o.format, &f) != TLOP_OK)
+    return cli_usage_error(
+        "lint", "--format takes ompi-rules, ompi-rules-v1, ompi-json, mpich-json or impi");
+  const char *path = argv[optind];
+  FILE *in = fopen(path, "rb");
+  if (!in) {
+    fprintf(stderr, "tlop lint: cannot read '%s': %s\n", path, strerror(errno));
+    return EXIT_INPUT;
+  }
+  char *text = NULL;
+  size_t len = 0, cap = 0;
+  for (size_t got = 1; got;) {
+    if (len + 1 >= cap && !(text = realloc(text, cap = cap * 2 + 4096)))
+      abort();
+    got = fread(text + len, 1, cap - len - 1, in);
+    len += got;
+  }
+  text[len] = 0;
+  fclose(in);
+  tlop_catalog *cat = NULL;
+  tlop_tuning *t = NULL;
+  rc = EXIT_INPUT;
+  if (tlop_catalog_open(c->ctx, bo.catalog, &cat) == TLOP_OK &&
+      tlop_tuning_read(c->ctx, cat, bo.collective, f, path, text, len, &t) == TLOP_OK) {
+    printf("%s: a valid %s file\n", path, c->o.format);
+    rc = EXIT_OK;
+  }
+  tlop_tuning_free(t);
+  tlop_catalog_free(cat);
+  free(text);
+  return rc;
+}

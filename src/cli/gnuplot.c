@@ -1,0 +1,95 @@
+/* gnuplot.c — figures through a pipe to gnuplot, shared by `tlop plot` and `tlop validate
+ * --plot`: the terminal chosen by the output's extension (.svg or .png), quoting, size tics
+ * in binary units, and the check that gnuplot succeeded. */
+#include "cli.h"
+
+#include <errno.h>
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+static bool on_path(const char *prog) {
+  const char *path = getenv("PATH");
+  if (!path)
+    return false;
+  char *copy = strdup(path), *save = NULL;
+  bool found = false;
+  for (char *d = strtok_r(copy, ":", &save); d && !found; d = strtok_r(NULL, ":", &save)) {
+    size_t n = strlen(d) + strlen(prog) + 2;
+    char *full = malloc(n);
+    snprintf(full, n, "%s/%s", *d ? d : ".", prog);
+    found = access(full, X_OK) == 0;
+    free(full);
+  }
+  free(copy);
+  return found;
+}
+
+static bool ends_with(const char *s, const char *tail) {
+  size_t n = strlen(s), m = strlen(tail);
+  return n >= m && !strcmp(s + n - m, tail);
+}
+
+FILE *gp_open(const char *cmd, const char *path) {
+  bool png = ends_with(path, ".png");
+  if (!png && !ends_with(path, ".svg")) {
+    fprintf(stderr, "tlop %s: the figure's name must end in .svg or .png, not '%s'\n", cmd, path);
+    return NULL;
+  }
+  if (!on_path("gnuplot")) {
+    fprintf(stderr,
+            "tlop %s: the figure needs gnuplot, which is not installed (on Debian: "
+            "apt-get install gnuplot-nox); no figure written\n",
+            cmd);
+    return NULL;
+  }
+  FILE *g = popen("gnuplot", "w");
+  if (!g) {
+    fprintf(stderr, "tlop %s: cannot run gnuplot: %s\n", cmd, strerror(errno));
+    return NULL;
+  }
+  fputs(png ? "set terminal pngcairo size 900,600 font 'sans,11' background rgb 'white'\n"
+            : "set terminal svg size 900,600 dynamic font 'sans,13' background rgb 'white'\n",
+        g);
+  fputs("set output ", g);
+  gp_str(g, path);
+  fputc('\n', g);
+  return g;
+}
+
+bool gp_close(FILE *g, const char *cmd, const char *path) {
+  int status = pclose(g);
+  if (status == -1 || !WIFEXITED(status) || WEXITSTATUS(status) != 0) {
+    fprintf(stderr, "tlop %s: gnuplot failed; no figure in '%s'\n", cmd, path);
+    return false;
+  }
+  return true;
+}
+
+void gp_str(FILE *f, const char *s) {
+  fputc('\'', f);
+  for (; *s; s++) {
+    if (*s == '\'')
+      fputc('\'', f);
+    if ((unsigned char)*s >= 0x20)
+      fputc(*s, f);
+  }
+  fputc('\'', f);
+}
+
+void gp_size_tics(FILE *g, const char *axis, double lo, double hi) {
+  if (!(hi > 0) || !(lo > 0))
+    return;
+  int a = (int)floor(log2(lo)), b = (int)ceil(log2(hi)), step = 1;
+  while ((b - a) / step > 10)
+    step++;
+  fprintf(g, "set %stics (", axis);
+  for (int e = a; e <= b; e += step) {
+    char label[48];
+    tlop_format_size(label, sizeof label, ldexp(1, e));
+    fprintf(g, "%s'%s' %.17g", e > a ? ", " : "", label, ldexp(1, e));
+  }
+  fputs(")\n", g);
+}

@@ -1,0 +1,150 @@
+/* grid.c — what `tlop sweep` and `tlop best` share: the grid of the --grid axes (the
+ * cartesian product, first axis outermost) and the engine that evaluates expressions at its
+ * points (--engine: interpreted, or compiled by the JIT for large grids). */
+#include "cli.h"
+
+#include <stdint.h>
+#include <stdlib.h>
+#include <string.h>
+
+/* An axis must bind something: a parameter of one of the algorithms or a model param. */
+static bool axis_used(tlop_model *m, char **algos, size_t nalgo, const char *name) {
+  if (tlop_model_has_param(m, name))
+    return true;
+  for (size_t a = 0; a < nalgo; a++) {
+    size_t np;
+    const char *const *params = tlop_algorithm_params(m, algos[a], &np);
+    for (size_t i = 0; params && i < np; i++)
+      if (!strcmp(params[i], name))
+        return true;
+  }
+  return false;
+}
+
+/* The points of the grid, row-major: point i, axis j at [i * naxes + j]. */
+static double *grid_points(const tlop_axis *axes, size_t naxes, size_t *count) {
+  size_t n = 1;
+  for (size_t j = 0; j < naxes; j++) {
+    if (axes[j].count && n > SIZE_MAX / axes[j].count / (naxes + 1))
+      return NULL;
+    n *= axes[j].count;
+  }
+  double *pts = malloc((n ? n : 1) * naxes * sizeof *pts);
+  if (!pts)
+    return NULL;
+  for (size_t i = 0; i < n; i++) {
+    size_t rest = i;
+    for (size_t j = naxes; j-- > 0;) {
+      pts[i * naxes + j] = axes[j].values[rest % axes[j].count];
+      rest /= axes[j].count;
+    }
+  }
+  *count = n;
+  return pts;
+}
+
+int cli_take_grid(cli *c, int opt, const char *arg) {
+  if (opt != 'g')
+    return cli_take_engine(c, opt, arg);
+  c->o.grids = realloc((void *)c->o.grids, (c->o.ngrids + 1) * sizeof *c->o.grids);
+  if (!c->o.grids)
+    abort();
+  c->o.grids[c->o.ngrids++] = arg;
+  return 1;
+}
+
+bool cli_grid_p_then_m(cli *c) {
+  if (c->o.ngrids != 2)
+    return false;
+  if (!strncmp(c->o.grids[1], "P=", 2)) {
+    const char *t = c->o.grids[0];
+    c->o.grids[0] = c->o.grids[1];
+    c->o.grids[1] = t;
+  }
+  return !strncmp(c->o.grids[0], "P=", 2) && !strncmp(c->o.grids[1], "m=", 2);
+}
+
+bool cli_grid_open(cli *c, tlop_model *m, tlop_env *env, char **algos, size_t nalgo, cli_grid *g) {
+  *g = (cli_grid){0};
+  g->naxes = c->o.ngrids;
+  g->axes = calloc(g->naxes, sizeof *g->axes);
+  g->names = calloc(g->naxes, sizeof *g->names);
+  if (!g->axes || !g->names)
+    abort();
+  for (size_t j = 0; j < g->naxes; j++) {
+    if (tlop_axis_parse(c->ctx, c->o.grids[j], &g->axes[j]) != TLOP_OK) {
+      c->misused = true;
+      return false;
+    }
+    g->names[j] = g->axes[j].name;
+    if (!axis_used(m, algos, nalgo, g->names[j])) {
+      cli_misuse(c,
+                 "grid axis '%s' is neither a parameter of the algorithms nor a param of "
+                 "the model",
+                 g->names[j]);
+      return false;
+    }
+    for (size_t k = 0; k < j; k++)
+      if (!strcmp(g->names[k], g->names[j])) {
+        cli_misuse(c, "grid axis '%s' is given twice", g->names[j]);
+        return false;
+      }
+    /* Grid names are free variables of the calls, with the kinds of their values. */
+    tlop_env_set(env, g->axes[j].name, g->axes[j].values[0], g->axes[j].kind);
+  }
+  if (!(g->pts = grid_points(g->axes, g->naxes, &g->npts))) {
+    fprintf(stderr, "tlop %s: the grid is too large for memory\n", c->cmd);
+    return false;
+  }
+  return true;
+}
+
+void cli_grid_close(cli_grid *g) {
+  for (size_t j = 0; j < g->naxes; j++)
+    tlop_axis_free(&g->axes[j]);
+  free(g->axes);
+  free((void *)g->names);
+  free(g->pts);
+}
+
+bool cli_evaluator_open(cli *c, cli_evaluator *ev, tlop_expr **exprs, size_t n,
+                        const tlop_platform *pf, const tlop_env *env, const cli_grid *g) {
+  *ev = (cli_evaluator){exprs, pf, env, g->names, g->naxes, NULL};
+  bool jit;
+  /* --engine: the JIT compiles every algorithm in one module, then runs each over the grid. */
+  return cli_engine(c, g->npts, &jit) &&
+         (!jit || (ev->kern = cli_compile(c, exprs, n, pf, env, g->names, g->naxes)));
+}
+
+tlop_status cli_evaluator_run(const cli_evaluator *ev, size_t which, const double *pts, size_t k,
+                              double *out) {
+  return ev->kern ? tlop_kernels_eval(ev->kern, which, pts, k, out)
+                  : tlop_eval_batch(ev->exprs[which], ev->pf, ev->env, ev->names, ev->nvars, pts, k,
+                                    out);
+}
+
+bool cli_grid_costs(cli *c, tlop_model *m, const char *file, char **algos, size_t n,
+                    const tlop_platform *pf, const tlop_env *env, const cli_grid *g,
+                    tlop_expr **exprs, cli_evaluator *ev, double *res) {
+  for (size_t a = 0; a < n; a++) {
+    size_t np;
+    if (!tlop_algorithm_params(m, algos[a], &np)) {
+      fprintf(stderr, "tlop %s: '%s' is not an algorithm of %s\n", c->cmd, algos[a], file);
+      return false;
+    }
+    if (!(exprs[a] = cli_expr(c, m, algos[a], env, false)))
+      return false;
+  }
+  if (!cli_evaluator_open(c, ev, exprs, n, pf, env, g))
+    return false;
+  for (size_t a = 0; a < n; a++)
+    if (cli_evaluator_run(ev, a, g->pts, g->npts, res + a * g->npts) != TLOP_OK)
+      return false;
+  return true;
+}
+
+void cli_evaluator_close(cli *c, cli_evaluator *ev) {
+  tlop_kernels_free(ev->kern);
+  ev->kern = NULL;
+  cli_jit_close(c);
+}

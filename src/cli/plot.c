@@ -1,0 +1,153 @@
+/* plot.c — `tlop plot`: the cost of algorithms against the message size, log–log, one line
+ * each (--grid m=…); with --map, the cheapest algorithm at every (m, P) of the grid, as
+ * `tlop best` decides it. Costs come from the grid and engine of sweep (grid.c), the
+ * figure from gnuplot (gnuplot.c). */
+#include "cli.h"
+#include "tlop_best.h"
+
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+
+static const char plot_help[] =
+    "usage: tlop plot [OPTION]... FILE ALGO... --grid m=AXIS -o FIGURE.svg|png\n"
+    "       tlop plot [OPTION]... FILE ALGO... --map --grid m=AXIS --grid P=AXIS -o FIGURE\n"
+    "Draw the cost of each ALGO against the message size m, log–log, one line each (other\n"
+    "parameters: --set), or with --map the cheapest ALGO at every (m, P) of the grid (ties\n"
+    "within 1% go to the ALGO named first). gnuplot draws; the extension picks SVG or "
+    "PNG.\n\n" COMMON_HELP "  -g, --grid NAME=AXIS   the m axis (and the P axis with --map)\n"
+    "      --map              the best-algorithm map over (m, P)\n"
+    "  -o, --output FILE      the figure, .svg or .png (required)\n" HELP_ENGINE;
+
+static bool draw_map;
+
+static int take(cli *c, int opt, const char *arg) {
+  int r = cli_take_grid(c, opt, arg);
+  if (r)
+    return r;
+  if (opt == 'm') {
+    draw_map = true;
+    return 1;
+  }
+  return opt == 'o' ? cli_take_format_output(c, opt, arg) : 0;
+}
+
+static const struct option plot_opts[] = {{"grid", required_argument, 0, 'g'},
+                                          {"map", no_argument, 0, 'm'},
+                                          {"output", required_argument, 0, 'o'},
+                                          CLI_ENGINE_LONGOPTS,
+                                          {0, 0, 0, 0}};
+
+/* The time unit that shows the largest cost with few digits. */
+static double time_unit(const double *v, size_t n, const char **name) {
+  double hi = 0;
+  for (size_t i = 0; i < n; i++)
+    if (isfinite(v[i]))
+      hi = fmax(hi, v[i]);
+  *name = hi < 1e-3 ? "µs" : hi < 1 ? "ms" : "s";
+  return hi < 1e-3 ? 1e6 : hi < 1 ? 1e3 : 1;
+}
+
+static void costs_figure(FILE *g, const cli_grid *grid, char **algos, size_t nalgo,
+                         const double *res, const char *file) {
+  const tlop_axis *m = &grid->axes[0];
+  const char *unit;
+  double scale = time_unit(res, nalgo * grid->npts, &unit);
+  fputs("set title ", g);
+  gp_str(g, file);
+  fprintf(g,
+          " noenhanced\nset logscale x 2\nset logscale y 10\nset format y '%%g'\n"
+          "set xlabel 'message size m'\nset ylabel 'cost (%s)'\n"
+          "set key top left noenhanced\nset grid\n",
+          unit);
+  gp_size_tics(g, "x", m->values[0], m->values[m->count - 1]);
+  fputs("$costs << EOD\n", g);
+  for (size_t i = 0; i < grid->npts; i++) {
+    fprintf(g, "%.17g", grid->pts[i]);
+    for (size_t a = 0; a < nalgo; a++)
+      fprintf(g, " %.9g", res[a * grid->npts + i] > 0 ? res[a * grid->npts + i] * scale : NAN);
+    fputc('\n', g);
+  }
+  fputs("EOD\nplot ", g);
+  for (size_t a = 0; a < nalgo; a++) {
+    fprintf(g, "%s$costs using 1:%zu with linespoints lw 2 pt %zu title ", a ? ", " : "", a + 2,
+            a + 4);
+    gp_str(g, algos[a]);
+  }
+  fputc('\n', g);
+}
+
+/* One series per algorithm: the points it wins, as tiles over log2 m × log2 P. */
+static void map_figure(FILE *g, const cli_grid *grid, char **algos, size_t nalgo, const double *res,
+                       const char *file) {
+  const tlop_axis *m = &grid->axes[1];
+  fputs("set title ", g);
+  gp_str(g, file);
+  fputs(" noenhanced\nset logscale x 2\nset logscale y 2\nset xlabel 'message size m'\n"
+        "set ylabel 'processes P'\nset key outside right noenhanced\nset offsets graph 0.03, "
+        "graph 0.03, graph 0.05, graph 0.05\n",
+        g);
+  gp_size_tics(g, "x", m->values[0], m->values[m->count - 1]);
+  for (size_t a = 0; a < nalgo; a++) {
+    fprintf(g, "$wins%zu << EOD\n", a);
+    for (size_t i = 0; i < grid->npts; i++)
+      if (tlop_best_pick(res + i, nalgo, grid->npts, 0.01, NULL, NULL) == a)
+        fprintf(g, "%.17g %.17g\n", grid->pts[2 * i + 1], grid->pts[2 * i]);
+    /* an algorithm that wins nowhere still gets its legend entry, off the axes */
+    fprintf(g, "NaN NaN\nEOD\n");
+  }
+  fputs("plot ", g);
+  for (size_t a = 0; a < nalgo; a++) {
+    fprintf(g, "%s$wins%zu using 1:2 with points pt 5 ps 2.5 title ", a ? ", " : "", a);
+    gp_str(g, algos[a]);
+  }
+  fputc('\n', g);
+}
+
+int cmd_plot(cli *c, int argc, char **argv) {
+  draw_map = false;
+  int rc = cli_parse_options(c, argc, argv, "plot", plot_help, plot_opts,
+                             "g:o:" CLI_ENGINE_SHORTOPTS, take);
+  if (rc >= 0)
+    return rc;
+  if (argc - optind < 2)
+    return cli_usage_error("plot", "expected FILE and at least one ALGO");
+  if (!c->o.output)
+    return cli_usage_error("plot", "-o FIGURE.svg or .png is required");
+  /* the costs figure has one axis, m; the map has P then m */
+  if (draw_map ? !cli_grid_p_then_m(c) : c->o.ngrids != 1 || strncmp(c->o.grids[0], "m=", 2))
+    return cli_usage_error("plot", draw_map ? "--map takes the axes --grid m=… and --grid P=…"
+                                            : "a plot takes one axis, --grid m=… (others: --set)");
+  size_t nalgo = (size_t)(argc - optind - 1);
+  char **algos = argv + optind + 1;
+  tlop_env *env = NULL;
+  tlop_platform *pf = NULL;
+  tlop_expr **exprs = calloc(nalgo, sizeof *exprs);
+  double *res = NULL;
+  cli_grid g = {0};
+  cli_evaluator ev = {0};
+  FILE *fig = NULL;
+  rc = EXIT_INPUT;
+  tlop_model *m = cli_load(c, argv[optind]);
+  if (!m || !(env = cli_env(c, m)) || !(pf = cli_platform(c, m)) ||
+      !cli_grid_open(c, m, env, algos, nalgo, &g))
+    goto done;
+  res = malloc(nalgo * g.npts * sizeof *res);
+  if (!cli_grid_costs(c, m, argv[optind], algos, nalgo, pf, env, &g, exprs, &ev, res))
+    goto done;
+  if (!(fig = gp_open("plot", c->o.output)))
+    goto done;
+  (draw_map ? map_figure : costs_figure)(fig, &g, algos, nalgo, res, argv[optind]);
+  if (gp_close(fig, "plot", c->o.output))
+    rc = EXIT_OK;
+done:
+  if (rc != EXIT_OK)
+    rc = cli_failed(c);
+  cli_grid_close(&g);
+  cli_evaluator_close(c, &ev);
+  free(exprs);
+  free(res);
+  tlop_env_free(env);
+  tlop_platform_free(pf);
+  return rc;
+}

@@ -1,0 +1,1 @@
+best best_models.tlop --collective bcast taulop_rda_of taulop_scatter_of --grid m=64KiB..4MiB:*4 --grid P=4,16,64

@@ -1,0 +1,1 @@
+lint --format json lint_ok_v1.rules

@@ -1,0 +1,1 @@
+lint --format impi lint_impi_export.txt

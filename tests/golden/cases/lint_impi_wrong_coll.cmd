@@ -1,0 +1,1 @@
+lint --format impi lint_impi_wrong_coll.txt

@@ -1,0 +1,1 @@
+lint --format mpich-json lint_mpich_no_any.json

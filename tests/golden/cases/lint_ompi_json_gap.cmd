@@ -1,0 +1,1 @@
+lint --format ompi-json lint_ompi_json_gap.json

@@ -1,0 +1,142 @@
+/* test_best.c — unit tests of the decision (tlop_best.h) on costs worked out by hand, and
+ * the round trip of the tuning files (Open MPI rules and JSON, MPICH JSON, Intel MPI): written from
+ * a decision, read back by the linter's reader, the same winner at every byte count tried. */
+#define _POSIX_C_SOURCE 200809L
+#include "tlop_best.h"
+#include "unit.h"
+
+#include <stdlib.h>
+
+/* Candidate 0 costs 10 + m, candidate 1 costs 100 + m/2: they meet at m = 180. */
+static double cost(size_t c, double m) { return c == 0 ? 10 + m : 100 + m / 2; }
+
+static tlop_status cost_at(void *user, double m, double P, double *costs) {
+  (void)user, (void)P;
+  costs[0] = cost(0, m);
+  costs[1] = cost(1, m);
+  return TLOP_OK;
+}
+
+static double ms[11], Ps[2] = {2, 8}, costs[2 * 2 * 11];
+
+static tlop_decision *decide(double tie) {
+  for (int i = 0; i < 11; i++)
+    ms[i] = (double)(1 << i);
+  for (size_t c = 0; c < 2; c++)
+    for (size_t p = 0; p < 2; p++)
+      for (size_t i = 0; i < 11; i++)
+        costs[c * 22 + p * 11 + i] = cost(c, ms[i]);
+  tlop_decision *d = NULL;
+  CHECK(tlop_best_decide(ms, 11, Ps, 2, costs, 2, tie, &d) == TLOP_OK);
+  return d;
+}
+
+static void test_pick(void) {
+  double c[3] = {10.5, 10, 30};
+  size_t second;
+  int by_tie;
+  CHECK(tlop_best_pick(c, 3, 1, 0, &second, &by_tie) == 1 && second == 0 && !by_tie);
+  /* within 10 %, the earlier candidate wins and the tie rule says so */
+  CHECK(tlop_best_pick(c, 3, 1, 0.10, &second, &by_tie) == 0 && second == 1 && by_tie);
+  CHECK(tlop_best_pick(c, 3, 1, 0.04, NULL, NULL) == 1);
+}
+
+static void test_decide_refine(void) {
+  tlop_decision *d = decide(0);
+  /* per P: candidate 0 on 1 … 128, candidate 1 on 256 … 1024 */
+  CHECK(d->nranges == 4);
+  CHECK(d->ranges[0].P == 2 && d->ranges[0].winner == 0 && d->ranges[0].m_last == 128);
+  CHECK(d->ranges[1].winner == 1 && d->ranges[1].m_first == 256 && d->ranges[1].m_from == 256);
+  CHECK(d->ranges[2].P == 8 && d->ranges[2].m_first == 1);
+  /* at m = 1: (100.5 / 11) − 1; at 128: (164 / 138) − 1 */
+  CHECK_NEAR(d->ranges[0].margin_max, 100.5 / 11 - 1, 1e-12);
+  CHECK_NEAR(d->ranges[0].margin_min, 164.0 / 138 - 1, 1e-12);
+  /* unrefined, the run starts at its grid point; P below the first block takes the first */
+  CHECK(tlop_best_lookup(d, 200, 4) == 0 && tlop_best_lookup(d, 256, 4) == 1 &&
+        tlop_best_lookup(d, 256, 1) == 1);
+  /* equal at 180: the earlier candidate keeps it; from 181 on candidate 1 */
+  CHECK(tlop_best_refine(d, 0, cost_at, NULL) == TLOP_OK);
+  CHECK(d->ranges[1].m_from == 181 && d->ranges[3].m_from == 181);
+  CHECK(tlop_best_lookup(d, 180, 8) == 0 && tlop_best_lookup(d, 181, 8) == 1);
+  tlop_decision_free(d);
+  /* with a 10 % tie, candidate 0 keeps it while 10 + m <= 1.1 (100 + m/2), i.e. up to
+   * m = 1000/4.5 = 222.2 */
+  d = decide(0.10);
+  CHECK(tlop_best_refine(d, 0.10, cost_at, NULL) == TLOP_OK);
+  CHECK(d->ranges[1].m_from == 223);
+  tlop_decision_free(d);
+}
+
+static void test_round_trip(tlop_ctx *ctx) {
+  static const char cat_text[] =
+      "version openmpi test\n"
+      "algorithm bcast x.tlop cheap_small openmpi=6:binomial mpich=MPIR_Bcast_intra_binomial "
+      "impi=1\n"
+      "algorithm bcast x.tlop cheap_large openmpi=9:scatter_allgather_ring "
+      "mpich=MPIR_Bcast_intra_scatter_ring_allgather impi=3\n";
+  char path[] = "/tmp/tlop_test_best_XXXXXX";
+  int fd = mkstemp(path);
+  CHECK(fd >= 0);
+  FILE *f = fdopen(fd, "w");
+  fputs(cat_text, f);
+  fclose(f);
+  tlop_catalog *cat = NULL;
+  CHECK(tlop_catalog_open(ctx, path, &cat) == TLOP_OK);
+  remove(path);
+  const tlop_catalog_entry *cands[2] = {tlop_catalog_find(cat, "bcast", "cheap_small"),
+                                        tlop_catalog_find(cat, "bcast", "cheap_large")};
+  CHECK(cands[0] && cands[1] && cands[1]->ompi_id == 9);
+  CHECK(tlop_catalog_version(cat, "openmpi") &&
+        !strcmp(tlop_catalog_version(cat, "openmpi"), "test"));
+  tlop_decision *d = decide(0);
+  CHECK(tlop_best_refine(d, 0, cost_at, NULL) == TLOP_OK);
+  static const tlop_tuning_format formats[] = {TLOP_TUNING_OMPI_RULES_V1, TLOP_TUNING_OMPI_RULES,
+                                               TLOP_TUNING_MPICH_JSON, TLOP_TUNING_OMPI_JSON,
+                                               TLOP_TUNING_IMPI};
+  for (int k = 0; k < 5; k++) {
+    tlop_tuning_format fmt = formats[k];
+    char *text = NULL;
+    tlop_tuning *back = NULL;
+    CHECK(tlop_tuning_write(ctx, d, cands, "bcast", fmt, &text) == TLOP_OK);
+    CHECK(tlop_tuning_read(ctx, cat, "bcast", fmt, "rt.rules", text, strlen(text), &back) ==
+          TLOP_OK);
+    for (double P = 2; back && P <= 16; P++)
+      for (double m = 0; m <= 2048; m++)
+        CHECK(tlop_tuning_lookup(back, m, P) == cands[tlop_best_lookup(d, m, P)]);
+    /* each other format's reader refuses it */
+    for (int j = 0; j < 5; j++) {
+      tlop_tuning *other = NULL;
+      CHECK(j == k || (tlop_tuning_read(ctx, cat, "bcast", formats[j], "rt.rules", text,
+                                        strlen(text), &other) == TLOP_ERR_SYNTAX &&
+                       !other));
+    }
+    tlop_tuning_free(back);
+    free(text);
+  }
+  /* no message-size rule for a collective tlop has no model of */
+  char *text = NULL;
+  CHECK(tlop_tuning_write(ctx, d, cands, "alltoall", TLOP_TUNING_OMPI_RULES, &text) ==
+            TLOP_ERR_ARG &&
+        !text);
+  tlop_decision_free(d);
+  tlop_catalog_free(cat);
+}
+
+static void quiet(void *user, const tlop_diag *d) { (void)user, (void)d; }
+
+int main(void) {
+  tlop_ctx *ctx = tlop_ctx_new();
+  tlop_ctx_set_diag(ctx, quiet, NULL);
+  test_pick();
+  test_decide_refine();
+  test_round_trip(ctx);
+  /* the stdlib's catalogue is built in and lists the bcast algorithms in Open MPI's ids */
+  tlop_catalog *cat = NULL;
+  CHECK(tlop_catalog_open(ctx, NULL, &cat) == TLOP_OK);
+  const tlop_catalog_entry *e = cat ? tlop_catalog_find(cat, "bcast", "bcast_scatter_ring") : NULL;
+  CHECK(e && e->ompi_id == 9 && !strcmp(e->ompi_name, "scatter_allgather_ring") &&
+        !strcmp(e->mpich_name, "MPIR_Bcast_intra_scatter_ring_allgather"));
+  tlop_catalog_free(cat);
+  tlop_ctx_free(ctx);
+  return unit_report("best");
+}
