@@ -911,9 +911,9 @@ static lin norm(simp *s, const ir_node *n, const par_scope *par) {
     break;
   }
   if (n->op == IR_MIN || n->op == IR_MAX) {
-    /* costs that normalise to plain numbers or times are compared as scalars */
+    /* one operand left (a normal form: its terms), or plain times compared as scalars */
     ir_node *m = extremum(s, n, par);
-    return ir_has_cost(m) ? lin_term(s, m, poly_num(s, 1)) : lin_term(s, NULL, scalar(s, m));
+    return m->op == n->op && ir_has_cost(m) ? lin_term(s, m, poly_num(s, 1)) : norm(s, m, NULL);
   }
   /* products of costs: an atom of their normal forms */
   ir_node *x = lin_ir(s, norm(s, n->kid[0], par));
