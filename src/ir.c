@@ -103,6 +103,8 @@ ir_node *ir_make(tlop_ctx *ctx, ir_op op, sym name, double num, ir_node *a, ir_n
     n->flags |= IR_HAS_COST;
   if (op == IR_STAGE || op == IR_REPEAT)
     n->flags |= IR_HAS_STAGE;
+  if (op == IR_SUM)
+    n->flags |= IR_HAS_SUM;
   if (op == IR_SCHED || op == IR_MSGS)
     n->flags |= IR_HAS_COST;
   if (op == IR_AT || op == IR_SEND)
@@ -132,6 +134,7 @@ ir_node *ir_bin(tlop_ctx *ctx, ir_op op, ir_node *a, ir_node *b) {
 bool ir_mentions(const ir_node *n, sym var) { return (n->vars >> (var->id % 64)) & 1; }
 bool ir_has_cost(const ir_node *n) { return n->flags & IR_HAS_COST; }
 bool ir_has_stage(const ir_node *n) { return n->flags & IR_HAS_STAGE; }
+bool ir_has_sum(const ir_node *n) { return n->flags & IR_HAS_SUM; }
 
 /* log_b(x), exact when x is a power of b (log(27)/log(3) alone gives 3.0000000000000004,
  * and ceil of it the wrong tree height). */

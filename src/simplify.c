@@ -65,6 +65,7 @@ struct simp {
   sym *ints;
   size_t nints, ints_cap;
   ptrmap memo; /* scalar node that uses no index in scope → poly */
+  int sums;    /* sums being walked */
   int depth;   /* of the proof search */
 };
 
@@ -119,9 +120,11 @@ static void push_index(simp *s, sym idx, poly *lo, poly *hi, bool integer) {
   VEC_PUSH(s->ints, s->nints, s->ints_cap, integer ? idx : NULL);
   subst hide = {idx, NULL};
   VEC_PUSH(s->subs, s->nsubs, s->subs_cap, hide);
+  s->sums++;
 }
 
 static void pop_index(simp *s) {
+  s->sums--;
   s->nbounds--;
   s->nints--;
   s->nsubs--;
@@ -444,7 +447,8 @@ static poly *scalar_op(simp *s, const ir_node *n, poly *a, poly *b) {
 }
 
 static poly *scalar(simp *s, const ir_node *n) {
-  bool memo = !uses_scope(s, n);
+  /* inside a sum, a sum's canonical index depends on the indices in scope */
+  bool memo = !uses_scope(s, n) && !(ir_has_sum(n) && s->sums);
   poly *r = memo ? ptrmap_get(&s->memo, n) : NULL;
   if (r)
     return r;

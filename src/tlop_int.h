@@ -327,7 +327,7 @@ typedef enum {
 } ir_op;
 
 typedef struct ir_node ir_node;
-enum { IR_HAS_COST = 1, IR_HAS_STAGE = 2, IR_HAS_AT = 4 };
+enum { IR_HAS_COST = 1, IR_HAS_STAGE = 2, IR_HAS_AT = 4, IR_HAS_SUM = 8 };
 
 /* Deepest DAG the lowering builds (inlining nests bodies): the evaluator recurses. */
 #define IR_MAX_DEPTH 20000
@@ -357,6 +357,7 @@ ir_node *ir_num(tlop_ctx *ctx, double v);
 ir_node *ir_var(tlop_ctx *ctx, sym name);
 ir_node *ir_un(tlop_ctx *ctx, ir_op op, ir_node *a);
 ir_node *ir_bin(tlop_ctx *ctx, ir_op op, ir_node *a, ir_node *b);
+bool ir_has_sum(const ir_node *n);
 bool ir_mentions(const ir_node *n, sym var); /* uses or binds; may answer true for a bloom collision */
 bool ir_uses(const ir_node *n, sym var);     /* exactly: var occurs free in n */
 /* name′: the next candidate for a fresh index */
