@@ -10,6 +10,8 @@
 #include <stdlib.h>
 #include <string.h>
 
+enum { MAX_MONO_EXPONENT = 4096 };
+
 typedef struct pfac {
   ir_node *base; /* canonical, not a number, not a numeric-base exponential */
   int e;
@@ -512,12 +514,24 @@ poly *poly_div(simp *s, const poly *a, const poly *b) {
   return poly_mul(s, poly_mul(s, a, expanded(s, mono_pow(s, &g, -1))), opaque(s, rest, -1));
 }
 
+/* m^k as a monomial beyond k = 64: a product of powers of variables whose exponents stay
+ * within what products of monomials reach (P^81 · P^162 = P^243), so that P^243 written
+ * out reads back as the same monomial. */
+static bool power_fits(const mono *m, double k) {
+  if (fabs(k) > MAX_MONO_EXPONENT || !isfinite(pow(m->c, k)))
+    return false;
+  for (int i = 0; i < m->nf; i++)
+    if (m->f[i].base->op != IR_VAR || fabs(m->f[i].e * k) > MAX_MONO_EXPONENT)
+      return false;
+  return true;
+}
+
 poly *poly_pow(simp *s, const poly *base, const poly *expo) {
   double k, b;
   if (poly_is_num(expo, &k)) {
     if (poly_is_num(base, &b))
       return poly_num(s, pow(b, k));
-    if (k == floor(k) && fabs(k) <= 64) {
+    if (k == floor(k) && (fabs(k) <= 64 || (base->n == 1 && power_fits(&base->m[0], k)))) {
       if (base->n == 1)
         return expanded(s, mono_pow(s, &base->m[0], (int)k));
       if (k >= 0 && k <= 8 && base->n <= 8) {
