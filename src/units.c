@@ -45,17 +45,33 @@ static kind unit_kind(tlop_ctx *ctx, const ir_node *n) {
   return (kind){K_DIM, 1, -1}; /* B/s */
 }
 
-/* Both sides of + − min max if: a bare number adopts the other's kind. */
-static kind joined(kind a, kind b) {
-  if (a.tag == K_ANY || b.tag == K_ANY)
-    return KIND_ANY;
-  return a.tag == K_NUM ? b : a;
-}
-
 /* x^n with n a whole literal: the checker lets a quantity be raised to it (m^2). */
 static bool whole_power(const ir_node *n) {
   const ir_node *e = n->kid[1];
   return e->op == IR_NUM && !e->name && e->num == floor(e->num) && fabs(e->num) <= 8;
+}
+
+/* Whether a number inside n, not under a sum or a call, sets n's kind. */
+static bool adjustable(const ir_node *n) {
+  switch ((ir_op)n->op) {
+  case IR_NUM: return !n->name;
+  case IR_MUL: case IR_DIV: return adjustable(n->kid[0]) || adjustable(n->kid[1]);
+  case IR_NEG: case IR_CEIL: case IR_FLOOR: case IR_ABS: return adjustable(n->kid[0]);
+  case IR_POW: return whole_power(n) && adjustable(n->kid[0]);
+  default: return false;
+  }
+}
+
+/* Both sides of + − min max if: a bare number adopts the other's kind. Sides that
+ * disagree (simplification folded a unit away on one) take the kind of the side whose
+ * numbers cannot carry a unit. */
+static kind joined(kind a, const ir_node *an, kind b, const ir_node *bn) {
+  if (a.tag == K_ANY || b.tag == K_ANY)
+    return KIND_ANY;
+  if (a.tag == K_NUM ||
+      (is_dim(a) && is_dim(b) && !same_dim(a, b) && adjustable(an) && !adjustable(bn)))
+    return b;
+  return a;
 }
 
 /* The kind the checker gives n when its printed form is read back (check.c's rules). */
@@ -68,8 +84,10 @@ static kind kind_of(units *u, const ir_node *n) {
   switch ((ir_op)n->op) {
   case IR_NUM: k = unit_kind(u->e->model->ctx, n); break;
   case IR_VAR: k = var_kind(u, n->name); break;
-  case IR_ADD: case IR_SUB: case IR_MIN: case IR_MAX: case IR_MOD: k = joined(a, b); break;
-  case IR_IF: k = joined(b, kind_of(u, n->kid[2])); break;
+  case IR_ADD: case IR_SUB: case IR_MIN: case IR_MAX: case IR_MOD:
+    k = joined(a, n->kid[0], b, n->kid[1]);
+    break;
+  case IR_IF: k = joined(b, n->kid[1], kind_of(u, n->kid[2]), n->kid[2]); break;
   case IR_MUL:
   case IR_DIV:
     if (a.tag == K_ANY || b.tag == K_ANY)
@@ -101,12 +119,12 @@ static kind kind_of(units *u, const ir_node *n) {
   return k;
 }
 
-/* Whether a number inside n, not under a sum or a call, sets n's kind. */
-static bool adjustable(const ir_node *n) {
+/* Operators whose operands have the kind of the result: a kind they must have goes to
+ * the operands, which set it right themselves. */
+static bool passes_kind(const ir_node *n) {
   switch ((ir_op)n->op) {
-  case IR_NUM: return !n->name;
-  case IR_MUL: case IR_DIV: return adjustable(n->kid[0]) || adjustable(n->kid[1]);
-  case IR_NEG: case IR_CEIL: case IR_FLOOR: case IR_ABS: return adjustable(n->kid[0]);
+  case IR_ADD: case IR_SUB: case IR_MIN: case IR_MAX: case IR_MOD: case IR_IF: case IR_STAGE:
+  case IR_SUM: case IR_REPEAT: return true;
   default: return false;
   }
 }
@@ -177,7 +195,7 @@ static ir_node *restore_product(units *u, const ir_node *n, kind want) {
 static ir_node *restore(units *u, const ir_node *n, kind want, bool factor) {
   tlop_ctx *ctx = u->e->model->ctx;
   kind own = kind_of(u, n);
-  if (is_dim(want) && is_dim(own) && !same_dim(own, want) && !adjustable(n))
+  if (is_dim(want) && is_dim(own) && !same_dim(own, want) && !adjustable(n) && !passes_kind(n))
     return times_unit(ctx, restore(u, n, own, factor), dim_add(want, own, -1));
   if (!is_dim(want))
     want = own;
@@ -197,7 +215,7 @@ static ir_node *restore(units *u, const ir_node *n, kind want, bool factor) {
     break;
   case IR_IF: w[1] = w[2] = want; break;
   case IR_LT: case IR_LE: case IR_GT: case IR_GE: case IR_EQ: case IR_NE:
-    w[0] = w[1] = joined(kind_of(u, n->kid[0]), kind_of(u, n->kid[1]));
+    w[0] = w[1] = joined(kind_of(u, n->kid[0]), n->kid[0], kind_of(u, n->kid[1]), n->kid[1]);
     break;
   case IR_POW:
     w[0] = KIND_COUNT, w[1] = KIND_COUNT;
