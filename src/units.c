@@ -155,35 +155,39 @@ static ir_node *times_unit(tlop_ctx *ctx, ir_node *r, kind missing) {
   return ir_make(ctx, IR_MUL, NULL, 0, r, number_with_unit(ctx, ir_num(ctx, 1), missing), NULL);
 }
 
+/* c of kind `k` (1/B, 1/s …) times x reads better as x / (1/c B) when 1/c is exact. */
+static bool reciprocal_fits(const ir_node *c, kind k) {
+  return c->op == IR_NUM && !c->name && k.b <= 0 && k.s <= 0 && c->num != 0 &&
+         1 / (1 / c->num) == c->num;
+}
+
 /* A product or quotient of kind `want`: when its factors make another kind, the factor
- * holding a bare number takes the difference. */
+ * holding a bare number takes the difference (the divisor first, then a bare number);
+ * with none, a unit factor of its own. */
 static ir_node *restore_product(units *u, const ir_node *n, kind want) {
   tlop_ctx *ctx = u->e->model->ctx;
   const ir_node *a = n->kid[0], *b = n->kid[1];
   kind ka = kind_of(u, a), kb = kind_of(u, b);
   int sign = n->op == IR_MUL ? 1 : -1;
+  kind got = dim_add(as_dim(ka), as_dim(kb), sign);
   kind wa = ka, wb = kb;
-  bool known = is_dim(want) && ka.tag != K_ANY && kb.tag != K_ANY;
-  if (known && !same_dim(dim_add(as_dim(ka), as_dim(kb), sign), want)) {
-    bool bare_b = b->op == IR_NUM && !b->name;
-    if (adjustable(b) && (sign < 0 || bare_b || !adjustable(a))) {
+  if (is_dim(want) && ka.tag != K_ANY && kb.tag != K_ANY && !same_dim(got, want)) {
+    bool bare_a = a->op == IR_NUM && !a->name, bare_b = b->op == IR_NUM && !b->name;
+    if (adjustable(b) && (sign < 0 || bare_b || !adjustable(a)))
       wb = sign > 0 ? dim_add(want, as_dim(ka), -1) : dim_add(as_dim(ka), want, -1);
-      /* x · c with c of kind 1/B reads better as x / (1/c B) when 1/c is exact */
-      if (sign > 0 && bare_b && wb.b <= 0 && wb.s <= 0 && b->num != 0 &&
-          1 / (1 / b->num) == b->num) {
-        ir_node *inverse = ir_num(ctx, 1 / b->num);
-        return ir_make(ctx, IR_DIV, NULL, 0, restore(u, a, ka, true),
-                       number_with_unit(ctx, inverse, dim_add(KIND_COUNT, wb, -1)), NULL);
-      }
-    } else if (adjustable(a)) {
+    else if (adjustable(a))
       wa = dim_add(want, as_dim(kb), -sign);
-    } else {
-      /* no number to carry the unit (m·2^(k − 10), the 1/1 KiB in the power): a 1 B
-       * factor of its own */
-      ir_node *r = ir_make(ctx, (ir_op)n->op, NULL, 0, restore(u, a, ka, true),
-                           restore(u, b, kb, true), NULL);
-      return times_unit(ctx, r, dim_add(want, dim_add(as_dim(ka), as_dim(kb), sign), -1));
-    }
+    else
+      return times_unit(ctx, ir_make(ctx, (ir_op)n->op, NULL, 0, restore(u, a, ka, true),
+                                     restore(u, b, kb, true), NULL),
+                        dim_add(want, got, -1));
+    /* c·x with c of kind 1/B: x / (1/c B) */
+    const ir_node *c = bare_b && !same_dim(wb, kb) ? b : bare_a && !same_dim(wa, ka) ? a : NULL;
+    kind kc = c == b ? wb : wa;
+    if (sign > 0 && c && reciprocal_fits(c, kc))
+      return ir_make(ctx, IR_DIV, NULL, 0, restore(u, c == b ? a : b, c == b ? ka : kb, true),
+                     number_with_unit(ctx, ir_num(ctx, 1 / c->num), dim_add(KIND_COUNT, kc, -1)),
+                     NULL);
   }
   return ir_make(ctx, (ir_op)n->op, NULL, 0, restore(u, a, wa, true), restore(u, b, wb, true),
                  NULL);

@@ -1,0 +1,1 @@
+simplify units_algos.tlop a --format tlop
