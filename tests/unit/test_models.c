@@ -146,6 +146,13 @@ static void segmented_bcasts(void) {
                 "bcast_knomial(3 KiB, 13) - bcast_binomial_segmented(3 KiB, 13)", 0);
   CHECK_SQUARES("ompi_bcast_segsize=1MiB", "bcast_bintree(1 KiB, 6)", 2 + 2 * (4 + 9));
   CHECK_VALUE("tau", "bcast_chain(1 KiB, 1)", 0);
+  /* split binary tree, P = 4, halves of 2 KiB in 2 segments down the binary tree (levels
+   * {1,2} {3}: τ = 2, 3, 1), then P − 1 = 3 swaps at once (o + 2·3²) */
+  CHECK_SQUARES(SEG, "bcast_split_bintree(4 KiB, 4)", 3 + 2 * (4 + 9 + 1) + 1 + 2 * 9);
+  /* one segment, P = 5: levels {1,2} {3,4}: τ = 2, 2; 4 swaps */
+  CHECK_SQUARES("", "bcast_split_bintree(1 KiB, 5)", 2 + 2 * (4 + 4) + 1 + 2 * 16);
+  /* a half shorter than a segment: Open MPI's pipeline */
+  CHECK_SQUARES(SEG, "bcast_split_bintree(1 KiB, 4) - bcast_pipeline(1 KiB, 4)", 0);
 }
 
 /* ---- LogGP and log_nP baselines (CATALOG.md §8.3–8.5: TC34–TC38, TC42, TC43) ---- */
@@ -386,7 +393,8 @@ static const char *const COLLECTIVES[] = {
     "reduce_linear", "reduce_binomial", "allreduce_linear", "allreduce_nonoverlapping",
     "allreduce_recursive_doubling", "allreduce_ring", "allreduce_ring_segmented",
     "allreduce_rabenseifner", "alltoall_basic", "alltoall_linear", "alltoall_pairwise",
-    "bcast_chain", "bcast_pipeline", "bcast_bintree", "bcast_binomial_segmented", "bcast_knomial"};
+    "bcast_chain", "bcast_pipeline", "bcast_bintree", "bcast_binomial_segmented", "bcast_knomial",
+    "bcast_split_bintree"};
 #define NCOLL (sizeof COLLECTIVES / sizeof *COLLECTIVES)
 
 /* What each collective costs on `tau` (transfers + 10 × reductions), from the structure of
@@ -395,6 +403,8 @@ static double expected_tau(const char *algo, int P) {
   int pof2 = 1, p = 0;
   while (pof2 * 2 <= P) pof2 *= 2, p++;
   int extra = P - pof2;
+  if (!strcmp(algo, "bcast_split_bintree")) /* the halves down the tree, then P − 1 swaps */
+    return 4.0 * (P - 1);
   if (!strncmp(algo, "bcast_", 6) || !strcmp(algo, "gatherv_linear"))
     return 2.0 * (P - 1);
   if (!strcmp(algo, "reduce_linear") || !strcmp(algo, "reduce_binomial"))
@@ -507,10 +517,17 @@ static double expected_pipeline_squares(int shape, int g, int P, int K) {
   return cost;
 }
 
+/* The split binary tree with m = K KiB: halves of K/2 KiB in ⌈K/2⌉ segments down the binary
+ * tree, then P − 1 swaps at once; a half below the 1 KiB segment falls back to the pipeline */
+static double expected_split_squares(int P, int K) {
+  if (K < 2) return expected_pipeline_squares(0, 1, P, K);
+  return expected_pipeline_squares(1, 2, P, (K + 1) / 2) + 1 + 2.0 * (P - 1) * (P - 1);
+}
+
 static void every_p_segmented(void) {
   static const struct { const char *algo; int shape, g; } trees[] = {
       {"bcast_chain", 0, 4}, {"bcast_pipeline", 0, 1}, {"bcast_bintree", 1, 2},
-      {"bcast_binomial_segmented", 2, 2}, {"bcast_knomial", 2, 4}};
+      {"bcast_binomial_segmented", 2, 2}, {"bcast_knomial", 2, 4}, {"bcast_split_bintree", -1, 0}};
   int bad = 0;
   for (size_t a = 0; a < sizeof trees / sizeof *trees; a++)
     for (int K = 1; K <= 3; K += 2)
@@ -518,7 +535,8 @@ static void every_p_segmented(void) {
         char text[96];
         snprintf(text, sizeof text, "%s(%d KiB, %d)", trees[a].algo, K, P);
         double v = value_on_with("squares", "ompi_bcast_segsize=1KiB", text);
-        double want = expected_pipeline_squares(trees[a].shape, trees[a].g, P, K);
+        double want = trees[a].shape < 0 ? expected_split_squares(P, K)
+                                         : expected_pipeline_squares(trees[a].shape, trees[a].g, P, K);
         if (fabs(v - want) > 1e-12 * want) {
           fprintf(stderr, "%s: squares %.17g (expected %.17g)\n", text, v, want);
           bad++;
