@@ -1,5 +1,6 @@
 /* test_models.c — issue 6 against values worked out by hand: the collectives
- * (stdlib/openmpi/{bcast,reduce,allreduce,alltoall}.tlop, stdlib/mpich/gather.tlop) and the
+ * (stdlib/openmpi/{bcast,reduce,allreduce,alltoall}.tlop — with coll tuned's segmented
+ * broadcasts checked against trees built as Open MPI builds them — stdlib/mpich/gather.tlop) and the
  * older models (stdlib/models/{loggp,lognp,loggps,mlognp,martinasso}.tlop, with the papers' tables in
  * stdlib/platforms/{loggps,martinasso}.tlop), checked against CATALOG.md §2, §4, §5 and
  * §8.3–8.8 (TC34–TC38, TC42–TC59) on analytic platforms that make the values small exact numbers:
@@ -7,6 +8,8 @@
  *           reductions: γ weighs 10 so a missing or extra reduction shows)
  *   linear: L(m,τ) = m·τ s/B, γ = 0                 (sizes matter: progression of
  *           concurrent copies of different sizes)
+ *   squares: L(m,τ) = τ² s, o = 1 s                 (a pipeline's steps, and how its
+ *           transfers spread over them)
  * Every collective is also evaluated for P = 2 … 128, against its structure (what it
  * costs on tau or linear, from the algorithm's tree or steps) and on the stdlib's generic
  * platform. With `--real`, the collectives on the measured lusitania tables of
@@ -27,10 +30,11 @@ static const char src[] =
     "import \"models/lognp\";\n"
     "import \"../../examples/loggps\";\n"
     "platform tau { channel shm { L(m, τ) = τ * 1 s; } gamma(m, τ) = 10 * τ * 1 s; }\n"
-    "platform linear { channel shm { L(m, τ) = m * τ * 1 s / 1 B; } gamma(m, τ) = 0 s; }\n";
+    "platform linear { channel shm { L(m, τ) = m * τ * 1 s / 1 B; } gamma(m, τ) = 0 s; }\n"
+    "platform squares { channel shm { L(m, τ) = τ * τ * 1 s; o(m) = 1 s; } }\n";
 
-/* TEXT on `tau` with parameters given as "name=value,…" (the values of --set). */
-static double value_with(const char *sets, const char *text) {
+/* TEXT on platform PF with parameters given as "name=value,…" (the values of --set). */
+static double value_on_with(const char *pf, const char *sets, const char *text) {
   tlop_env *env = tlop_env_new(ctx);
   char buf[512];
   snprintf(buf, sizeof buf, "%s", sets);
@@ -40,10 +44,12 @@ static double value_with(const char *sets, const char *text) {
     *eq = 0;
     if (tlop_env_set_text(env, item, eq + 1) != TLOP_OK) fprintf(stderr, "%s: %s\n", item, last);
   }
-  double v = value_in("tau", text, env);
+  double v = value_in(pf, text, env);
   tlop_env_free(env);
   return v;
 }
+
+static double value_with(const char *sets, const char *text) { return value_on_with("tau", sets, text); }
 
 #define CHECK_WITH(sets, text, expect) CHECK_NEAR(value_with(sets, text), (double)(expect), 1e-12)
 
@@ -111,6 +117,42 @@ static void collectives(void) {
   /* linear and pairwise: the own block P ∥ L, then 2(P − 1) copies at τ = P */
   CHECK_VALUE("tau", "alltoall_linear(1 KiB, 5)", 5 + 2 * 4 * 5);
   CHECK_VALUE("tau", "alltoall_pairwise(1 KiB, 5)", 5 + 2 * 4 * 5);
+}
+
+/* ---- coll tuned's segmented broadcasts: hand-derived values ---- */
+
+#define CHECK_SQUARES(sets, text, expect) CHECK_NEAR(value_on_with("squares", sets, text), (double)(expect), 1e-12)
+
+static void segmented_bcasts(void) {
+  static const char SEG[] = "ompi_bcast_segsize=1KiB";
+  /* pipeline, P = 4, k = 3: the edges into ranks 1, 2, 3 busy at steps (1,2,3), (2,3,4),
+   * (3,4,5): τ = 1,2,3,2,1 over 5 steps; on squares 5·o + 2·Στ²; on tau 2(P − 1)k */
+  CHECK_SQUARES(SEG, "bcast_pipeline(3 KiB, 4)", 5 + 2 * (1 + 4 + 9 + 4 + 1));
+  CHECK_WITH(SEG, "bcast_pipeline(3 KiB, 4)", 2 * 3 * 3);
+  /* with L = m·τ the segments are 1 B: the same τ-sum, in bytes */
+  CHECK_NEAR(value_on_with("linear", "ompi_bcast_segsize=1B", "bcast_pipeline(3 B, 4)"), 2 * 9, 1e-12);
+  /* chain, 4 chains, P = 7: chains {1,2} {3,4} {5} {6}: 4 ranks at depth 1, 2 at depth 2;
+   * k = 2: τ = 4, 4 + 2, 2 over 3 steps */
+  CHECK_SQUARES(SEG, "bcast_chain(2 KiB, 7)", 3 + 2 * (16 + 36 + 4));
+  /* binary tree, P = 6, one segment: levels {1,2} {3,4,5}: τ = 2, 3 */
+  CHECK_SQUARES("", "bcast_bintree(1 KiB, 6)", 2 + 2 * (4 + 9));
+  /* binomial, P = 8, k = 2: depth = popcount: 3 ranks at depth 1, 3 at 2, rank 7 at 3;
+   * τ = 3, 3 + 3, 3 + 1, 1 */
+  CHECK_SQUARES(SEG, "bcast_binomial_segmented(2 KiB, 8)", 4 + 2 * (9 + 36 + 16 + 1));
+  /* k-nomial radix 4, P = 6, one segment: ranks 1, 2, 3, 4 = 10₄ at depth 1, 5 = 11₄ at 2 */
+  CHECK_SQUARES("", "bcast_knomial(1 KiB, 6)", 2 + 2 * (16 + 1));
+  /* radix 2 is the binomial; a segment size above m is one segment */
+  CHECK_SQUARES("ompi_knomial_radix=2,ompi_bcast_segsize=1KiB",
+                "bcast_knomial(3 KiB, 13) - bcast_binomial_segmented(3 KiB, 13)", 0);
+  CHECK_SQUARES("ompi_bcast_segsize=1MiB", "bcast_bintree(1 KiB, 6)", 2 + 2 * (4 + 9));
+  CHECK_VALUE("tau", "bcast_chain(1 KiB, 1)", 0);
+  /* split binary tree, P = 4, halves of 2 KiB in 2 segments down the binary tree (levels
+   * {1,2} {3}: τ = 2, 3, 1), then P − 1 = 3 swaps at once (o + 2·3²) */
+  CHECK_SQUARES(SEG, "bcast_split_bintree(4 KiB, 4)", 3 + 2 * (4 + 9 + 1) + 1 + 2 * 9);
+  /* one segment, P = 5: levels {1,2} {3,4}: τ = 2, 2; 4 swaps */
+  CHECK_SQUARES("", "bcast_split_bintree(1 KiB, 5)", 2 + 2 * (4 + 4) + 1 + 2 * 16);
+  /* a half shorter than a segment: Open MPI's pipeline */
+  CHECK_SQUARES(SEG, "bcast_split_bintree(1 KiB, 4) - bcast_pipeline(1 KiB, 4)", 0);
 }
 
 /* ---- LogGP and log_nP baselines (CATALOG.md §8.3–8.5: TC34–TC38, TC42, TC43) ---- */
@@ -350,7 +392,9 @@ static const char *const COLLECTIVES[] = {
     "bcast_linear", "bcast_binomial_ompi", "gather_binomial", "scatter_binomial_exact", "gatherv_linear",
     "reduce_linear", "reduce_binomial", "allreduce_linear", "allreduce_nonoverlapping",
     "allreduce_recursive_doubling", "allreduce_ring", "allreduce_ring_segmented",
-    "allreduce_rabenseifner", "alltoall_basic", "alltoall_linear", "alltoall_pairwise"};
+    "allreduce_rabenseifner", "alltoall_basic", "alltoall_linear", "alltoall_pairwise",
+    "bcast_chain", "bcast_pipeline", "bcast_bintree", "bcast_binomial_segmented", "bcast_knomial",
+    "bcast_split_bintree"};
 #define NCOLL (sizeof COLLECTIVES / sizeof *COLLECTIVES)
 
 /* What each collective costs on `tau` (transfers + 10 × reductions), from the structure of
@@ -359,8 +403,9 @@ static double expected_tau(const char *algo, int P) {
   int pof2 = 1, p = 0;
   while (pof2 * 2 <= P) pof2 *= 2, p++;
   int extra = P - pof2;
-  if (!strcmp(algo, "bcast_linear") || !strcmp(algo, "bcast_binomial_ompi") ||
-      !strcmp(algo, "gatherv_linear"))
+  if (!strcmp(algo, "bcast_split_bintree")) /* the halves down the tree, then P − 1 swaps */
+    return 4.0 * (P - 1);
+  if (!strncmp(algo, "bcast_", 6) || !strcmp(algo, "gatherv_linear"))
     return 2.0 * (P - 1);
   if (!strcmp(algo, "reduce_linear") || !strcmp(algo, "reduce_binomial"))
     return 12.0 * (P - 1);
@@ -431,6 +476,75 @@ static void every_p(void) {
   tlop_platform_free(generic);
 }
 
+/* The depth of rank R of P in Open MPI's trees (coll_base_topo.c), built the way Open MPI
+ * builds them: a chain (SHAPE 0) laid out chain after chain, a breadth-first tree of degree
+ * G (1) level by level, a k-nomial tree of radix G (2) by walking up to the root. */
+static int ompi_depth(int shape, int g, int r, int P) {
+  if (shape == 0) {
+    int chains = g < P - 1 ? g : P - 1, len = (P - 1) / chains, rest = (P - 1) % chains;
+    for (int c = 0, head = 1; c < chains; c++) {
+      int n = len + (c < rest);
+      if (r < head + n) return r - head + 1;
+      head += n;
+    }
+    return -1;
+  }
+  int depth = 0;
+  if (shape == 1) {
+    for (int level_size = 1, below = 1; r >= below; level_size *= g, below += level_size) depth++;
+    return depth;
+  }
+  for (; r > 0; depth++) { /* the parent clears the lowest nonzero digit */
+    int unit = 1;
+    while (r / unit % g == 0) unit *= g;
+    r -= r / unit % g * unit;
+  }
+  return depth;
+}
+
+/* On `squares`, K segments: the edge into rank r busy at steps depth(r) … depth(r) + K − 1;
+ * a step costs o + 2τ² */
+static double expected_pipeline_squares(int shape, int g, int P, int K) {
+  int busy[256] = {0}, last = 0;
+  for (int r = 1; r < P; r++)
+    for (int j = 0; j < K; j++) {
+      int t = ompi_depth(shape, g, r, P) + j;
+      busy[t]++;
+      if (t > last) last = t;
+    }
+  double cost = 0;
+  for (int t = 1; t <= last; t++) cost += 1 + 2.0 * busy[t] * busy[t];
+  return cost;
+}
+
+/* The split binary tree with m = K KiB: halves of K/2 KiB in ⌈K/2⌉ segments down the binary
+ * tree, then P − 1 swaps at once; a half below the 1 KiB segment falls back to the pipeline */
+static double expected_split_squares(int P, int K) {
+  if (K < 2) return expected_pipeline_squares(0, 1, P, K);
+  return expected_pipeline_squares(1, 2, P, (K + 1) / 2) + 1 + 2.0 * (P - 1) * (P - 1);
+}
+
+static void every_p_segmented(void) {
+  static const struct { const char *algo; int shape, g; } trees[] = {
+      {"bcast_chain", 0, 4}, {"bcast_pipeline", 0, 1}, {"bcast_bintree", 1, 2},
+      {"bcast_binomial_segmented", 2, 2}, {"bcast_knomial", 2, 4}, {"bcast_split_bintree", -1, 0}};
+  int bad = 0;
+  for (size_t a = 0; a < sizeof trees / sizeof *trees; a++)
+    for (int K = 1; K <= 3; K += 2)
+      for (int P = 2; P <= 128; P++) {
+        char text[96];
+        snprintf(text, sizeof text, "%s(%d KiB, %d)", trees[a].algo, K, P);
+        double v = value_on_with("squares", "ompi_bcast_segsize=1KiB", text);
+        double want = trees[a].shape < 0 ? expected_split_squares(P, K)
+                                         : expected_pipeline_squares(trees[a].shape, trees[a].g, P, K);
+        if (fabs(v - want) > 1e-12 * want) {
+          fprintf(stderr, "%s: squares %.17g (expected %.17g)\n", text, v, want);
+          bad++;
+        }
+      }
+  CHECK(bad == 0);
+}
+
 /* ---- ../shared/params: the collectives on lusitania's tables ---- */
 
 static int real_tables(const char *root) {
@@ -474,7 +588,9 @@ static int real_tables(const char *root) {
 
 static void checks(void) {
   collectives();
+  segmented_bcasts();
   every_p();
+  every_p_segmented();
   baselines();
   loggps();
   loggps_table7();
