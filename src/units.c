@@ -119,16 +119,6 @@ static kind kind_of(units *u, const ir_node *n) {
   return k;
 }
 
-/* Operators whose operands have the kind of the result: a kind they must have goes to
- * the operands, which set it right themselves. */
-static bool passes_kind(const ir_node *n) {
-  switch ((ir_op)n->op) {
-  case IR_ADD: case IR_SUB: case IR_MIN: case IR_MAX: case IR_MOD: case IR_IF: case IR_STAGE:
-  case IR_SUM: case IR_REPEAT: return true;
-  default: return false;
-  }
-}
-
 static ir_node *restore(units *u, const ir_node *n, kind want, bool factor);
 
 /* A bare number of kind `want`: 512 B, 2 s, 3 B/s, or c·(1 B)^b·(1 s)^s. */
@@ -162,8 +152,7 @@ static bool reciprocal_fits(const ir_node *c, kind k) {
 }
 
 /* A product or quotient of kind `want`: when its factors make another kind, the factor
- * holding a bare number takes the difference (the divisor first, then a bare number);
- * with none, a unit factor of its own. */
+ * holding a bare number takes the difference (the divisor first, then a bare number). */
 static ir_node *restore_product(units *u, const ir_node *n, kind want) {
   tlop_ctx *ctx = u->e->model->ctx;
   const ir_node *a = n->kid[0], *b = n->kid[1];
@@ -177,10 +166,6 @@ static ir_node *restore_product(units *u, const ir_node *n, kind want) {
       wb = sign > 0 ? dim_add(want, as_dim(ka), -1) : dim_add(as_dim(ka), want, -1);
     else if (adjustable(a))
       wa = dim_add(want, as_dim(kb), -sign);
-    else
-      return times_unit(ctx, ir_make(ctx, (ir_op)n->op, NULL, 0, restore(u, a, ka, true),
-                                     restore(u, b, kb, true), NULL),
-                        dim_add(want, got, -1));
     /* c·x with c of kind 1/B: x / (1/c B) */
     const ir_node *c = bare_b && !same_dim(wb, kb) ? b : bare_a && !same_dim(wa, ka) ? a : NULL;
     kind kc = c == b ? wb : wa;
@@ -196,11 +181,9 @@ static ir_node *restore_product(units *u, const ir_node *n, kind want) {
 /* n with units on the bare numbers whose kind its context fixes; `want` is the kind n
  * must have (K_DIM), or anything else when free. Only a factor needs its unit: elsewhere
  * a bare number adopts the kind it meets. */
-static ir_node *restore(units *u, const ir_node *n, kind want, bool factor) {
+static ir_node *restore_numbers(units *u, const ir_node *n, kind want, bool factor) {
   tlop_ctx *ctx = u->e->model->ctx;
   kind own = kind_of(u, n);
-  if (is_dim(want) && is_dim(own) && !same_dim(own, want) && !adjustable(n) && !passes_kind(n))
-    return times_unit(ctx, restore(u, n, own, factor), dim_add(want, own, -1));
   if (!is_dim(want))
     want = own;
   ir_node *k[3] = {0};
@@ -249,6 +232,16 @@ static ir_node *restore(units *u, const ir_node *n, kind want, bool factor) {
   ir_node *r = ir_make(ctx, (ir_op)n->op, n->name, n->num, k[0], k[1], k[2]);
   if (!r->origin.src)
     r->origin = n->origin;
+  return r;
+}
+
+/* restore_numbers, and where no number could take the unit (2^i as a size, a sum of
+ * plain numbers as a time), a unit factor of its own: 2^i * 1 B. */
+static ir_node *restore(units *u, const ir_node *n, kind want, bool factor) {
+  ir_node *r = restore_numbers(u, n, want, factor);
+  kind got = kind_of(u, r);
+  if (is_dim(want) && is_dim(got) && !same_dim(got, want))
+    r = times_unit(u->e->model->ctx, r, dim_add(want, got, -1));
   return r;
 }
 
