@@ -531,17 +531,27 @@ tlop_status tlop_axis_parse(tlop_ctx *ctx, const char *spec, tlop_axis *out) {
   size_t cap = 0;
   tlop_status st = TLOP_OK;
   if (!dots) {
-    char *list = strdup(body);
-    for (char *save = NULL, *v = strtok_r(list, ",", &save); v && st == TLOP_OK;
-         v = strtok_r(NULL, ",", &save)) {
+    /* Every comma separates two values: an empty one is a typo, not a value to skip. */
+    for (const char *v = body; st == TLOP_OK;) {
+      size_t len = strcspn(v, ",");
+      if (len == 0) {
+        diag_error(ctx, (span){0}, *body ? "grid axis '%s': an empty value in the list"
+                                         : "grid axis '%s' has no values", spec);
+        st = TLOP_ERR_ARG;
+        break;
+      }
+      char *text = strndup(v, len);
       double x;
-      kind vk;
-      st = value_parse(ctx, what, v, &x, &vk);
+      kind vk = KIND_NUM;
+      st = value_parse(ctx, what, text, &x, &vk);
+      free(text);
       if (vk.tag == K_DIM)
         k = vk;
       VEC_PUSH(out->values, out->count, cap, x);
+      if (!v[len])
+        break;
+      v += len + 1;
     }
-    free(list);
   } else {
     const char *colon = strchr(dots + 2, ':');
     char *a = strndup(body, (size_t)(dots - body));

@@ -97,7 +97,7 @@ int cli_common_option(cli *c, int opt, const char *arg) {
     errno = 0;
     double v = strtod(arg, &end);
     if (*end || errno || !(v >= 1) || !isfinite(v)) {
-      cli_usage_error(c->cmd, "--max-terms takes a number of at least 1, not '%s'", arg);
+      cli_usage_error(c->cmd, "--max-terms takes a finite number of at least 1, not '%s'", arg);
       return -1;
     }
     tlop_ctx_set_max_terms(c->ctx, v);

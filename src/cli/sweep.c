@@ -21,7 +21,12 @@ static const char sweep_help[] =
     "  -f, --format FMT       csv (default: columns NAME…,ALGO…, values in bytes and\n"
     "                         seconds), json or table\n"
     "  -o, --output FILE      write there instead of standard output\n"
-    "      --no-progress      never show the progress bar\n" HELP_ENGINE;
+    "      --no-progress      never show the progress bar\n"
+    "      --max-points N     most points the grid may have (1e8)\n" HELP_ENGINE;
+
+/* Most points of a grid, unless --max-points: 1e8 points of a few doubles each are GBs. */
+#define DEFAULT_MAX_POINTS 1e8
+static double max_points = DEFAULT_MAX_POINTS;
 
 static int take(cli *c, int opt, const char *arg) {
   int r = cli_take_engine(c, opt, arg);
@@ -38,6 +43,15 @@ static int take(cli *c, int opt, const char *arg) {
     c->o.no_progress = true;
     return 1;
   }
+  if (opt == 'X') {
+    char *end;
+    max_points = strtod(arg, &end);
+    if (*end || !(max_points >= 1) || !isfinite(max_points)) {
+      cli_usage_error("sweep", "--max-points takes a finite number of at least 1, not '%s'", arg);
+      return -1;
+    }
+    return 1;
+  }
   return cli_take_format_output(c, opt, arg);
 }
 
@@ -45,6 +59,7 @@ static const struct option sweep_opts[] = {{"grid", required_argument, 0, 'g'},
                                            {"format", required_argument, 0, 'f'},
                                            {"output", required_argument, 0, 'o'},
                                            {"no-progress", no_argument, 0, 'N'},
+                                           {"max-points", required_argument, 0, 'X'},
                                            CLI_ENGINE_LONGOPTS,
                                            {0, 0, 0, 0}};
 
@@ -214,6 +229,14 @@ int cmd_sweep(cli *c, int argc, char **argv) {
       }
     /* Grid names are free variables of the calls, with the kinds of their values. */
     tlop_env_set(env, axes[j].name, axes[j].values[0], axes[j].kind);
+  }
+  double grid_size = 1;
+  for (size_t j = 0; j < naxes; j++)
+    grid_size *= (double)axes[j].count;
+  if (grid_size > max_points) {
+    cli_misuse(c, "the grid has %.0f points, more than the limit of %.0f (--max-points)",
+               grid_size, max_points);
+    goto done;
   }
   if (!(pts = grid_points(axes, naxes, &npts)) ||
       !(res = malloc((npts ? npts : 1) * nalgo * sizeof *res))) {
