@@ -217,16 +217,24 @@ static void note_extrapolation(eval_state *es, unsigned flags, const pf_channel 
 
 bool eval_extrapolation_is_gamma(const eval_state *es, int bit) { return es->first[bit].op == IR_GAMMA; }
 
-void eval_extrapolation_example(const eval_state *es, int bit, char *buf, size_t n) {
-  char m[48], tau[40];
-  tlop_format_size(m, sizeof m, es->first[bit].m);
-  fmt_double(tau, sizeof tau, es->first[bit].tau);
-  const char *ch = es->first[bit].ch ? es->first[bit].ch->name->name : "";
-  switch (es->first[bit].op) {
-  case IR_L: snprintf(buf, n, "L[%s](%s, %s)", ch, m, tau); break;
-  case IR_O: snprintf(buf, n, "o[%s](%s)", ch, m); break;
-  default: snprintf(buf, n, "γ(%s, %s)", m, tau); break;
+/* "L[shm](1 KiB, 2)", "o[shm](1 KiB)", "γ(1 KiB, 2)": one look-up, for messages. */
+static void describe_transfer(char *buf, size_t n, ir_op op, const pf_channel *channel, double m,
+                              double tau_value) {
+  char size[48], tau[40];
+  tlop_format_size(size, sizeof size, m);
+  fmt_double(tau, sizeof tau, tau_value);
+  const char *ch = channel ? channel->name->name : "";
+  switch (op) {
+  case IR_L: snprintf(buf, n, "L[%s](%s, %s)", ch, size, tau); break;
+  case IR_O: snprintf(buf, n, "o[%s](%s)", ch, size); break;
+  case IR_PACK: snprintf(buf, n, "p[%s](%s)", ch, size); break;
+  default: snprintf(buf, n, "γ(%s, %s)", size, tau); break;
   }
+}
+
+void eval_extrapolation_example(const eval_state *es, int bit, char *buf, size_t n) {
+  describe_transfer(buf, n, es->first[bit].op, es->first[bit].ch, es->first[bit].m,
+                    es->first[bit].tau);
 }
 
 static const pf_channel *channel_of(eval_state *es, const ir_node *n) {
@@ -274,27 +282,42 @@ static bool check_size(eval_state *es, const ir_node *n, double m) {
   return false;
 }
 
-static bool check_tau(eval_state *es, const ir_node *n, double tau, bool table) {
-  if (isfinite(tau) && tau > 0 && (!table || tau >= 1))
+/* τ counts the transfers that share a channel: at least the one itself, on every platform
+ * (a table starts at τ = 1, and an analytic formula must agree with it). */
+static bool check_tau(eval_state *es, const ir_node *n, double tau) {
+  if (isfinite(tau) && tau >= 1)
     return true;
   char num[40];
   fmt_double(num, sizeof num, tau);
-  fail(es, n, "concurrency τ = %s is %s", num,
-       !isfinite(tau) ? "not finite" : tau <= 0 ? "not positive" : "below 1 (a table starts at τ = 1)");
+  fail(es, n, "concurrency τ = %s is %s", num, !isfinite(tau) ? "not finite" : "below 1");
+  return false;
+}
+
+/* A cost the platform gives (a table's look-up, a channel's formula) is a finite time ≥ 0. */
+static bool check_cost(eval_state *es, const ir_node *n, ir_op op, const pf_channel *ch, double m,
+                       double tau, double cost) {
+  if (isfinite(cost) && cost >= 0)
+    return true;
+  char what[160], num[48];
+  describe_transfer(what, sizeof what, op, ch, m, tau);
+  tlop_format_time(num, sizeof num, cost);
+  fail(es, n, "%s = %s is %s on platform '%s'", what, num,
+       isfinite(cost) ? "negative" : "not finite", es->pf->name->name);
   return false;
 }
 
 static bool transfer_cost(eval_state *es, const ir_node *n, const pf_channel *ch, double m,
                           double tau, double *out) {
-  if (!check_size(es, n, m) || !check_tau(es, n, tau, ch->table != NULL))
+  if (!check_size(es, n, m) || !check_tau(es, n, tau))
     return false;
   if (ch->table) {
     unsigned flags = 0;
     *out = tab_L(ch->table, m, tau, (tab_tau_rule)es->ctx->tau_rule, &flags);
     note_extrapolation(es, flags, ch, IR_L, m, tau);
-    return true;
+  } else if (!eval_analytic(es, ch->L, ch->L_m, m, ch->L_tau, tau, out)) {
+    return false;
   }
-  return eval_analytic(es, ch->L, ch->L_m, m, ch->L_tau, tau, out);
+  return check_cost(es, n, IR_L, ch, m, tau, *out);
 }
 
 static bool eval_L(eval_state *es, const ir_node *n, double *out) {
@@ -314,14 +337,15 @@ static bool eval_o_or_p(eval_state *es, const ir_node *n, double *out) {
     unsigned flags = 0;
     *out = tab_o(ch->table, m, &flags);
     note_extrapolation(es, flags, ch, IR_O, m, 0);
-    return true;
+    return check_cost(es, n, n->op, ch, m, 0, *out);
   }
   const ir_node *body = n->op == IR_O ? ch->o : ch->p;
   if (!body) {
     *out = 0; /* an analytic channel without o (or p) has none */
     return true;
   }
-  return eval_analytic(es, body, n->op == IR_O ? ch->o_m : ch->p_m, m, NULL, 0, out);
+  return eval_analytic(es, body, n->op == IR_O ? ch->o_m : ch->p_m, m, NULL, 0, out) &&
+         check_cost(es, n, n->op, ch, m, 0, *out);
 }
 
 static bool eval_gamma(eval_state *es, const ir_node *n, double *out) {
@@ -330,7 +354,7 @@ static bool eval_gamma(eval_state *es, const ir_node *n, double *out) {
   if (!eval(es, n->kid[0], &m) || !eval(es, n->kid[1], &tau) || !check_size(es, n, m))
     return false;
   tau *= par_factor(es, NULL);
-  if (!check_tau(es, n, tau, false))
+  if (!check_tau(es, n, tau))
     return false;
   if (pf->gamma) {
     int col = tab_gamma_column(pf->gamma, n->name->name);
@@ -343,10 +367,11 @@ static bool eval_gamma(eval_state *es, const ir_node *n, double *out) {
     unsigned flags = tau > 1 ? TAB_BEYOND_TAU : 0;
     *out = tab_column_at(pf->gamma, col, m, &flags);
     note_extrapolation(es, flags, NULL, IR_GAMMA, m, tau);
-    return true;
+    return check_cost(es, n, IR_GAMMA, NULL, m, tau, *out);
   }
   if (pf->gamma_expr)
-    return eval_analytic(es, pf->gamma_expr, pf->gamma_m, m, pf->gamma_tau, tau, out);
+    return eval_analytic(es, pf->gamma_expr, pf->gamma_m, m, pf->gamma_tau, tau, out) &&
+           check_cost(es, n, IR_GAMMA, NULL, m, tau, *out);
   fail(es, n, "platform '%s' defines no gamma (add 'gamma = table \"…\";' or "
        "'gamma(m, τ) = …;')", pf->name->name);
   return false;

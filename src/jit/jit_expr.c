@@ -443,9 +443,14 @@ static LLVMValueRef as_double(jit_fn *f, LLVMValueRef i1) {
 
 /* eval.c's check_size and check_tau, negated. */
 static LLVMValueRef bad_size(jit_fn *f, LLVMValueRef m) { return outside(f, m, LLVMRealULT, 0); }
+static LLVMValueRef bad_tau(jit_fn *f, LLVMValueRef tau) { return outside(f, tau, LLVMRealULT, 1); }
 
-static LLVMValueRef bad_tau(jit_fn *f, LLVMValueRef tau, bool table) {
-  return table ? outside(f, tau, LLVMRealULT, 1) : outside(f, tau, LLVMRealULE, 0);
+/* eval.c's check_cost on the cost r holds: a negative or infinite one is the interpreter's
+ * to report. */
+static jv cost_checked(jit_fn *f, jv r) {
+  at(f, r.level);
+  add_err(f, &r, outside(f, r.v, LLVMRealULT, 0));
+  return r;
 }
 
 /* ======== which nodes stay in place ======== */
@@ -1084,13 +1089,13 @@ static jv transfer(jit_fn *f, const pf_channel *ch, jv m, jv tau) {
   at(f, m.level);
   add_err(f, &r, bad_size(f, m.v));
   at(f, tau.level);
-  add_err(f, &r, bad_tau(f, tau.v, ch->table != NULL));
+  add_err(f, &r, bad_tau(f, tau.v));
   if (!ch->table) {
     if (!ch->L) {
       fail(f, "channel '%s' has no L", ch->name->name);
       return r;
     }
-    return combine(f, r, analytic(f, ch->L, ch->L_m, m, ch->L_tau, tau));
+    return cost_checked(f, combine(f, r, analytic(f, ch->L, ch->L_m, m, ch->L_tau, tau)));
   }
   const jit_tab *t = fn_table(f, ch->table, ch->name->name);
   jit_locus p = locus(f, t, m);
@@ -1100,7 +1105,7 @@ static jv transfer(jit_fn *f, const pf_channel *ch, jv m, jv tau) {
   LLVMValueRef beyond;
   r.v = jit_tab_L(f->g, t, &p, tau.v, &beyond);
   add_xf(f, &r, beyond);
-  return r;
+  return cost_checked(f, r);
 }
 
 static jv emit_L(jit_fn *f, const ir_node *n) {
@@ -1125,14 +1130,14 @@ static jv emit_o_or_p(jit_fn *f, const ir_node *n) {
     at(f, m.level);
     r.v = jit_tab_column(f->g, t, &p, jit_i64(f->g, 0));
     add_xf(f, &r, p.flags);
-    return r;
+    return cost_checked(f, r);
   }
   const ir_node *body = n->op == IR_O ? ch->o : ch->p;
   if (!body) {
     r.v = jit_const(f->g, 0); /* an analytic channel without o (or p) has none */
     return r;
   }
-  return combine(f, r, analytic(f, body, n->op == IR_O ? ch->o_m : ch->p_m, m, NULL, m));
+  return cost_checked(f, combine(f, r, analytic(f, body, n->op == IR_O ? ch->o_m : ch->p_m, m, NULL, m)));
 }
 
 static jv emit_gamma(jit_fn *f, const ir_node *n) {
@@ -1144,7 +1149,7 @@ static jv emit_gamma(jit_fn *f, const ir_node *n) {
   at(f, m.level);
   add_err(f, &r, bad_size(f, m.v));
   at(f, tau.level);
-  add_err(f, &r, bad_tau(f, tau.v, false));
+  add_err(f, &r, bad_tau(f, tau.v));
   if (pf && pf->gamma) {
     int col = tab_gamma_column(pf->gamma, n->name->name);
     if (col < 0) {
@@ -1161,10 +1166,10 @@ static jv emit_gamma(jit_fn *f, const ir_node *n) {
     add_xf(f, &r, LLVMBuildSelect(f->g->b, cmpk(f, LLVMRealOGT, tau.v, 1),
                                   LLVMConstInt(f->g->i8, TAB_BEYOND_TAU, 0),
                                   LLVMConstInt(f->g->i8, 0, 0), ""));
-    return r;
+    return cost_checked(f, r);
   }
   if (pf && pf->gamma_expr)
-    return combine(f, r, analytic(f, pf->gamma_expr, pf->gamma_m, m, pf->gamma_tau, tau));
+    return cost_checked(f, combine(f, r, analytic(f, pf->gamma_expr, pf->gamma_m, m, pf->gamma_tau, tau)));
   fail(f, "the platform defines no gamma");
   return r;
 }

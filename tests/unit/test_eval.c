@@ -253,7 +253,7 @@ static void test_errors(void) {
   expect_eval_error("o(n * 1 B - 5 B)", "message size -2 B is negative", "where n = 3");
   expect_eval_error("L(1e400, 1)", "is not finite", NULL);
   expect_eval_error("0 ∥ L(8, 1)", "the count of ∥ is 0; it must be positive", "in 0 ∥ L(8 B, 1)");
-  expect_eval_error("L(8, 0)", "concurrency τ = 0 is not positive", "in L(8 B, 0)");
+  expect_eval_error("L(8, 0)", "concurrency τ = 0 is below 1", "in L(8 B, 0)");
   expect_eval_error("sum i = 1 .. 1e400 : L(8, i)", "the bounds of the sum are not finite", NULL);
   expect_eval_error("repeat n - 4 { L(8, 1) }", "repeat count -1 is negative", NULL);
   expect_eval_error("noval + 1", "'noval' has no value", NULL);
@@ -546,7 +546,7 @@ static void test_table(void) {
   tlop_expr *x = parse("L(2, 0.5)", env);
   double v;
   CHECK(x && tlop_eval(x, tp, env, &v) == TLOP_ERR_EVAL);
-  EXPECT_DIAG(TLOP_ERROR, "below 1 (a table starts at τ = 1)");
+  EXPECT_DIAG(TLOP_ERROR, "concurrency τ = 0.5 is below 1");
   /* a table may back a new channel */
   CHECK(tlop_platform_bind_table(tp, "ib", table_path) == TLOP_OK);
   CHECK(evp(tp, env, "L[ib](4, 1) + o[ib](2)") == 41);
