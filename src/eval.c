@@ -819,7 +819,8 @@ static bool eval(eval_state *es, const ir_node *n, double *out) {
     if (!(isfinite(a) && a > 0)) {
       char x[40];
       fmt_double(x, sizeof x, a);
-      fail(es, n, "the count of ∥ is %s; it must be positive", x);
+      fail(es, n, isfinite(a) ? "the count of ∥ is %s; it must be positive"
+                              : "the count of ∥ is %s: not finite", x);
       return false;
     }
     const pf_channel *ch = NULL;
@@ -853,10 +854,11 @@ static bool eval(eval_state *es, const ir_node *n, double *out) {
   case IR_REPEAT:
     if (!eval(es, n->kid[0], &a))
       return false;
-    if (a < 0) {
+    if (!(a >= 0 && isfinite(a) && a == floor(a))) {
       char x[40];
       fmt_double(x, sizeof x, a);
-      fail(es, n, "repeat count %s is negative", x);
+      fail(es, n, "repeat count %s is %s", x,
+           !isfinite(a) ? "not finite" : a < 0 ? "negative" : "not a whole number");
       return false;
     }
     if (a == 0) {

@@ -826,7 +826,9 @@ static jv emit_repeat(jit_fn *f, const ir_node *n) {
   LLVMValueRef go = LLVMBuildAnd(f->g->b, LLVMBuildNot(f->g->b, neg, ""),
                                  cmpk(f, LLVMRealUNE, a.v, 0), "");
   jv r = a;
-  add_err(f, &r, neg);
+  /* eval.c: a count that is not a whole number ≥ 0 (inf, NaN, 2.5) is an error */
+  LLVMValueRef whole = jit_call_intrinsic(f->g, "llvm.floor", a.v, NULL);
+  add_err(f, &r, or_(f, outside(f, a.v, LLVMRealULT, 0), cmp(f, LLVMRealUNE, a.v, whole)));
   jv body = guarded(f, go, a.level, n->kid[1]);
   r.level = maxl(a.level, body.level);
   absorb(f, &r, body);
