@@ -31,6 +31,7 @@ int tlop_yylex(TLOP_YYSTYPE *lval, TLOP_YYLTYPE *lloc, void *scanner);
 }
 
 %code {
+#include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -42,6 +43,7 @@ static ast_decl *fn_decl(parse_state *ps, ast_dkind dk, sym name, TLOP_YYLTYPE n
                          ast_arg *args, ast_expr *body, TLOP_YYLTYPE l);
 static kind kind_named(parse_state *ps, sym name, TLOP_YYLTYPE l);
 static ast_expr *label(parse_state *ps, ast_expr *e, const char *text);
+static ast_expr *literal(parse_state *ps, double v, kind k, TLOP_YYLTYPE l);
 static ast_expr *juxtaposed(parse_state *ps, double v, TLOP_YYLTYPE nl, ast_expr *e, TLOP_YYLTYPE el);
 static ast_expr *ast_schedule(parse_state *ps, sym transfer, sym channel, ast_expr *size,
                               ast_expr *statements, TLOP_YYLTYPE tl, span sp);
@@ -245,8 +247,8 @@ expr:
   ;
 
 primary:
-    NUMBER                    { $$ = ast_num(ps, $1, KIND_NUM, SP(@$)); }
-  | NUMBER UNIT               { $$ = ast_num(ps, $1 * $2.scale, $2.k, SP(@$)); }
+    NUMBER                    { $$ = literal(ps, $1, KIND_NUM, @$); }
+  | NUMBER UNIT               { $$ = literal(ps, $1 * $2.scale, $2.k, @$); }
   | NUMBER named              { $$ = juxtaposed(ps, $1, @1, $2, @2); }
   | named
   | LOG2_SUB IDENT            {
@@ -396,15 +398,31 @@ static ast_expr *ast_messages(parse_state *ps, sym mapping, ast_expr *args, ast_
   return e;
 }
 
+/* A number as written, with its unit applied: one that overflows (1e999, 1e300 TiB) is an
+ * error here, not an infinity that an operation far away reports. */
+static ast_expr *literal(parse_state *ps, double v, kind k, TLOP_YYLTYPE l) {
+  if (!isfinite(v)) {
+    diag_error(ps->ctx, SP(l), "number too large (overflows to infinity)");
+    ps->errors++;
+  }
+  return ast_num(ps, v, k, SP(l));
+}
+
 /* 2k, 2L(S,1): the papers' product of a number and a name written together. With space
- * between them (2 k) it is a slip more often than a product, so it is refused. */
+ * between them (2 k) it is a slip more often than a product, so it is refused. A lone e
+ * written together (1e) is an exponent without digits, not the product 1·e. */
 static ast_expr *juxtaposed(parse_state *ps, double v, TLOP_YYLTYPE nl, ast_expr *e, TLOP_YYLTYPE el) {
-  if (nl.hi != el.lo) {
+  const char *name = ps->src->text + el.lo;
+  if (nl.hi == el.lo && el.hi == el.lo + 1 && (*name == 'e' || *name == 'E')) {
+    diag_error(ps->ctx, (span){ps->src, nl.lo, el.hi}, "number '%.*s' has no exponent digits",
+               (int)(el.hi - nl.lo), ps->src->text + nl.lo);
+    ps->errors++;
+  } else if (nl.hi != el.lo) {
     diag_error(ps->ctx, (span){ps->src, nl.lo, el.hi}, "a number and a name side by side: "
                "write '*' between them, or write them together (2k)");
     ps->errors++;
   }
-  return ast_binary(ps, OP_MUL, ast_num(ps, v, KIND_NUM, SP(nl)), e, (span){ps->src, nl.lo, el.hi});
+  return ast_binary(ps, OP_MUL, literal(ps, v, KIND_NUM, nl), e, (span){ps->src, nl.lo, el.hi});
 }
 
 /* A labelled stage: `"scatter": expr;` keeps its name for explain. */

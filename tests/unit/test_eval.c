@@ -251,10 +251,14 @@ static void test_errors(void) {
   expect_eval_error("(0 - 8)^0.5", "not a number", "in (0 − 8)^0.5");
   expect_eval_error("L(8 - 16, 1)", "message size -8 B is negative", "in L(8 − 16, 1)");
   expect_eval_error("o(n * 1 B - 5 B)", "message size -2 B is negative", "where n = 3");
-  expect_eval_error("L(1e400, 1)", "is not finite", NULL);
+  expect_eval_error("L(inf_size, 1)", "is not finite", NULL);
   expect_eval_error("0 ∥ L(8, 1)", "the count of ∥ is 0; it must be positive", "in 0 ∥ L(8 B, 1)");
   expect_eval_error("L(8, 0)", "concurrency τ = 0 is below 1", "in L(8 B, 0)");
-  expect_eval_error("sum i = 1 .. 1e400 : L(8, i)", "the bounds of the sum are not finite", NULL);
+  expect_eval_error("sum i = 1 .. inf_count : L(8, i)", "the bounds of the sum are not finite", NULL);
+  expect_eval_error("repeat inf_count { L(8, 1) }", "repeat count inf is not finite", NULL);
+  expect_eval_error("repeat n / 2 { L(8, 1) }", "repeat count 1.5 is not a whole number", NULL);
+  expect_eval_error("inf_count ∥ L(8, 1)", "the count of ∥ is inf: not finite", NULL);
+  expect_eval_error("L(8, 0.5)", "concurrency τ = 0.5 is below 1", NULL);
   expect_eval_error("repeat n - 4 { L(8, 1) }", "repeat count -1 is negative", NULL);
   expect_eval_error("noval + 1", "'noval' has no value", NULL);
   expect_eval_error("L[ib](8, 1)", "has no channel 'ib'", NULL);
@@ -587,6 +591,9 @@ int main(int argc, char **argv) {
   }
   env = tlop_env_new(ctx);
   tlop_env_set(env, "n", 3, TLOP_KIND_COUNT);
+  /* infinities come only from outside (a literal that overflows is a parse error) */
+  tlop_env_set(env, "inf_size", INFINITY, TLOP_KIND_SIZE);
+  tlop_env_set(env, "inf_count", INFINITY, TLOP_KIND_COUNT);
   test_par();
   test_sums();
   test_max_terms();
