@@ -386,6 +386,8 @@ tlop_status tlop_simplify(const tlop_expr *expr, const tlop_simp_opts *opts, tlo
   }
   ir_node *r = simp_simplify(model->ctx, expr->node, facts, n, opts);
   free(facts);
+  if (!simp_finite(model->ctx, expr->node, r))
+    return TLOP_ERR_EVAL;
   tlop_expr *e = arena_alloc(model->ctx->ar, sizeof *e);
   e->node = r;
   e->model = model;

@@ -1084,6 +1084,58 @@ ir_node *simp_simplify(tlop_ctx *ctx, const ir_node *n, ir_node *const *facts, s
   return r;
 }
 
+/* ---- numbers that overflow ---- */
+
+static bool all_finite(const ir_node *n, ptrmap *seen) {
+  if (ptrmap_get(seen, n))
+    return true;
+  ptrmap_put(seen, n, (void *)n);
+  if (n->op == IR_NUM)
+    return isfinite(n->num);
+  for (int i = 0; i < n->nkids; i++)
+    if (!all_finite(n->kid[i], seen))
+      return false;
+  return true;
+}
+
+/* An operation on numbers only (2^100000, 1e300 * 1e300) whose value is not finite. */
+static const ir_node *overflowing_constant(const ir_node *n, ptrmap *seen) {
+  if (ptrmap_get(seen, n))
+    return NULL;
+  ptrmap_put(seen, n, (void *)n);
+  for (int i = 0; i < n->nkids; i++) {
+    const ir_node *c = overflowing_constant(n->kid[i], seen);
+    if (c)
+      return c;
+  }
+  bool numbers = n->nkids == 1 || n->nkids == 2;
+  for (int i = 0; i < n->nkids && numbers; i++)
+    numbers = n->kid[i]->op == IR_NUM;
+  if (!numbers)
+    return NULL;
+  double v = ir_apply(n->op, n->kid[0]->num, n->nkids > 1 ? n->kid[1]->num : 0);
+  return isinf(v) ? n : NULL;
+}
+
+bool simp_finite(tlop_ctx *ctx, const ir_node *n, const ir_node *r) {
+  ptrmap seen = {0}, visited = {0};
+  bool finite = all_finite(r, &seen);
+  ptrmap_free(&seen);
+  if (finite)
+    return true;
+  const ir_node *c = overflowing_constant(n, &visited);
+  ptrmap_free(&visited);
+  strbuf b = {0};
+  if (c) {
+    prt_expr_to(&b, c, TLOP_FORMAT_UNICODE);
+    diag_error(ctx, c->origin, "%s overflows to infinity: no normal form holds it", b.s);
+  } else {
+    diag_error(ctx, n->origin, "a number of the normal form overflows to infinity");
+  }
+  free(b.s);
+  return false;
+}
+
 /* ---- numbers substituted: a stage of `explain` ---- */
 
 static void bind_vars(simp *s, eval_state *es, const ir_node *n, ptrmap *seen) {

@@ -479,6 +479,9 @@ tlop_ctx *simp_ctx(simp *s);
 /* The normal form of n under facts (lowered `assume`s) and the options. */
 ir_node *simp_simplify(tlop_ctx *ctx, const ir_node *n, ir_node *const *facts, size_t nfacts,
                        const tlop_simp_opts *o);
+/* Whether r, the simplified form of n, holds only finite numbers; if not, reports the
+ * constant operation of n that overflows (2^100000), or n itself when folding sums did. */
+bool simp_finite(tlop_ctx *ctx, const ir_node *n, const ir_node *r);
 /* A stage of `explain`: the values of es substituted, sums written out, ∥ par applied:
  * `4 ∥ T(1 MiB)` → `o(1 MiB) + 2·L(1 MiB, 4)`. */
 ir_node *simp_instantiate(eval_state *es, const ir_node *n, double par);
