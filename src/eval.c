@@ -549,12 +549,45 @@ static bool eval_conc(eval_state *es, const ir_node *n, double *out) {
 
 /* ---- messages stages: messages placed on nodes; a channel towards a node is shared ---- */
 
+static bool check_rank(eval_state *es, const ir_node *n, double rank) {
+  if (rank >= 0 && isfinite(rank) && rank == floor(rank))
+    return true;
+  char num[40];
+  fmt_double(num, sizeof num, rank);
+  fail(es, n, "rank %s is not a whole number ≥ 0", num);
+  return false;
+}
+
+/* sequential(Q) and round_robin(M) group ranks by a whole Q (M) ≥ 1: checked before the
+ * mapping divides by it. */
+static bool check_mapping(eval_state *es, const ir_node *n) {
+  const ir_node *arg;
+  const char *mapping = ir_mapping(n, &arg);
+  double v;
+  if (!mapping)
+    return true;
+  if (!eval(es, arg, &v))
+    return false;
+  if (v >= 1 && isfinite(v) && v == floor(v))
+    return true;
+  strbuf b = {0};
+  prt_expr_to(&b, arg, TLOP_FORMAT_UNICODE);
+  char num[40];
+  fmt_double(num, sizeof num, v);
+  if (arg->op == IR_NUM)
+    fail(es, n, "%s(%s) needs a whole number ≥ 1", mapping, b.s);
+  else
+    fail(es, n, "%s(%s) needs a whole number ≥ 1 (%s = %s)", mapping, b.s, b.s, num);
+  free(b.s);
+  return false;
+}
+
 static bool eval_send(eval_state *es, const ir_node *n, double *out) {
   msg m = {0};
   *out = 0;
   if (!eval(es, n->kid[0], &m.src) || !eval(es, n->kid[1], &m.dst) || !eval(es, n->kid[2], &m.size))
     return false;
-  if (!check_size(es, n, m.size))
+  if (!check_size(es, n, m.size) || !check_rank(es, n, m.src) || !check_rank(es, n, m.dst))
     return false;
   m.count = es->sched_mult;
   VEC_PUSH(es->msgs, es->nmsgs, es->msgs_cap, m);
@@ -573,7 +606,7 @@ static bool node_of(eval_state *es, const ir_node *stage, double rank, double *n
 }
 
 bool eval_messages(eval_state *es, const ir_node *n, msg **msgs, size_t *count) {
-  bool ok = place(es, n);
+  bool ok = check_mapping(es, n) && place(es, n);
   /* a message stays on its node (shared memory) or crosses the network; messages on one
    * channel towards one node share it */
   for (size_t i = 0; ok && i < es->nmsgs; i++) {

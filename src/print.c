@@ -473,22 +473,12 @@ static void pr(printer *p, const ir_node *n, int min) {
     put(p, " }");
     break;
   case IR_MSGS: {
-    /* the mapping as written: ⌊p/Q⌋ is sequential(Q), p mod M is round_robin(M) */
-    const ir_node *f = n->kid[0];
-    bool rank_first = f->nkids > 0 && f->kid[0]->op == IR_VAR && f->kid[0]->name == n->name;
-    bool seq = f->op == IR_FLOOR && f->kid[0]->op == IR_DIV && f->kid[0]->kid[0]->op == IR_VAR &&
-               f->kid[0]->kid[0]->name == n->name;
+    const ir_node *arg;
+    const char *mapping = ir_mapping(n, &arg);
     put(p, "messages on ");
-    if (seq) {
-      put(p, "sequential(");
-      pr(p, f->kid[0]->kid[1], P_OPEN + 1);
-    } else if (f->op == IR_MOD && rank_first) {
-      put(p, "round_robin(");
-      pr(p, f->kid[1], P_OPEN + 1);
-    } else {
-      put(p, "by(");
-      pr(p, f, P_OPEN + 1);
-    }
+    put(p, mapping ? mapping : "by");
+    put(p, "(");
+    pr(p, mapping ? arg : n->kid[0], P_OPEN + 1);
     put(p, ") {");
     statements(p, n->kid[1]);
     put(p, " }");

@@ -362,6 +362,9 @@ bool ir_uses(const ir_node *n, sym var);     /* exactly: var occurs free in n */
 /* A total order on nodes by structure, for canonical forms. */
 int ir_cmp(const ir_node *a, const ir_node *b);
 bool ir_has_cost(const ir_node *n);          /* contains a transfer, overhead, γ or p */
+/* The mapping of a messages stage as written: "sequential" (⌊p/Q⌋) or "round_robin"
+ * (p mod M) with *arg its Q or M; NULL for any other (by(…), nodes(…)). */
+const char *ir_mapping(const ir_node *msgs, const ir_node **arg);
 bool ir_has_stage(const ir_node *n);
 /* Applies a scalar operator to numbers; the one arithmetic of interp and simplifier. */
 double ir_apply(ir_op op, double a, double b);
