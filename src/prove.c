@@ -10,6 +10,7 @@
  * neither gets numeric evidence on a measured platform. */
 #include "tlop_int.h"
 
+#include <ctype.h>
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -1147,11 +1148,22 @@ tlop_status tlop_prove_claim(tlop_model *model, size_t i, const tlop_prove_opts 
   return TLOP_OK;
 }
 
-/* An algorithm's name stands for its body with its parameters free. */
+/* An algorithm's name stands for its body with its parameters free. A lone name that the
+ * model does not define is a misspelt algorithm, not a free symbol to compare with. */
 static tlop_status side_expr(tlop_model *model, const char *text, tlop_expr **out) {
   size_t n;
-  return tlop_algorithm_params(model, text, &n) ? tlop_algorithm_expr(model, text, NULL, out)
-                                                : tlop_expr_parse_symbolic(model, text, out);
+  if (tlop_algorithm_params(model, text, &n))
+    return tlop_algorithm_expr(model, text, NULL, out);
+  bool lone_name = isalpha((unsigned char)text[0]) &&
+                   text[strspn(text, "abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ"
+                                     "0123456789_'")] == 0;
+  sym name = lone_name ? ctx_sym(model->ctx, text) : NULL;
+  if (name && !ptrmap_get(&model->values, name) && !ptrmap_get(&model->funcs, name)) {
+    diag_error(model->ctx, (span){0}, "no algorithm or function '%s' in %s", text,
+               model->root->src->path);
+    return TLOP_ERR_CHECK;
+  }
+  return tlop_expr_parse_symbolic(model, text, out);
 }
 
 tlop_status tlop_prove_compare(tlop_model *model, const char *a, const char *b,
