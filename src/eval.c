@@ -28,7 +28,14 @@ struct eval_state {
   uint32_t epoch;
   par_scope *par;
   size_t npar, par_cap;
-  double terms;
+  double terms; /* added by the sums of this evaluation so far (--max-terms) */
+  /* The sum being entered runs once per remaining iteration of the enclosing sums
+   * (proj_mult times) when it is reached unconditionally and its bounds use none of their
+   * indices (proj_vars, a bloom): then its terms times proj_mult are known in advance, and
+   * a nest beyond --max-terms is refused before it runs. */
+  bool proj_on;
+  double proj_mult;
+  uint64_t proj_vars;
   /* the schedule being evaluated: transfers placed per step, and the multiplicity of
    * the placements (a loop whose body ignores its index places them once, n times) */
   double *taus;
@@ -757,25 +764,52 @@ static bool eval_sum(eval_state *es, const ir_node *n, double *out) {
     *out = count * v;
     return ok;
   }
-  if (es->terms + count > es->ctx->max_terms) {
+  bool projected = es->proj_on && !((n->kid[0]->vars | n->kid[1]->vars) & es->proj_vars);
+  double mult = projected ? es->proj_mult : 1;
+  if (es->terms + count * mult > es->ctx->max_terms) {
     char num[40], lim[40];
-    fmt_double(num, sizeof num, count);
     fmt_double(lim, sizeof lim, es->ctx->max_terms);
-    fail(es, n, "the sum has %s terms, more than the limit of %s (--max-terms)", num, lim);
+    if (es->terms == 0 && mult == 1) {
+      fmt_double(num, sizeof num, count);
+      fail(es, n, "the sum has %s terms, more than the limit of %s (--max-terms)", num, lim);
+    } else {
+      fmt_double(num, sizeof num, es->terms + count * mult);
+      fail(es, n, "the sums of this evaluation add %s terms, more than the limit of %s "
+           "(--max-terms)", num, lim);
+    }
     return false;
   }
   es->terms += count;
   ensure(es, idx->id);
   double saved = es->vals[idx->id], acc = 0;
+  bool saved_on = es->proj_on;
+  double saved_mult = es->proj_mult;
+  uint64_t saved_vars = es->proj_vars;
+  es->proj_vars = (projected ? saved_vars : 0) | 1ull << (idx->id % 64);
   bool ok = true;
   for (double k = 0; k < count && ok; k++) {
     double v;
     es->vals[idx->id] = lo + k;
+    es->proj_on = true;
+    es->proj_mult = mult * (count - k);
     ok = eval(es, n->kid[2], &v);
     acc += v;
   }
   es->vals[idx->id] = saved;
+  es->proj_on = saved_on;
+  es->proj_mult = saved_mult;
+  es->proj_vars = saved_vars;
   *out = acc;
+  return ok;
+}
+
+/* Evaluates n where only some iterations of the enclosing sums reach it (a branch of an
+ * if, the right of and/or, the body of a repeat): its sums are not projected. */
+static bool eval_conditional(eval_state *es, const ir_node *n, double *out) {
+  bool saved = es->proj_on;
+  es->proj_on = false;
+  bool ok = eval(es, n, out);
+  es->proj_on = saved;
   return ok;
 }
 
@@ -831,7 +865,7 @@ static bool eval(eval_state *es, const ir_node *n, double *out) {
   case IR_IF:
     if (!eval(es, n->kid[0], &a))
       return false;
-    return eval(es, n->kid[a != 0 ? 1 : 2], out);
+    return eval_conditional(es, n->kid[a != 0 ? 1 : 2], out);
   case IR_AND:
   case IR_OR:
     if (!eval(es, n->kid[0], &a))
@@ -840,7 +874,7 @@ static bool eval(eval_state *es, const ir_node *n, double *out) {
       *out = n->op == IR_OR;
       return true;
     }
-    if (!eval(es, n->kid[1], &b))
+    if (!eval_conditional(es, n->kid[1], &b))
       return false;
     *out = b != 0;
     return true;
@@ -898,7 +932,7 @@ static bool eval(eval_state *es, const ir_node *n, double *out) {
       *out = 0;
       return true;
     }
-    if (!eval(es, n->kid[1], &b))
+    if (!eval_conditional(es, n->kid[1], &b))
       return false;
     *out = a * b;
     return true;
@@ -921,17 +955,22 @@ static bool eval(eval_state *es, const ir_node *n, double *out) {
   return check_result(es, n, a, b, *out);
 }
 
-bool eval_node(eval_state *es, const ir_node *n, double *out) {
+static void start(eval_state *es) {
   es->failed = false;
   es->terms = 0;
+  es->proj_on = true;
+  es->proj_mult = 1;
+  es->proj_vars = 0;
   es->npar = 0;
+}
+
+bool eval_node(eval_state *es, const ir_node *n, double *out) {
+  start(es);
   return eval(es, n, out);
 }
 
 bool eval_node_scaled(eval_state *es, const ir_node *n, double par, double *out) {
-  es->failed = false;
-  es->terms = 0;
-  es->npar = 0;
+  start(es);
   par_scope s = {NULL, par};
   VEC_PUSH(es->par, es->npar, es->par_cap, s);
   bool ok = eval(es, n, out);

@@ -209,6 +209,12 @@ static void test_max_terms(void) {
   dreset();
   CHECK(x && tlop_eval(x, pf, env, &v) == TLOP_ERR_EVAL);
   EXPECT_DIAG(TLOP_ERROR, "more than the limit of 1000");
+  /* … known before they run when the inner bounds do not use the outer index */
+  EXPECT_DIAG(TLOP_ERROR, "the sums of this evaluation add 1640 terms");
+  /* a triangle is counted as it runs: 40 + 820 terms fit (40·40 would not) */
+  CHECK_EV("sum i = 1 .. 40 : sum j = 1 .. 41 - i : j", 11480);
+  /* an inner sum reached on some iterations only is not projected: 40 + 2·40 terms */
+  CHECK_EV("sum i = 1 .. 40 : if i > 38 then sum j = 1 .. 40 : j else 0", 1640);
   /* a huge sum is refused at once */
   x = parse("sum i = 1 .. 1e15 : L(8, i)", env);
   dreset();
