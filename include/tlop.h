@@ -98,6 +98,8 @@ TLOP_API tlop_status tlop_ctx_set_stdlib_dir(tlop_ctx *ctx, const char *dir);
 TLOP_API void tlop_ctx_set_tau_rule(tlop_ctx *ctx, tlop_tau_rule rule);
 /* Most terms one evaluation may add up over all its sums (default 1e8). */
 TLOP_API void tlop_ctx_set_max_terms(tlop_ctx *ctx, double max_terms);
+/* The last pipeline step a schedule may place a transfer at (default 1e7). */
+TLOP_API void tlop_ctx_set_max_steps(tlop_ctx *ctx, double max_steps);
 /* Number of errors reported so far. */
 TLOP_API int tlop_ctx_errors(const tlop_ctx *ctx);
 

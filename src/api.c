@@ -98,6 +98,7 @@ tlop_status tlop_ctx_set_stdlib_dir(tlop_ctx *ctx, const char *dir) {
 
 void tlop_ctx_set_tau_rule(tlop_ctx *ctx, tlop_tau_rule rule) { ctx->tau_rule = rule; }
 void tlop_ctx_set_max_terms(tlop_ctx *ctx, double max_terms) { ctx->max_terms = max_terms; }
+void tlop_ctx_set_max_steps(tlop_ctx *ctx, double max_steps) { ctx->max_steps = max_steps; }
 int tlop_ctx_errors(const tlop_ctx *ctx) { return ctx->errors; }
 
 sym ctx_sym(tlop_ctx *ctx, const char *s) { return sym_intern(ctx->syms, s, strlen(s)); }

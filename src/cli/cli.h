@@ -51,7 +51,8 @@ int cli_common_option(cli *c, int opt, const char *arg);
   {"include", required_argument, 0, 'I'}, {"platform", required_argument, 0, 'P'},    \
       {"params", required_argument, 0, 'T'}, {"set", required_argument, 0, 's'},      \
       {"tau-beyond", required_argument, 0, 'B'},                                      \
-      {"max-terms", required_argument, 0, 'M'}, {"help", no_argument, 0, 'h'}
+      {"max-terms", required_argument, 0, 'M'}, {"max-steps", required_argument, 0, 'G'}, \
+      {"help", no_argument, 0, 'h'}
 #define CLI_COMMON_SHORTOPTS "I:h"
 
 /* Parses a subcommand's options: the shared ones, plus `extra` handled by `take`.
@@ -61,7 +62,7 @@ typedef int (*cli_option_fn)(cli *c, int opt, const char *arg);
 int cli_parse_options(cli *c, int argc, char **argv, const char *cmd, const char *help,
                       const struct option *extra, const char *extra_short, cli_option_fn take);
 /* The shared options a command takes, as their letters (I include, P platform, T params,
- * s set, B tau-beyond, M max-terms); the others are refused. NULL: all of them. */
+ * s set, B tau-beyond, M max-terms, G max-steps); the others are refused. NULL: all of them. */
 void cli_allow(cli *c, const char *letters);
 /* --format and -o, which most subcommands take. */
 extern const struct option cli_format_output_opts[];
@@ -83,10 +84,14 @@ int cli_take_format_output(cli *c, int opt, const char *arg);
 #define HELP_EVAL                                                                            \
   "      --tau-beyond RULE  τ beyond a table's last column: proportional (default,\n"      \
   "                         L(m,T)·τ/T) or clamp (L(m,T), as libtaulop)\n"                 \
-  "      --max-terms N      most terms one evaluation may add in its sums (1e8)\n"
+  "      --max-terms N      most terms one evaluation may add in its sums (1e8)\n"        \
+  "      --max-steps N      the last step a schedule may place a transfer at (1e7)\n"
 #define HELP_HELP "  -h, --help             this help\n"
 #define COMMON_HELP HELP_INCLUDE HELP_PLATFORM HELP_PARAMS HELP_SET HELP_EVAL HELP_HELP
 
+/* The value of a limit option (--max-terms, --max-points …): a finite number ≥ 1; false
+ * after a usage error naming the option. */
+bool cli_limit_value(cli *c, const char *option, const char *arg, double *value);
 /* Prints a usage error and the hint to --help; returns EXIT_USAGE. */
 int cli_usage_error(const char *cmd, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
 

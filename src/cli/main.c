@@ -92,19 +92,30 @@ int cli_common_option(cli *c, int opt, const char *arg) {
       return -1;
     }
     return 1;
-  case 'M': {
-    char *end;
-    errno = 0;
-    double v = strtod(arg, &end);
-    if (*end || errno || !(v >= 1) || !isfinite(v)) {
-      cli_usage_error(c->cmd, "--max-terms takes a finite number of at least 1, not '%s'", arg);
+  case 'M':
+  case 'G': {
+    double v;
+    if (!cli_limit_value(c, opt == 'M' ? "--max-terms" : "--max-steps", arg, &v))
       return -1;
-    }
-    tlop_ctx_set_max_terms(c->ctx, v);
+    if (opt == 'M')
+      tlop_ctx_set_max_terms(c->ctx, v);
+    else
+      tlop_ctx_set_max_steps(c->ctx, v);
     return 1;
   }
   }
   return 0;
+}
+
+bool cli_limit_value(cli *c, const char *option, const char *arg, double *value) {
+  char *end;
+  errno = 0;
+  *value = strtod(arg, &end);
+  if (*end || errno || !(*value >= 1) || !isfinite(*value)) {
+    cli_usage_error(c->cmd, "%s takes a finite number of at least 1, not '%s'", option, arg);
+    return false;
+  }
+  return true;
 }
 
 /* Parses the options of a subcommand: the shared ones plus `extra` (handled by `take`).

@@ -43,15 +43,8 @@ static int take(cli *c, int opt, const char *arg) {
     c->o.no_progress = true;
     return 1;
   }
-  if (opt == 'X') {
-    char *end;
-    max_points = strtod(arg, &end);
-    if (*end || !(max_points >= 1) || !isfinite(max_points)) {
-      cli_usage_error("sweep", "--max-points takes a finite number of at least 1, not '%s'", arg);
-      return -1;
-    }
-    return 1;
-  }
+  if (opt == 'X')
+    return cli_limit_value(c, "--max-points", arg, &max_points) ? 1 : -1;
   return cli_take_format_output(c, opt, arg);
 }
 
