@@ -486,6 +486,8 @@ static bool continues_operand(yysymbol_kind_t k) {
  * (or most starts of an operand) would do, they are named as a class. */
 static int yyreport_syntax_error(const yypcontext_t *ctx, void *scanner, parse_state *ps) {
   (void)scanner;
+  if (ps->stopped)
+    return 0; /* the end of input the scanner gave after --max-errors */
   yysymbol_kind_t expected[40];
   int n = yypcontext_expected_tokens(ctx, expected, 40);
   TLOP_YYLTYPE *l = yypcontext_location(ctx);
@@ -548,6 +550,25 @@ int tlop_yylex_init_extra(parse_state *extra, yyscan_t *scanner);
 int tlop_yylex_destroy(yyscan_t scanner);
 struct yy_buffer_state *tlop_yy_scan_bytes(const char *bytes, int len, yyscan_t scanner);
 
+/* Text holds no NUL byte; UTF-16 holds one in nearly every character. One error for the
+ * file instead of one per byte (and flex is quadratic in a run of NULs). */
+static bool is_text(tlop_ctx *ctx, const source *src) {
+  const unsigned char *t = (const unsigned char *)src->text;
+  if (src->len >= 2 && ((t[0] == 0xFF && t[1] == 0xFE) || (t[0] == 0xFE && t[1] == 0xFF))) {
+    diag_error(ctx, (span){src, 0, 2}, "this file is UTF-16 (it starts with a UTF-16 "
+               "byte-order mark): save it as UTF-8");
+    return false;
+  }
+  const char *nul = memchr(src->text, 0, src->len);
+  if (nul) {
+    uint32_t at = (uint32_t)(nul - src->text);
+    diag_error(ctx, (span){src, at, at + 1}, "a NUL byte: this is not a text file (binary data, "
+               "or UTF-16?)");
+    return false;
+  }
+  return true;
+}
+
 static int run(tlop_ctx *ctx, arena *ar, const source *src, int start, parse_state *ps) {
   memset(ps, 0, sizeof *ps);
   ps->ctx = ctx;
@@ -558,6 +579,8 @@ static int run(tlop_ctx *ctx, arena *ar, const source *src, int start, parse_sta
     diag_error(ctx, (span){src, 0, 0}, "input larger than 2 GiB");
     return 1;
   }
+  if (!is_text(ctx, src))
+    return 1;
   yyscan_t scanner;
   if (tlop_yylex_init_extra(ps, &scanner) != 0)
     return 1;

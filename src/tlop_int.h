@@ -204,6 +204,7 @@ typedef struct parse_state {
   uint32_t offset; /* byte offset of the scanner in src */
   uint32_t comment_at; /* where the block comment being skipped began */
   bool too_deep;   /* the nesting limit was reported */
+  bool stopped;    /* --max-errors reached: the scanner reads no further */
 } parse_state;
 
 /* Deepest expression the parser builds: the later stages recurse over it. */
@@ -594,6 +595,7 @@ struct tlop_ctx {
   tlop_tau_rule tau_rule;
   double max_terms;
   double max_steps;      /* most pipeline steps of a schedule */
+  double max_errors;     /* errors in one file before its reading stops */
   struct model_list *models; /* every model loaded, freed with the context */
   tlop_model *empty;         /* the scope of constant values (--set, grids) */
   unsigned sources;          /* sources loaded from text, for their unique keys */

@@ -52,7 +52,7 @@ int cli_common_option(cli *c, int opt, const char *arg);
       {"params", required_argument, 0, 'T'}, {"set", required_argument, 0, 's'},      \
       {"tau-beyond", required_argument, 0, 'B'},                                      \
       {"max-terms", required_argument, 0, 'M'}, {"max-steps", required_argument, 0, 'G'}, \
-      {"help", no_argument, 0, 'h'}
+      {"max-errors", required_argument, 0, 'R'}, {"help", no_argument, 0, 'h'}
 #define CLI_COMMON_SHORTOPTS "I:h"
 
 /* Parses a subcommand's options: the shared ones, plus `extra` handled by `take`.
@@ -62,15 +62,17 @@ typedef int (*cli_option_fn)(cli *c, int opt, const char *arg);
 int cli_parse_options(cli *c, int argc, char **argv, const char *cmd, const char *help,
                       const struct option *extra, const char *extra_short, cli_option_fn take);
 /* The shared options a command takes, as their letters (I include, P platform, T params,
- * s set, B tau-beyond, M max-terms, G max-steps); the others are refused. NULL: all of them. */
+ * s set, B tau-beyond, M max-terms, G max-steps, R max-errors); the others are refused.
+ * NULL: all of them. */
 void cli_allow(cli *c, const char *letters);
 /* --format and -o, which most subcommands take. */
 extern const struct option cli_format_output_opts[];
 int cli_take_format_output(cli *c, int opt, const char *arg);
 
 /* The lines of --help for the shared options; COMMON_HELP has them all. */
-#define HELP_INCLUDE                                                                         \
-  "  -I, --include DIR      search DIR for imports (after the importing file's directory)\n"
+#define HELP_SOURCES                                                                         \
+  "  -I, --include DIR      search DIR for imports (after the importing file's directory)\n" \
+  "      --max-errors N     stop reading a file after N errors (100)\n"
 #define HELP_PLATFORM                                                                        \
   "      --platform NAME    price transfers on platform NAME (declared in the file or\n"    \
   "                         stdlib/platforms/NAME.tlop); default: the file's first\n"        \
@@ -87,7 +89,7 @@ int cli_take_format_output(cli *c, int opt, const char *arg);
   "      --max-terms N      most terms one evaluation may add in its sums (1e8)\n"        \
   "      --max-steps N      the last step a schedule may place a transfer at (1e7)\n"
 #define HELP_HELP "  -h, --help             this help\n"
-#define COMMON_HELP HELP_INCLUDE HELP_PLATFORM HELP_PARAMS HELP_SET HELP_EVAL HELP_HELP
+#define COMMON_HELP HELP_SOURCES HELP_PLATFORM HELP_PARAMS HELP_SET HELP_EVAL HELP_HELP
 
 /* The value of a limit option (--max-terms, --max-points …): a finite number ≥ 1; false
  * after a usage error naming the option. */

@@ -93,14 +93,18 @@ int cli_common_option(cli *c, int opt, const char *arg) {
     }
     return 1;
   case 'M':
-  case 'G': {
+  case 'G':
+  case 'R': {
     double v;
-    if (!cli_limit_value(c, opt == 'M' ? "--max-terms" : "--max-steps", arg, &v))
+    const char *name = opt == 'M' ? "--max-terms" : opt == 'G' ? "--max-steps" : "--max-errors";
+    if (!cli_limit_value(c, name, arg, &v))
       return -1;
     if (opt == 'M')
       tlop_ctx_set_max_terms(c->ctx, v);
-    else
+    else if (opt == 'G')
       tlop_ctx_set_max_steps(c->ctx, v);
+    else
+      tlop_ctx_set_max_errors(c->ctx, v);
     return 1;
   }
   }
