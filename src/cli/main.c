@@ -4,6 +4,7 @@
 #include "cli.h"
 #include "measure.h"
 
+#include <ctype.h>
 #include <errno.h>
 #include <getopt.h>
 #include <math.h>
@@ -74,6 +75,10 @@ int cli_common_option(cli *c, int opt, const char *arg) {
     tlop_ctx_add_path(c->ctx, arg);
     return 1;
   case 'P':
+    if (!*arg) {
+      cli_usage_error(c->cmd, "--platform takes a name");
+      return -1;
+    }
     c->o.platform = arg;
     return 1;
   case 'T':
@@ -153,6 +158,12 @@ int cli_parse_options(cli *c, int argc, char **argv, const char *cmd, const char
       rc = EXIT_OK;
     } else if (opt == ':') {
       rc = cli_usage_error(cmd, "option '%s' needs a value", argv[optind - 1]);
+    } else if (opt == '?' && optopt && !isalpha(optopt)) {
+      /* getopt is inside a word that starts with '-': an expression such as '-2 ∥ …' */
+      rc = cli_usage_error(cmd, "unknown option '-%c' (an expression starting with '-'? put it "
+                           "after --)", optopt);
+    } else if (opt == '?' && optopt) {
+      rc = cli_usage_error(cmd, "unknown option '-%c'", optopt);
     } else if (opt == '?') {
       rc = cli_usage_error(cmd, "unknown option '%s'", argv[optind - 1]);
     } else {
