@@ -14,8 +14,11 @@
 #include <stdlib.h>
 #include <string.h>
 
-/* Concrete sums up to this many terms are written out when unrolling. */
+/* Concrete sums up to this many terms are written out when unrolling, as long as the
+ * nest of sums written out stays within UNROLL_TOTAL terms (four nested sums of 30
+ * would be 810 000); the sums beyond it are kept. */
 #define UNROLL_MAX 64
+#define UNROLL_TOTAL 4096
 
 typedef struct subst {
   sym var;
@@ -55,6 +58,7 @@ struct simp {
   order *orders;
   size_t norders, orders_cap;
   bool expand, unroll;
+  double unrolled; /* terms of the sums being written out around the current node */
   sym default_ch;
   subst *subs;
   size_t nsubs, subs_cap;
@@ -136,6 +140,20 @@ static void unroll_push(simp *s, sym idx, double v) {
 }
 
 static void unroll_pop(simp *s) { pop_index(s); }
+
+/* Whether the sum over lo..hi (numbers a..b when so) is written out; if so, its terms
+ * join s->unrolled until unroll_end. */
+static bool unroll_begin(simp *s, const poly *lo, const poly *hi, double *a, double *b) {
+  if (!(s->unroll && poly_is_num(lo, a) && poly_is_num(hi, b) && *b - *a < UNROLL_MAX))
+    return false;
+  double terms = s->unrolled * fmax(*b - *a + 1, 1);
+  if (terms > UNROLL_TOTAL)
+    return false;
+  s->unrolled = terms;
+  return true;
+}
+
+static void unroll_end(simp *s, double a, double b) { s->unrolled /= fmax(b - a + 1, 1); }
 
 /* ---- the proof of p ≥ 0 that decides min, max, if and closed sums ---- */
 
@@ -313,13 +331,14 @@ static poly *scalar_sum(simp *s, const ir_node *n) {
   sym idx = n->name;
   poly *lo = scalar(s, n->kid[0]), *hi = scalar(s, n->kid[1]);
   double a, b;
-  if (s->unroll && poly_is_num(lo, &a) && poly_is_num(hi, &b) && b - a < UNROLL_MAX) {
+  if (unroll_begin(s, lo, hi, &a, &b)) {
     poly *r = poly_num(s, 0);
     for (double i = a; i <= b; i++) {
       unroll_push(s, idx, i);
       r = poly_add(s, r, scalar(s, n->kid[2]));
       unroll_pop(s);
     }
+    unroll_end(s, a, b);
     return r;
   }
   if (poly_is_num(lo, &a) && poly_is_num(hi, &b) && b < a)
@@ -744,13 +763,14 @@ static lin norm_sum(simp *s, const ir_node *n, const par_scope *par, bool shifte
   sym idx = n->name;
   poly *lo = scalar(s, n->kid[0]), *hi = scalar(s, n->kid[1]);
   double a, b;
-  if (s->unroll && poly_is_num(lo, &a) && poly_is_num(hi, &b) && b - a < UNROLL_MAX) {
+  if (unroll_begin(s, lo, hi, &a, &b)) {
     lin r = {0};
     for (double i = a; i <= b; i++) {
       unroll_push(s, idx, i);
       r = lin_add(s, r, norm(s, n->kid[2], par), 1);
       unroll_pop(s);
     }
+    unroll_end(s, a, b);
     return r;
   }
   if (poly_is_num(lo, &a) && poly_is_num(hi, &b) && b < a)
@@ -1028,6 +1048,7 @@ static simp *simp_new(tlop_ctx *ctx, bool expand, bool unroll, sym default_ch) {
   s->ar = arena_new();
   s->expand = expand;
   s->unroll = unroll;
+  s->unrolled = 1;
   s->default_ch = default_ch;
   return s;
 }
