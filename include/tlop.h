@@ -100,6 +100,8 @@ TLOP_API void tlop_ctx_set_tau_rule(tlop_ctx *ctx, tlop_tau_rule rule);
 TLOP_API void tlop_ctx_set_max_terms(tlop_ctx *ctx, double max_terms);
 /* The last pipeline step a schedule may place a transfer at (default 1e7). */
 TLOP_API void tlop_ctx_set_max_steps(tlop_ctx *ctx, double max_steps);
+/* Most messages one messages stage may send (default 1e6). */
+TLOP_API void tlop_ctx_set_max_messages(tlop_ctx *ctx, double max_messages);
 /* Errors after which reading a file stops (default 100): hostile input (binary data,
  * generated garbage) would otherwise give one error per byte or line. */
 TLOP_API void tlop_ctx_set_max_errors(tlop_ctx *ctx, double max_errors);

@@ -38,6 +38,7 @@ tlop_ctx *tlop_ctx_new(void) {
   ctx->tau_rule = TLOP_TAU_PROPORTIONAL;
   ctx->max_terms = 1e8;
   ctx->max_steps = 1e7;
+  ctx->max_messages = 1e6;
   ctx->max_errors = 100;
   return ctx;
 }
@@ -100,6 +101,9 @@ tlop_status tlop_ctx_set_stdlib_dir(tlop_ctx *ctx, const char *dir) {
 void tlop_ctx_set_tau_rule(tlop_ctx *ctx, tlop_tau_rule rule) { ctx->tau_rule = rule; }
 void tlop_ctx_set_max_terms(tlop_ctx *ctx, double max_terms) { ctx->max_terms = max_terms; }
 void tlop_ctx_set_max_steps(tlop_ctx *ctx, double max_steps) { ctx->max_steps = max_steps; }
+void tlop_ctx_set_max_messages(tlop_ctx *ctx, double max_messages) {
+  ctx->max_messages = max_messages;
+}
 void tlop_ctx_set_max_errors(tlop_ctx *ctx, double max_errors) { ctx->max_errors = max_errors; }
 int tlop_ctx_errors(const tlop_ctx *ctx) { return ctx->errors; }
 

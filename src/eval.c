@@ -597,6 +597,12 @@ static bool eval_send(eval_state *es, const ir_node *n, double *out) {
   if (!check_size(es, n, m.size) || !check_rank(es, n, m.src) || !check_rank(es, n, m.dst))
     return false;
   m.count = es->sched_mult;
+  if (es->nmsgs >= es->ctx->max_messages) {
+    char lim[40];
+    fmt_double(lim, sizeof lim, es->ctx->max_messages);
+    fail(es, n, "more than %s messages in one messages stage (--max-messages)", lim);
+    return false;
+  }
   VEC_PUSH(es->msgs, es->nmsgs, es->msgs_cap, m);
   return true;
 }

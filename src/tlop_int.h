@@ -595,6 +595,7 @@ struct tlop_ctx {
   tlop_tau_rule tau_rule;
   double max_terms;
   double max_steps;      /* most pipeline steps of a schedule */
+  double max_messages;   /* most messages of one messages stage */
   double max_errors;     /* errors in one file before its reading stops */
   struct model_list *models; /* every model loaded, freed with the context */
   tlop_model *empty;         /* the scope of constant values (--set, grids) */

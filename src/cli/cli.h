@@ -52,7 +52,8 @@ int cli_common_option(cli *c, int opt, const char *arg);
       {"params", required_argument, 0, 'T'}, {"set", required_argument, 0, 's'},      \
       {"tau-beyond", required_argument, 0, 'B'},                                      \
       {"max-terms", required_argument, 0, 'M'}, {"max-steps", required_argument, 0, 'G'}, \
-      {"max-errors", required_argument, 0, 'R'}, {"help", no_argument, 0, 'h'}
+      {"max-messages", required_argument, 0, 'Q'}, {"max-errors", required_argument, 0, 'R'},  \
+      {"help", no_argument, 0, 'h'}
 #define CLI_COMMON_SHORTOPTS "I:h"
 
 /* Parses a subcommand's options: the shared ones, plus `extra` handled by `take`.
@@ -62,7 +63,8 @@ typedef int (*cli_option_fn)(cli *c, int opt, const char *arg);
 int cli_parse_options(cli *c, int argc, char **argv, const char *cmd, const char *help,
                       const struct option *extra, const char *extra_short, cli_option_fn take);
 /* The shared options a command takes, as their letters (I include, P platform, T params,
- * s set, B tau-beyond, M max-terms, G max-steps, R max-errors); the others are refused.
+ * s set, B tau-beyond, M max-terms, G max-steps, Q max-messages, R max-errors); the others
+ * are refused.
  * NULL: all of them. */
 void cli_allow(cli *c, const char *letters);
 /* --format and -o, which most subcommands take. */
@@ -87,7 +89,8 @@ int cli_take_format_output(cli *c, int opt, const char *arg);
   "      --tau-beyond RULE  τ beyond a table's last column: proportional (default,\n"      \
   "                         L(m,T)·τ/T) or clamp (L(m,T), as libtaulop)\n"                 \
   "      --max-terms N      most terms one evaluation may add in its sums (1e8)\n"        \
-  "      --max-steps N      the last step a schedule may place a transfer at (1e7)\n"
+  "      --max-steps N      the last step a schedule may place a transfer at (1e7)\n"       \
+  "      --max-messages N   most messages one messages stage may send (1e6)\n"
 #define HELP_HELP "  -h, --help             this help\n"
 #define COMMON_HELP HELP_SOURCES HELP_PLATFORM HELP_PARAMS HELP_SET HELP_EVAL HELP_HELP
 

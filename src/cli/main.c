@@ -99,17 +99,23 @@ int cli_common_option(cli *c, int opt, const char *arg) {
     return 1;
   case 'M':
   case 'G':
+  case 'Q':
   case 'R': {
+    static const struct {
+      int opt;
+      const char *name;
+      void (*set)(tlop_ctx *, double);
+    } limits[] = {{'M', "--max-terms", tlop_ctx_set_max_terms},
+                  {'G', "--max-steps", tlop_ctx_set_max_steps},
+                  {'Q', "--max-messages", tlop_ctx_set_max_messages},
+                  {'R', "--max-errors", tlop_ctx_set_max_errors}};
+    size_t i = 0;
+    while (limits[i].opt != opt)
+      i++;
     double v;
-    const char *name = opt == 'M' ? "--max-terms" : opt == 'G' ? "--max-steps" : "--max-errors";
-    if (!cli_limit_value(c, name, arg, &v))
+    if (!cli_limit_value(c, limits[i].name, arg, &v))
       return -1;
-    if (opt == 'M')
-      tlop_ctx_set_max_terms(c->ctx, v);
-    else if (opt == 'G')
-      tlop_ctx_set_max_steps(c->ctx, v);
-    else
-      tlop_ctx_set_max_errors(c->ctx, v);
+    limits[i].set(c->ctx, v);
     return 1;
   }
   }
