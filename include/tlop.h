@@ -100,6 +100,9 @@ TLOP_API void tlop_ctx_set_tau_rule(tlop_ctx *ctx, tlop_tau_rule rule);
 TLOP_API void tlop_ctx_set_max_terms(tlop_ctx *ctx, double max_terms);
 /* The last pipeline step a schedule may place a transfer at (default 1e7). */
 TLOP_API void tlop_ctx_set_max_steps(tlop_ctx *ctx, double max_steps);
+/* Most function calls one expression may inline (default 1e6): f_i(x) = f_{i−1}(x) +
+ * f_{i−1}(x + 1) doubles them at each level. */
+TLOP_API void tlop_ctx_set_max_inline(tlop_ctx *ctx, double max_inline);
 /* Most messages one messages stage may send (default 1e6). */
 TLOP_API void tlop_ctx_set_max_messages(tlop_ctx *ctx, double max_messages);
 /* Errors after which reading a file stops (default 100): hostile input (binary data,

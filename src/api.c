@@ -39,6 +39,7 @@ tlop_ctx *tlop_ctx_new(void) {
   ctx->max_terms = 1e8;
   ctx->max_steps = 1e7;
   ctx->max_messages = 1e6;
+  ctx->max_inline = 1e6;
   ctx->max_errors = 100;
   return ctx;
 }
@@ -101,6 +102,7 @@ tlop_status tlop_ctx_set_stdlib_dir(tlop_ctx *ctx, const char *dir) {
 void tlop_ctx_set_tau_rule(tlop_ctx *ctx, tlop_tau_rule rule) { ctx->tau_rule = rule; }
 void tlop_ctx_set_max_terms(tlop_ctx *ctx, double max_terms) { ctx->max_terms = max_terms; }
 void tlop_ctx_set_max_steps(tlop_ctx *ctx, double max_steps) { ctx->max_steps = max_steps; }
+void tlop_ctx_set_max_inline(tlop_ctx *ctx, double max_inline) { ctx->max_inline = max_inline; }
 void tlop_ctx_set_max_messages(tlop_ctx *ctx, double max_messages) {
   ctx->max_messages = max_messages;
 }

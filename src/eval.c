@@ -191,8 +191,10 @@ double eval_lookup_var(eval_state *es, sym name, bool *found) {
   ir_node *ir = ptrmap_get(&es->param_ir, name);
   if (!ir) {
     ir = lower_expr((tlop_model *)es->model, d->body);
-    if (!ir)
+    if (!ir) {
+      es->failed = true; /* lowering said why */
       return NAN;
+    }
     ptrmap_put(&es->param_ir, name, ir);
   }
   /* A default is evaluated outside any ∥: it is a value, not a transfer. */

@@ -596,6 +596,7 @@ struct tlop_ctx {
   double max_terms;
   double max_steps;      /* most pipeline steps of a schedule */
   double max_messages;   /* most messages of one messages stage */
+  double max_inline;     /* most function calls inlined into one expression */
   double max_errors;     /* errors in one file before its reading stops */
   struct model_list *models; /* every model loaded, freed with the context */
   tlop_model *empty;         /* the scope of constant values (--set, grids) */

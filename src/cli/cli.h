@@ -53,7 +53,7 @@ int cli_common_option(cli *c, int opt, const char *arg);
       {"tau-beyond", required_argument, 0, 'B'},                                      \
       {"max-terms", required_argument, 0, 'M'}, {"max-steps", required_argument, 0, 'G'}, \
       {"max-messages", required_argument, 0, 'Q'}, {"max-errors", required_argument, 0, 'R'},  \
-      {"help", no_argument, 0, 'h'}
+      {"max-inline", required_argument, 0, 'Y'}, {"help", no_argument, 0, 'h'}
 #define CLI_COMMON_SHORTOPTS "I:h"
 
 /* Parses a subcommand's options: the shared ones, plus `extra` handled by `take`.
@@ -63,8 +63,8 @@ typedef int (*cli_option_fn)(cli *c, int opt, const char *arg);
 int cli_parse_options(cli *c, int argc, char **argv, const char *cmd, const char *help,
                       const struct option *extra, const char *extra_short, cli_option_fn take);
 /* The shared options a command takes, as their letters (I include, P platform, T params,
- * s set, B tau-beyond, M max-terms, G max-steps, Q max-messages, R max-errors); the others
- * are refused.
+ * s set, B tau-beyond, M max-terms, G max-steps, Q max-messages, R max-errors, Y
+ * max-inline); the others are refused.
  * NULL: all of them. */
 void cli_allow(cli *c, const char *letters);
 /* --format and -o, which most subcommands take. */
@@ -74,7 +74,8 @@ int cli_take_format_output(cli *c, int opt, const char *arg);
 /* The lines of --help for the shared options; COMMON_HELP has them all. */
 #define HELP_SOURCES                                                                         \
   "  -I, --include DIR      search DIR for imports (after the importing file's directory)\n" \
-  "      --max-errors N     stop reading a file after N errors (100)\n"
+  "      --max-errors N     stop reading a file after N errors (100)\n"                      \
+  "      --max-inline N     most function calls one expression may inline (1e6)\n"
 #define HELP_PLATFORM                                                                        \
   "      --platform NAME    price transfers on platform NAME (declared in the file or\n"    \
   "                         stdlib/platforms/NAME.tlop); default: the file's first\n"        \

@@ -15,7 +15,7 @@ static const char check_help[] =
     "Silent on success.\n\n" HELP_SOURCES HELP_PLATFORM HELP_PARAMS HELP_SET HELP_HELP;
 
 int cmd_check(cli *c, int argc, char **argv) {
-  cli_allow(c, "IPTsR");
+  cli_allow(c, "IPTsRY");
   int rc = cli_parse_options(c, argc, argv, "check", check_help, NULL, NULL, NULL);
   if (rc >= 0)
     return rc;
@@ -251,7 +251,7 @@ static const char dump_help[] =
     "  -o, --output FILE      write there instead of standard output\n";
 
 int cmd_dump_ir(cli *c, int argc, char **argv) {
-  cli_allow(c, "IR");
+  cli_allow(c, "IRY");
   int rc = cli_parse_options(c, argc, argv, "dump-ir", dump_help, cli_format_output_opts, "f:o:",
                          cli_take_format_output);
   if (rc >= 0)
@@ -330,7 +330,7 @@ static int take_simplify(cli *c, int opt, const char *arg) {
 }
 
 int cmd_simplify(cli *c, int argc, char **argv) {
-  cli_allow(c, "IPsR");
+  cli_allow(c, "IPsRY");
   static const struct option opts[] = {{"assume", required_argument, 0, 'a'},
                                        {"format", required_argument, 0, 'f'},
                                        {"output", required_argument, 0, 'o'},

@@ -100,7 +100,8 @@ int cli_common_option(cli *c, int opt, const char *arg) {
   case 'M':
   case 'G':
   case 'Q':
-  case 'R': {
+  case 'R':
+  case 'Y': {
     static const struct {
       int opt;
       const char *name;
@@ -108,7 +109,8 @@ int cli_common_option(cli *c, int opt, const char *arg) {
     } limits[] = {{'M', "--max-terms", tlop_ctx_set_max_terms},
                   {'G', "--max-steps", tlop_ctx_set_max_steps},
                   {'Q', "--max-messages", tlop_ctx_set_max_messages},
-                  {'R', "--max-errors", tlop_ctx_set_max_errors}};
+                  {'R', "--max-errors", tlop_ctx_set_max_errors},
+                  {'Y', "--max-inline", tlop_ctx_set_max_inline}};
     size_t i = 0;
     while (limits[i].opt != opt)
       i++;

@@ -88,7 +88,7 @@ static bool prove_file(cli *c, const char *path, tlop_prove_opts *o, FILE *out, 
 }
 
 int cmd_prove(cli *c, int argc, char **argv) {
-  cli_allow(c, "IPTsR");
+  cli_allow(c, "IPTsRY");
   static const struct option opts[] = {
       {"assume", required_argument, 0, 'a'}, {"strict", no_argument, 0, 'S'},
       {"timeout", required_argument, 0, 't'}, {"grid", required_argument, 0, 'g'},
@@ -138,7 +138,7 @@ static const char compare_help[] =
     "  -o, --output FILE      write there instead of standard output\n" HELP_SOURCES;
 
 int cmd_compare(cli *c, int argc, char **argv) {
-  cli_allow(c, "IR");
+  cli_allow(c, "IRY");
   static const struct option opts[] = {
       {"assume", required_argument, 0, 'a'}, {"strict", no_argument, 0, 'S'},
       {"timeout", required_argument, 0, 't'}, {"format", required_argument, 0, 'f'},
