@@ -157,7 +157,8 @@ TLOP_API tlop_status tlop_expr_parse_symbolic(tlop_model *model, const char *tex
  * tlop_expr_parse_symbolic): the three printers and this reader round-trip. */
 TLOP_API tlop_status tlop_expr_parse_format(tlop_model *model, const char *text, tlop_format format,
                                            tlop_expr **out);
-/* Prints an expression in the papers' notation or as .tlop source. */
+/* Prints an expression in the papers' notation or as .tlop source; NULL (with an error)
+ * when it would pass a million nodes as a tree. */
 TLOP_API char *tlop_expr_print(tlop_ctx *ctx, const tlop_expr *expr, tlop_format format);
 /* The kind of the expression's value (a cost is a TLOP_KIND_TIME). */
 TLOP_API tlop_kind tlop_expr_kind(const tlop_expr *expr);

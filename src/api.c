@@ -433,7 +433,7 @@ tlop_status tlop_expr_parse_format(tlop_model *model, const char *text, tlop_for
 }
 
 char *tlop_expr_print(tlop_ctx *ctx, const tlop_expr *expr, tlop_format format) {
-  return prt_expr(ctx, expr->node, format);
+  return prt_fits(ctx, expr->node) ? prt_expr(ctx, expr->node, format) : NULL;
 }
 
 char *tlop_expr_dump(tlop_ctx *ctx, const tlop_expr *expr) { return prt_dump(ctx, expr->node); }

@@ -947,7 +947,13 @@ static bool eval(eval_state *es, const ir_node *n, double *out) {
   default:
     break;
   }
-  if (!eval(es, n->kid[0], &a) || (n->nkids > 1 && !eval(es, n->kid[1], &b)))
+  if (!eval(es, n->kid[0], &a))
+    return false;
+  /* x + x (a let used twice) is one node: evaluated once, or a DAG of nested doublings
+   * would be walked as a tree; placements must happen each time */
+  if (n->nkids > 1 && n->kid[1] == n->kid[0] && !(n->kid[0]->flags & IR_HAS_AT))
+    b = a;
+  else if (n->nkids > 1 && !eval(es, n->kid[1], &b))
     return false;
   if ((n->op == IR_LOG2 && a <= 0) || (n->op == IR_LOG && (b <= 0 || a <= 0 || a == 1))) {
     char x[40], y[40];

@@ -532,6 +532,38 @@ char *prt_expr(tlop_ctx *ctx, const ir_node *n, tlop_format f) {
   return sb_take(&b);
 }
 
+/* Nodes of n printed as a tree: a DAG of nested doublings (let x = y + y) has 2^depth. */
+static double tree_size(const ir_node *n, ptrmap *memo) {
+  double *known = ptrmap_get(memo, n);
+  if (known)
+    return *known;
+  double size = 1;
+  for (int i = 0; i < n->nkids; i++)
+    size += tree_size(n->kid[i], memo);
+  double *slot = malloc(sizeof *slot);
+  if (!slot)
+    abort();
+  *slot = size;
+  ptrmap_put(memo, n, slot);
+  return size;
+}
+
+bool prt_fits(tlop_ctx *ctx, const ir_node *n) {
+  ptrmap memo = {0};
+  double size = tree_size(n, &memo);
+  for (size_t i = 0; i < memo.cap; i++)
+    if (memo.keys[i])
+      free(memo.vals[i]);
+  ptrmap_free(&memo);
+  if (size <= PRINT_MAX_NODES)
+    return true;
+  char num[40];
+  fmt_double(num, sizeof num, size);
+  diag_error(ctx, n->origin, "expression too large to print: %s nodes as a tree (print its "
+             "DAG instead: dump-ir --format dag)", num);
+  return false;
+}
+
 /* ---- the DAG listing ---- */
 
 static void dump(strbuf *b, const ir_node *n, ptrmap *done, uint32_t *next) {

@@ -871,9 +871,12 @@ static lin norm(simp *s, const ir_node *n, const par_scope *par) {
   case IR_MSGS:
     return norm_messages(s, n, par);
   case IR_ADD:
-  case IR_SUB:
-    return merge_sums(s, lin_add(s, norm(s, n->kid[0], par), norm(s, n->kid[1], par),
-                                 n->op == IR_SUB ? -1 : 1));
+  case IR_SUB: {
+    /* x + x (a let used twice) is normalized once: nested doublings are a DAG */
+    lin a = norm(s, n->kid[0], par);
+    lin b = n->kid[1] == n->kid[0] ? a : norm(s, n->kid[1], par);
+    return merge_sums(s, lin_add(s, a, b, n->op == IR_SUB ? -1 : 1));
+  }
   case IR_NEG:
     return lin_scale(s, norm(s, n->kid[0], par), poly_num(s, -1));
   case IR_MUL:

@@ -550,6 +550,10 @@ char *latex_read(const char *tex, const char **error);
 
 char *prt_expr(tlop_ctx *ctx, const ir_node *n, tlop_format f);
 void prt_expr_to(strbuf *b, const ir_node *n, tlop_format f);
+/* Most nodes a printed expression may have as a tree. */
+#define PRINT_MAX_NODES 1e6
+/* Whether n prints within PRINT_MAX_NODES; if not, says so. */
+bool prt_fits(tlop_ctx *ctx, const ir_node *n);
 char *prt_dump(tlop_ctx *ctx, const ir_node *n);
 
 /* ======== platform.c: channels behind L, o, γ, p ======== */

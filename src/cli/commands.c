@@ -272,15 +272,15 @@ int cmd_dump_ir(cli *c, int argc, char **argv) {
                                   : tlop_expr_print(c->ctx, j.expr,
                                                     !strcmp(fmt, "tlop") ? TLOP_FORMAT_TLOP
                                                                          : TLOP_FORMAT_UNICODE);
-    fputs(s, out);
-    if (strcmp(fmt, "dag"))
-      fputc('\n', out);
+    ok = s != NULL;
+    if (s)
+      fprintf(out, strcmp(fmt, "dag") ? "%s\n" : "%s", s);
     free(s);
     if (out != stdout)
       fclose(out);
   }
   job_free(&j);
-  return out ? EXIT_OK : cli_failed(c);
+  return out && ok ? EXIT_OK : cli_failed(c);
 }
 
 /* ---- simplify ---- */
@@ -365,12 +365,14 @@ int cmd_simplify(cli *c, int argc, char **argv) {
   FILE *out = ok ? cli_output(c) : NULL;
   if (out) {
     char *s = tlop_expr_print(c->ctx, r, f);
-    fprintf(out, "%s\n", s);
+    ok = s != NULL;
+    if (s)
+      fprintf(out, "%s\n", s);
     free(s);
     if (out != stdout)
       fclose(out);
   }
   free(sflags.assume);
   job_free(&j);
-  return out ? EXIT_OK : cli_failed(c);
+  return out && ok ? EXIT_OK : cli_failed(c);
 }
