@@ -393,8 +393,11 @@ tlop_status tlop_simplify(const tlop_expr *expr, const tlop_simp_opts *opts, tlo
     free(facts);
     return TLOP_ERR_ARG;
   }
+  int errors = model->ctx->errors;
   ir_node *r = simp_simplify(model->ctx, expr->node, facts, n, opts);
   free(facts);
+  if (model->ctx->errors > errors)
+    return TLOP_ERR_ARG; /* the assumptions contradict each other */
   if (!simp_finite(model->ctx, expr->node, r))
     return TLOP_ERR_EVAL;
   tlop_expr *e = arena_alloc(model->ctx->ar, sizeof *e);

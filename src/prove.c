@@ -785,7 +785,10 @@ static void channel_orders(prover *pv, ir_node **user, size_t nuser, const ir_no
 static bool normal_forms(prover *pv, ir_node **facts, size_t n, const char *names[2],
                          ir_node *a, ir_node *b) {
   tlop_simp_opts none = {0};
+  int errors = pv->ctx->errors;
   ir_node *na = simp_simplify(pv->ctx, a, facts, n, &none);
+  if (pv->ctx->errors > errors)
+    return false; /* the assumptions contradict each other */
   ir_node *nb = simp_simplify(pv->ctx, b, facts, n, &none);
   if (!simp_finite(pv->ctx, a, na) || !simp_finite(pv->ctx, b, nb))
     return false;

@@ -1031,6 +1031,15 @@ static void assume(simp *s, const ir_node *f, int pass) {
       const bound *old = bound_of(s, a->name);
       if (old)
         bd.lo = bd.lo ? bd.lo : old->lo, bd.hi = bd.hi ? bd.hi : old->hi;
+      double lo, hi;
+      if (bd.lo && bd.hi && poly_is_num(bd.lo, &lo) && poly_is_num(bd.hi, &hi) && lo > hi) {
+        /* from contradictory facts anything would follow */
+        char l[40], h[40];
+        fmt_double(l, sizeof l, lo);
+        fmt_double(h, sizeof h, hi);
+        diag_error(ctx, f->origin, "the assumptions contradict each other (%s ≥ %s and %s ≤ %s)",
+                   a->name->name, l, a->name->name, h);
+      }
       VEC_PUSH(s->bounds, s->nbounds, s->bounds_cap, bd);
     }
     return;
