@@ -204,7 +204,7 @@ typedef struct parse_state {
   uint32_t offset; /* byte offset of the scanner in src */
   uint32_t comment_at; /* where the block comment being skipped began */
   bool too_deep;   /* the nesting limit was reported */
-  bool stopped;    /* --max-errors reached: the scanner reads no further */
+  bool stopped;    /* --max-errors or the nesting limit reached: the scanner reads no further */
   bool end_statement; /* an unterminated string ended its line: give ';' next */
 } parse_state;
 
