@@ -97,10 +97,43 @@ static void deliver(tlop_ctx *ctx, tlop_severity sev, const char *file, int line
   ctx->diag_fn(ctx->diag_user, &d);
 }
 
+/* Longest name quoted whole in a message: a 1 MB identifier or import path is cut. */
+#define QUOTE_MAX 80
+
+/* m with each quoted part longer than QUOTE_MAX bytes cut: 'aaaa…' (1000000 characters). */
+static char *shorten_quotes(char *m) {
+  strbuf b = {0};
+  const char *p = m;
+  bool cut = false;
+  for (const char *q; (q = strchr(p, '\'')) != NULL;) {
+    const char *end = strchr(q + 1, '\'');
+    if (!end)
+      break;
+    if (end - q - 1 > QUOTE_MAX) {
+      const char *keep = q + 1 + QUOTE_MAX;
+      while (keep > q + 1 && ((unsigned char)*keep & 0xC0) == 0x80)
+        keep--; /* never inside a UTF-8 character */
+      sb_putn(&b, p, (size_t)(keep - p));
+      sb_printf(&b, "…' (%d characters)", utf8_width(q + 1, end));
+      cut = true;
+    } else {
+      sb_putn(&b, p, (size_t)(end + 1 - p));
+    }
+    p = end + 1;
+  }
+  if (!cut) {
+    free(b.s);
+    return m;
+  }
+  sb_puts(&b, p);
+  free(m);
+  return sb_take(&b);
+}
+
 void diag_emit(tlop_ctx *ctx, tlop_severity sev, span at, const char *fmt, va_list ap) {
   strbuf msg = {0}, text = {0};
   sb_vprintf(&msg, fmt, ap);
-  char *m = sb_take(&msg);
+  char *m = shorten_quotes(sb_take(&msg));
   const source *s = at.src;
   if (!s) {
     sb_printf(&text, "%s: %s\n", severity_word(sev), m);
