@@ -400,6 +400,8 @@ tlop_status tlop_simplify(const tlop_expr *expr, const tlop_simp_opts *opts, tlo
     return TLOP_ERR_ARG; /* the assumptions contradict each other */
   if (!simp_finite(model->ctx, expr->node, r))
     return TLOP_ERR_EVAL;
+  if (opts->expand)
+    simp_note_unexpanded(model->ctx, expr->node, r);
   tlop_expr *e = arena_alloc(model->ctx->ar, sizeof *e);
   e->node = r;
   e->model = model;

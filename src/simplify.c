@@ -1169,6 +1169,37 @@ bool simp_finite(tlop_ctx *ctx, const ir_node *n, const ir_node *r) {
   return false;
 }
 
+/* ---- what --expand could not do ---- */
+
+/* A sum raised to a whole power ≥ 2 that the result still holds. */
+static const ir_node *power_of_sum(const ir_node *n, ptrmap *seen) {
+  if (ptrmap_get(seen, n))
+    return NULL;
+  ptrmap_put(seen, n, (void *)n);
+  if (n->op == IR_POW && (n->kid[0]->op == IR_ADD || n->kid[0]->op == IR_SUB) &&
+      n->kid[1]->op == IR_NUM && n->kid[1]->num >= 2 && n->kid[1]->num == floor(n->kid[1]->num))
+    return n;
+  for (int i = 0; i < n->nkids; i++) {
+    const ir_node *p = power_of_sum(n->kid[i], seen);
+    if (p)
+      return p;
+  }
+  return NULL;
+}
+
+void simp_note_unexpanded(tlop_ctx *ctx, const ir_node *n, const ir_node *r) {
+  ptrmap seen = {0};
+  const ir_node *p = power_of_sum(r, &seen);
+  ptrmap_free(&seen);
+  if (!p)
+    return;
+  strbuf b = {0};
+  prt_expr_to(&b, p, TLOP_FORMAT_UNICODE);
+  diag_note(ctx, n->origin, "--expand left %s as it is: too large to multiply out (a "
+            "product stops at %d terms)", b.s, POLY_MAX_TERMS);
+  free(b.s);
+}
+
 /* ---- numbers substituted: a stage of `explain` ---- */
 
 static void bind_vars(simp *s, eval_state *es, const ir_node *n, ptrmap *seen) {

@@ -487,6 +487,10 @@ ir_node *simp_simplify(tlop_ctx *ctx, const ir_node *n, ir_node *const *facts, s
 /* Whether r, the simplified form of n, holds only finite numbers; if not, reports the
  * constant operation of n that overflows (2^100000), or n itself when folding sums did. */
 bool simp_finite(tlop_ctx *ctx, const ir_node *n, const ir_node *r);
+/* Polynomials larger than this stay opaque rather than multiply out. */
+#define POLY_MAX_TERMS 256
+/* After --expand: notes a power of a sum that r, the form of n, still holds. */
+void simp_note_unexpanded(tlop_ctx *ctx, const ir_node *n, const ir_node *r);
 /* A stage of `explain`: the values of es substituted, sums written out, ∥ par applied:
  * `4 ∥ T(1 MiB)` → `o(1 MiB) + 2·L(1 MiB, 4)`. */
 ir_node *simp_instantiate(eval_state *es, const ir_node *n, double par);
