@@ -3,6 +3,7 @@
  * goes to the context's handler; the library itself never prints. */
 #include "tlop_int.h"
 
+#include <ctype.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -100,12 +101,17 @@ static void deliver(tlop_ctx *ctx, tlop_severity sev, const char *file, int line
 /* Longest name quoted whole in a message: a 1 MB identifier or import path is cut. */
 #define QUOTE_MAX 80
 
-/* m with each quoted part longer than QUOTE_MAX bytes cut: 'aaaa…' (1000000 characters). */
+/* m with each quoted part longer than QUOTE_MAX bytes cut: 'aaaa…' (1000000 characters).
+ * A quote after a letter or digit is an apostrophe (the table's), not an opening one. */
 static char *shorten_quotes(char *m) {
   strbuf b = {0};
   const char *p = m;
   bool cut = false;
-  for (const char *q; (q = strchr(p, '\'')) != NULL;) {
+  for (const char *q = m; (q = strchr(q, '\'')) != NULL;) {
+    if (q > m && isalnum((unsigned char)q[-1])) {
+      q++;
+      continue;
+    }
     const char *end = strchr(q + 1, '\'');
     if (!end)
       break;
@@ -119,7 +125,7 @@ static char *shorten_quotes(char *m) {
     } else {
       sb_putn(&b, p, (size_t)(end + 1 - p));
     }
-    p = end + 1;
+    p = q = end + 1;
   }
   if (!cut) {
     free(b.s);
