@@ -464,7 +464,11 @@ void warn_extrapolations(tlop_ctx *ctx, eval_state *es) {
                        : eval_extrapolation_is_gamma(es, bit) ? " (a gamma table holds τ = 1: that value was used)"
                        : ctx->tau_rule == TLOP_TAU_CLAMP ? " (--tau-beyond=clamp: L(m,T) was used)"
                                                          : " (--tau-beyond=proportional: L(m,T)·τ/T was used)";
-    diag_warning(ctx, (span){0}, "%s is %s%s", what, extrapolation_words[bit], rule);
+    if (bit == 1 && eval_extrapolation_from_zero_row(es, bit))
+      diag_warning(ctx, (span){0}, "%s is beyond the table's only row, at m = 0: v(0) was used "
+                   "for every m", what);
+    else
+      diag_warning(ctx, (span){0}, "%s is %s%s", what, extrapolation_words[bit], rule);
   }
 }
 

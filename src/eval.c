@@ -226,6 +226,13 @@ static void note_extrapolation(eval_state *es, unsigned flags, const pf_channel 
 
 bool eval_extrapolation_is_gamma(const eval_state *es, int bit) { return es->first[bit].op == IR_GAMMA; }
 
+bool eval_extrapolation_from_zero_row(const eval_state *es, int bit) {
+  const tab_table *t = es->first[bit].op == IR_GAMMA ? es->pf->gamma
+                       : es->first[bit].ch          ? es->first[bit].ch->table
+                                                    : NULL;
+  return t && t->nrows == 1 && t->m[0] == 0;
+}
+
 /* "L[shm](1 KiB, 2)", "o[shm](1 KiB)", "γ(1 KiB, 2)": one look-up, for messages. */
 static void describe_transfer(char *buf, size_t n, ir_op op, const pf_channel *channel, double m,
                               double tau_value) {

@@ -424,6 +424,8 @@ unsigned eval_extrapolations(const eval_state *es);
 /* The first look-up that needed extrapolation `bit`, as text: "L[shm](1 MiB, 64)". */
 void eval_extrapolation_example(const eval_state *es, int bit, char *buf, size_t n);
 bool eval_extrapolation_is_gamma(const eval_state *es, int bit);
+/* Whether that look-up was in a table whose one row is at m = 0 (v(0) serves every m). */
+bool eval_extrapolation_from_zero_row(const eval_state *es, int bit);
 /* The transfers a schedule places at each step (taus[t], t = 1 … nsteps − 1). */
 bool eval_schedule_taus(eval_state *es, const ir_node *n, const double **taus, size_t *nsteps);
 /* The messages of a messages stage, with their nodes. */
