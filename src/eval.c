@@ -170,6 +170,7 @@ static void fail(eval_state *es, const ir_node *n, const char *fmt, ...) {
 /* ---- variables ---- */
 
 static bool eval(eval_state *es, const ir_node *n, double *out);
+static bool eval_unprojected(eval_state *es, const ir_node *n, double *out);
 
 static ast_decl *param_decl(const eval_state *es, sym name) {
   return es->model ? ptrmap_get(&es->model->values, name) : NULL;
@@ -281,7 +282,7 @@ static bool eval_analytic(eval_state *es, const ir_node *body, sym p1, double v1
     es->vals[p2->id] = v2;
   size_t npar = es->npar;
   es->npar = 0;
-  bool ok = eval(es, body, out);
+  bool ok = eval_unprojected(es, body, out);
   es->npar = npar;
   es->vals[p1->id] = old1;
   if (p2)
@@ -818,9 +819,10 @@ static bool eval_sum(eval_state *es, const ir_node *n, double *out) {
   return ok;
 }
 
-/* Evaluates n where only some iterations of the enclosing sums reach it (a branch of an
- * if, the right of and/or, the body of a repeat): its sums are not projected. */
-static bool eval_conditional(eval_state *es, const ir_node *n, double *out) {
+/* Evaluates n where its sums must not be projected: only some iterations of the enclosing
+ * sums reach it (a branch of an if, the right of and/or, the body of a repeat), or its
+ * bounds may use values that change with them (a channel's formula of m and τ). */
+static bool eval_unprojected(eval_state *es, const ir_node *n, double *out) {
   bool saved = es->proj_on;
   es->proj_on = false;
   bool ok = eval(es, n, out);
@@ -880,7 +882,7 @@ static bool eval(eval_state *es, const ir_node *n, double *out) {
   case IR_IF:
     if (!eval(es, n->kid[0], &a))
       return false;
-    return eval_conditional(es, n->kid[a != 0 ? 1 : 2], out);
+    return eval_unprojected(es, n->kid[a != 0 ? 1 : 2], out);
   case IR_AND:
   case IR_OR:
     if (!eval(es, n->kid[0], &a))
@@ -889,7 +891,7 @@ static bool eval(eval_state *es, const ir_node *n, double *out) {
       *out = n->op == IR_OR;
       return true;
     }
-    if (!eval_conditional(es, n->kid[1], &b))
+    if (!eval_unprojected(es, n->kid[1], &b))
       return false;
     *out = b != 0;
     return true;
@@ -947,7 +949,7 @@ static bool eval(eval_state *es, const ir_node *n, double *out) {
       *out = 0;
       return true;
     }
-    if (!eval_conditional(es, n->kid[1], &b))
+    if (!eval_unprojected(es, n->kid[1], &b))
       return false;
     *out = a * b;
     return true;
