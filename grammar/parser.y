@@ -31,6 +31,7 @@ int tlop_yylex(TLOP_YYSTYPE *lval, TLOP_YYLTYPE *lloc, void *scanner);
 }
 
 %code {
+#include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -42,6 +43,7 @@ static ast_decl *fn_decl(parse_state *ps, ast_dkind dk, sym name, TLOP_YYLTYPE n
                          ast_arg *args, ast_expr *body, TLOP_YYLTYPE l);
 static kind kind_named(parse_state *ps, sym name, TLOP_YYLTYPE l);
 static ast_expr *label(parse_state *ps, ast_expr *e, const char *text);
+static ast_expr *literal(parse_state *ps, double v, kind k, TLOP_YYLTYPE l);
 static ast_expr *juxtaposed(parse_state *ps, double v, TLOP_YYLTYPE nl, ast_expr *e, TLOP_YYLTYPE el);
 static ast_expr *ast_schedule(parse_state *ps, sym transfer, sym channel, ast_expr *size,
                               ast_expr *statements, TLOP_YYLTYPE tl, span sp);
@@ -245,8 +247,8 @@ expr:
   ;
 
 primary:
-    NUMBER                    { $$ = ast_num(ps, $1, KIND_NUM, SP(@$)); }
-  | NUMBER UNIT               { $$ = ast_num(ps, $1 * $2.scale, $2.k, SP(@$)); }
+    NUMBER                    { $$ = literal(ps, $1, KIND_NUM, @$); }
+  | NUMBER UNIT               { $$ = literal(ps, $1 * $2.scale, $2.k, @$); }
   | NUMBER named              { $$ = juxtaposed(ps, $1, @1, $2, @2); }
   | named
   | LOG2_SUB IDENT            {
@@ -396,15 +398,31 @@ static ast_expr *ast_messages(parse_state *ps, sym mapping, ast_expr *args, ast_
   return e;
 }
 
+/* A number as written, with its unit applied: one that overflows (1e999, 1e300 TiB) is an
+ * error here, not an infinity that an operation far away reports. */
+static ast_expr *literal(parse_state *ps, double v, kind k, TLOP_YYLTYPE l) {
+  if (!isfinite(v)) {
+    diag_error(ps->ctx, SP(l), "number too large (overflows to infinity)");
+    ps->errors++;
+  }
+  return ast_num(ps, v, k, SP(l));
+}
+
 /* 2k, 2L(S,1): the papers' product of a number and a name written together. With space
- * between them (2 k) it is a slip more often than a product, so it is refused. */
+ * between them (2 k) it is a slip more often than a product, so it is refused. A lone e
+ * written together (1e) is an exponent without digits, not the product 1·e. */
 static ast_expr *juxtaposed(parse_state *ps, double v, TLOP_YYLTYPE nl, ast_expr *e, TLOP_YYLTYPE el) {
-  if (nl.hi != el.lo) {
+  const char *name = ps->src->text + el.lo;
+  if (nl.hi == el.lo && el.hi == el.lo + 1 && (*name == 'e' || *name == 'E')) {
+    diag_error(ps->ctx, (span){ps->src, nl.lo, el.hi}, "number '%.*s' has no exponent digits",
+               (int)(el.hi - nl.lo), ps->src->text + nl.lo);
+    ps->errors++;
+  } else if (nl.hi != el.lo) {
     diag_error(ps->ctx, (span){ps->src, nl.lo, el.hi}, "a number and a name side by side: "
                "write '*' between them, or write them together (2k)");
     ps->errors++;
   }
-  return ast_binary(ps, OP_MUL, ast_num(ps, v, KIND_NUM, SP(nl)), e, (span){ps->src, nl.lo, el.hi});
+  return ast_binary(ps, OP_MUL, literal(ps, v, KIND_NUM, nl), e, (span){ps->src, nl.lo, el.hi});
 }
 
 /* A labelled stage: `"scatter": expr;` keeps its name for explain. */
@@ -468,6 +486,8 @@ static bool continues_operand(yysymbol_kind_t k) {
  * (or most starts of an operand) would do, they are named as a class. */
 static int yyreport_syntax_error(const yypcontext_t *ctx, void *scanner, parse_state *ps) {
   (void)scanner;
+  if (ps->stopped)
+    return 0; /* the end of input the scanner gave after --max-errors */
   yysymbol_kind_t expected[40];
   int n = yypcontext_expected_tokens(ctx, expected, 40);
   TLOP_YYLTYPE *l = yypcontext_location(ctx);
@@ -530,6 +550,25 @@ int tlop_yylex_init_extra(parse_state *extra, yyscan_t *scanner);
 int tlop_yylex_destroy(yyscan_t scanner);
 struct yy_buffer_state *tlop_yy_scan_bytes(const char *bytes, int len, yyscan_t scanner);
 
+/* Text holds no NUL byte; UTF-16 holds one in nearly every character. One error for the
+ * file instead of one per byte (and flex is quadratic in a run of NULs). */
+static bool is_text(tlop_ctx *ctx, const source *src) {
+  const unsigned char *t = (const unsigned char *)src->text;
+  if (src->len >= 2 && ((t[0] == 0xFF && t[1] == 0xFE) || (t[0] == 0xFE && t[1] == 0xFF))) {
+    diag_error(ctx, (span){src, 0, 2}, "this file is UTF-16 (it starts with a UTF-16 "
+               "byte-order mark): save it as UTF-8");
+    return false;
+  }
+  const char *nul = memchr(src->text, 0, src->len);
+  if (nul) {
+    uint32_t at = (uint32_t)(nul - src->text);
+    diag_error(ctx, (span){src, at, at + 1}, "a NUL byte: this is not a text file (binary data, "
+               "or UTF-16?)");
+    return false;
+  }
+  return true;
+}
+
 static int run(tlop_ctx *ctx, arena *ar, const source *src, int start, parse_state *ps) {
   memset(ps, 0, sizeof *ps);
   ps->ctx = ctx;
@@ -540,6 +579,8 @@ static int run(tlop_ctx *ctx, arena *ar, const source *src, int start, parse_sta
     diag_error(ctx, (span){src, 0, 0}, "input larger than 2 GiB");
     return 1;
   }
+  if (!is_text(ctx, src))
+    return 1;
   yyscan_t scanner;
   if (tlop_yylex_init_extra(ps, &scanner) != 0)
     return 1;

@@ -98,6 +98,16 @@ TLOP_API tlop_status tlop_ctx_set_stdlib_dir(tlop_ctx *ctx, const char *dir);
 TLOP_API void tlop_ctx_set_tau_rule(tlop_ctx *ctx, tlop_tau_rule rule);
 /* Most terms one evaluation may add up over all its sums (default 1e8). */
 TLOP_API void tlop_ctx_set_max_terms(tlop_ctx *ctx, double max_terms);
+/* The last pipeline step a schedule may place a transfer at (default 1e7). */
+TLOP_API void tlop_ctx_set_max_steps(tlop_ctx *ctx, double max_steps);
+/* Most function calls one expression may inline (default 1e6): f_i(x) = f_{i−1}(x) +
+ * f_{i−1}(x + 1) doubles them at each level. */
+TLOP_API void tlop_ctx_set_max_inline(tlop_ctx *ctx, double max_inline);
+/* Most messages one messages stage may send (default 1e6). */
+TLOP_API void tlop_ctx_set_max_messages(tlop_ctx *ctx, double max_messages);
+/* Errors after which reading a file stops (default 100): hostile input (binary data,
+ * generated garbage) would otherwise give one error per byte or line. */
+TLOP_API void tlop_ctx_set_max_errors(tlop_ctx *ctx, double max_errors);
 /* Number of errors reported so far. */
 TLOP_API int tlop_ctx_errors(const tlop_ctx *ctx);
 
@@ -147,7 +157,8 @@ TLOP_API tlop_status tlop_expr_parse_symbolic(tlop_model *model, const char *tex
  * tlop_expr_parse_symbolic): the three printers and this reader round-trip. */
 TLOP_API tlop_status tlop_expr_parse_format(tlop_model *model, const char *text, tlop_format format,
                                            tlop_expr **out);
-/* Prints an expression in the papers' notation or as .tlop source. */
+/* Prints an expression in the papers' notation or as .tlop source; NULL (with an error)
+ * when it would pass a million nodes as a tree. */
 TLOP_API char *tlop_expr_print(tlop_ctx *ctx, const tlop_expr *expr, tlop_format format);
 /* The kind of the expression's value (a cost is a TLOP_KIND_TIME). */
 TLOP_API tlop_kind tlop_expr_kind(const tlop_expr *expr);

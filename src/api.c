@@ -38,6 +38,9 @@ tlop_ctx *tlop_ctx_new(void) {
   ctx->tau_rule = TLOP_TAU_PROPORTIONAL;
   ctx->max_terms = 1e8;
   ctx->max_steps = 1e7;
+  ctx->max_messages = 1e6;
+  ctx->max_inline = 1e6;
+  ctx->max_errors = 100;
   return ctx;
 }
 
@@ -98,6 +101,12 @@ tlop_status tlop_ctx_set_stdlib_dir(tlop_ctx *ctx, const char *dir) {
 
 void tlop_ctx_set_tau_rule(tlop_ctx *ctx, tlop_tau_rule rule) { ctx->tau_rule = rule; }
 void tlop_ctx_set_max_terms(tlop_ctx *ctx, double max_terms) { ctx->max_terms = max_terms; }
+void tlop_ctx_set_max_steps(tlop_ctx *ctx, double max_steps) { ctx->max_steps = max_steps; }
+void tlop_ctx_set_max_inline(tlop_ctx *ctx, double max_inline) { ctx->max_inline = max_inline; }
+void tlop_ctx_set_max_messages(tlop_ctx *ctx, double max_messages) {
+  ctx->max_messages = max_messages;
+}
+void tlop_ctx_set_max_errors(tlop_ctx *ctx, double max_errors) { ctx->max_errors = max_errors; }
 int tlop_ctx_errors(const tlop_ctx *ctx) { return ctx->errors; }
 
 sym ctx_sym(tlop_ctx *ctx, const char *s) { return sym_intern(ctx->syms, s, strlen(s)); }
@@ -396,8 +405,15 @@ tlop_status tlop_simplify(const tlop_expr *expr, const tlop_simp_opts *opts, tlo
     free(facts);
     return TLOP_ERR_ARG;
   }
+  int errors = model->ctx->errors;
   ir_node *r = simp_simplify(model->ctx, expr->node, facts, n, opts);
   free(facts);
+  if (model->ctx->errors > errors)
+    return TLOP_ERR_ARG; /* the assumptions contradict each other */
+  if (!simp_finite(model->ctx, expr->node, r))
+    return TLOP_ERR_EVAL;
+  if (opts->expand)
+    simp_note_unexpanded(model->ctx, expr->node, r);
   tlop_expr *e = arena_alloc(model->ctx->ar, sizeof *e);
   *e = *expr;
   e->node = r;
@@ -433,6 +449,8 @@ tlop_status tlop_expr_parse_format(tlop_model *model, const char *text, tlop_for
 }
 
 char *tlop_expr_print(tlop_ctx *ctx, const tlop_expr *expr, tlop_format format) {
+  if (!prt_fits(ctx, expr->node))
+    return NULL;
   /* .tlop source must check again: its numbers need their units */
   return prt_expr(ctx, format == TLOP_FORMAT_TLOP ? units_restore(expr) : expr->node, format);
 }
@@ -460,7 +478,11 @@ void warn_extrapolations(tlop_ctx *ctx, eval_state *es) {
                        : eval_extrapolation_is_gamma(es, bit) ? " (a gamma table holds τ = 1: that value was used)"
                        : ctx->tau_rule == TLOP_TAU_CLAMP ? " (--tau-beyond=clamp: L(m,T) was used)"
                                                          : " (--tau-beyond=proportional: L(m,T)·τ/T was used)";
-    diag_warning(ctx, (span){0}, "%s is %s%s", what, extrapolation_words[bit], rule);
+    if (bit == 1 && eval_extrapolation_from_zero_row(es, bit))
+      diag_warning(ctx, (span){0}, "%s is beyond the table's only row, at m = 0: v(0) was used "
+                   "for every m", what);
+    else
+      diag_warning(ctx, (span){0}, "%s is %s%s", what, extrapolation_words[bit], rule);
   }
 }
 
@@ -543,17 +565,27 @@ tlop_status tlop_axis_parse(tlop_ctx *ctx, const char *spec, tlop_axis *out) {
   size_t cap = 0;
   tlop_status st = TLOP_OK;
   if (!dots) {
-    char *list = strdup(body);
-    for (char *save = NULL, *v = strtok_r(list, ",", &save); v && st == TLOP_OK;
-         v = strtok_r(NULL, ",", &save)) {
+    /* Every comma separates two values: an empty one is a typo, not a value to skip. */
+    for (const char *v = body; st == TLOP_OK;) {
+      size_t len = strcspn(v, ",");
+      if (len == 0) {
+        diag_error(ctx, (span){0}, *body ? "grid axis '%s': an empty value in the list"
+                                         : "grid axis '%s' has no values", spec);
+        st = TLOP_ERR_ARG;
+        break;
+      }
+      char *text = strndup(v, len);
       double x;
-      kind vk;
-      st = value_parse(ctx, what, v, &x, &vk);
+      kind vk = KIND_NUM;
+      st = value_parse(ctx, what, text, &x, &vk);
+      free(text);
       if (vk.tag == K_DIM)
         k = vk;
       VEC_PUSH(out->values, out->count, cap, x);
+      if (!v[len])
+        break;
+      v += len + 1;
     }
-    free(list);
   } else {
     const char *colon = strchr(dots + 2, ':');
     char *a = strndup(body, (size_t)(dots - body));

@@ -738,6 +738,15 @@ static kind check(chk_state *c, ast_expr *e, const scope *sc) {
 
 /* ---- declarations ---- */
 
+static void check_params_distinct(chk_state *c, const ast_decl *fn) {
+  for (int j = 1; j < fn->nargs; j++)
+    for (int i = 0; i < j; i++)
+      if (fn->args[i]->name == fn->args[j]->name) {
+        error_at(c, fn->args[j]->sp, "parameter '%s' is declared twice", fn->args[j]->name->name);
+        break;
+      }
+}
+
 static void check_channel_fn(chk_state *c, ast_decl *fn, const kind *want, int nwant,
                              const char *shape) {
   if (fn->nargs != nwant) {
@@ -745,6 +754,7 @@ static void check_channel_fn(chk_state *c, ast_decl *fn, const kind *want, int n
              nwant == 1 ? "" : "s", shape);
     return;
   }
+  check_params_distinct(c, fn);
   kind args[2];
   for (int i = 0; i < nwant; i++) {
     if (fn->args[i]->k.tag != K_ANY && !kind_eq(fn->args[i]->k, want[i])) {
@@ -806,10 +816,14 @@ static void check_platform(chk_state *c, ast_decl *pf) {
 }
 
 static void check_fact(chk_state *c, ast_expr *e, const char *what) {
+  int before = c->errors;
   c->implicit = true;
   kind k = check(c, e, NULL);
   c->implicit = false;
-  if (k.tag != K_BOOL && k.tag != K_ANY) {
+  /* any kind is the mark of an error already reported, or of a free name (assume P) */
+  if (k.tag == K_ANY && c->errors == before) {
+    error_at(c, e->sp, "%s must be a comparison (or integer(x)), but this is a value", what);
+  } else if (k.tag != K_BOOL && k.tag != K_ANY) {
     char b1[48];
     error_at(c, e->sp, "%s must be a comparison (or integer(x)), but this is a %s", what,
              kind_name(k, b1, sizeof b1));
@@ -835,6 +849,7 @@ int chk_model(tlop_model *model) {
         break;
       case D_FN:
       case D_ALGORITHM:
+        check_params_distinct(c, d);
         if (ptrmap_get(&model->funcs, d->name) == d)
           check_generic(c, d);
         break;

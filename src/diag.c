@@ -3,6 +3,7 @@
  * goes to the context's handler; the library itself never prints. */
 #include "tlop_int.h"
 
+#include <ctype.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -36,11 +37,34 @@ static size_t line_of(const source *s, uint32_t off) {
   return lo;
 }
 
-/* Characters in [a, b): UTF-8 continuation bytes do not start a character. */
+/* The length of the UTF-8 character at p (before end), or 0 when p starts none: a lone
+ * continuation byte, a cut sequence, an overlong form, a surrogate or a code point beyond
+ * U+10FFFF. */
+static int char_len(const char *p, const char *end) {
+  unsigned char c = (unsigned char)*p;
+  int len = c < 0x80 ? 1 : (c & 0xE0) == 0xC0 ? 2 : (c & 0xF0) == 0xE0 ? 3 : (c & 0xF8) == 0xF0 ? 4 : 0;
+  if (len == 0 || p + len > end)
+    return 0;
+  unsigned cp = len == 1 ? c : c & (0x7Fu >> len);
+  for (int i = 1; i < len; i++) {
+    if (((unsigned char)p[i] & 0xC0) != 0x80)
+      return 0;
+    cp = (cp << 6) | ((unsigned char)p[i] & 0x3Fu);
+  }
+  static const unsigned least[5] = {0, 0, 0x80, 0x800, 0x10000};
+  if (cp < least[len] || cp > 0x10FFFF || (cp >= 0xD800 && cp <= 0xDFFF))
+    return 0;
+  return len;
+}
+
+/* Columns of [a, b): one per character, and one per byte that starts none (as echo shows
+ * it). */
 static int utf8_width(const char *a, const char *b) {
   int w = 0;
-  for (; a < b; a++)
-    w += ((unsigned char)*a & 0xC0) != 0x80;
+  for (; a < b; w++) {
+    int len = char_len(a, b);
+    a += len ? len : 1;
+  }
   return w;
 }
 
@@ -49,11 +73,8 @@ static int utf8_width(const char *a, const char *b) {
 static void echo(strbuf *b, const char *p, const char *end) {
   while (p < end) {
     unsigned char c = (unsigned char)*p;
-    int len = c < 0x80 ? 1 : (c & 0xE0) == 0xC0 ? 2 : (c & 0xF0) == 0xE0 ? 3 : (c & 0xF8) == 0xF0 ? 4 : 0;
-    bool ok = len > 0 && p + len <= end;
-    for (int i = 1; ok && i < len; i++)
-      ok = ((unsigned char)p[i] & 0xC0) == 0x80;
-    if (!ok || (c < 0x20 && c != '\t') || c == 0x7F) {
+    int len = char_len(p, end);
+    if (!len || (c < 0x20 && c != '\t') || c == 0x7F) {
       sb_putn(b, "?", 1);
       p++;
     } else {
@@ -77,10 +98,48 @@ static void deliver(tlop_ctx *ctx, tlop_severity sev, const char *file, int line
   ctx->diag_fn(ctx->diag_user, &d);
 }
 
+/* Longest name quoted whole in a message: a 1 MB identifier or import path is cut. */
+#define QUOTE_MAX 80
+
+/* m with each quoted part longer than QUOTE_MAX bytes cut: 'aaaa…' (1000000 characters).
+ * A quote after a letter or digit is an apostrophe (the table's), not an opening one. */
+static char *shorten_quotes(char *m) {
+  strbuf b = {0};
+  const char *p = m;
+  bool cut = false;
+  for (const char *q = m; (q = strchr(q, '\'')) != NULL;) {
+    if (q > m && isalnum((unsigned char)q[-1])) {
+      q++;
+      continue;
+    }
+    const char *end = strchr(q + 1, '\'');
+    if (!end)
+      break;
+    if (end - q - 1 > QUOTE_MAX) {
+      const char *keep = q + 1 + QUOTE_MAX;
+      while (keep > q + 1 && ((unsigned char)*keep & 0xC0) == 0x80)
+        keep--; /* never inside a UTF-8 character */
+      sb_putn(&b, p, (size_t)(keep - p));
+      sb_printf(&b, "…' (%d characters)", utf8_width(q + 1, end));
+      cut = true;
+    } else {
+      sb_putn(&b, p, (size_t)(end + 1 - p));
+    }
+    p = q = end + 1;
+  }
+  if (!cut) {
+    free(b.s);
+    return m;
+  }
+  sb_puts(&b, p);
+  free(m);
+  return sb_take(&b);
+}
+
 void diag_emit(tlop_ctx *ctx, tlop_severity sev, span at, const char *fmt, va_list ap) {
   strbuf msg = {0}, text = {0};
   sb_vprintf(&msg, fmt, ap);
-  char *m = sb_take(&msg);
+  char *m = shorten_quotes(sb_take(&msg));
   const source *s = at.src;
   if (!s) {
     sb_printf(&text, "%s: %s\n", severity_word(sev), m);
@@ -114,9 +173,11 @@ void diag_emit(tlop_ctx *ctx, tlop_severity sev, span at, const char *fmt, va_li
   sb_puts(&text, "  ");
   echo(&text, from, to);
   sb_puts(&text, "\n  ");
-  for (const char *p = from; p < s->text + lo && p < to; p++)
-    if (((unsigned char)*p & 0xC0) != 0x80)
-      sb_putn(&text, *p == '\t' ? "\t" : " ", 1);
+  for (const char *p = from; p < s->text + lo && p < to;) {
+    int len = char_len(p, to);
+    sb_putn(&text, *p == '\t' ? "\t" : " ", 1);
+    p += len ? len : 1;
+  }
   const char *end = s->text + hi < to ? s->text + hi : to;
   int carets = utf8_width(s->text + lo, end);
   sb_puts(&text, "^");

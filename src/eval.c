@@ -28,7 +28,14 @@ struct eval_state {
   uint32_t epoch;
   par_scope *par;
   size_t npar, par_cap;
-  double terms;
+  double terms; /* added by the sums of this evaluation so far (--max-terms) */
+  /* The sum being entered runs once per remaining iteration of the enclosing sums
+   * (proj_mult times) when it is reached unconditionally and its bounds use none of their
+   * indices (proj_vars, a bloom): then its terms times proj_mult are known in advance, and
+   * a nest beyond --max-terms is refused before it runs. */
+  bool proj_on;
+  double proj_mult;
+  uint64_t proj_vars;
   /* the schedule being evaluated: transfers placed per step, and the multiplicity of
    * the placements (a loop whose body ignores its index places them once, n times) */
   double *taus;
@@ -163,6 +170,7 @@ static void fail(eval_state *es, const ir_node *n, const char *fmt, ...) {
 /* ---- variables ---- */
 
 static bool eval(eval_state *es, const ir_node *n, double *out);
+static bool eval_unprojected(eval_state *es, const ir_node *n, double *out);
 
 static ast_decl *param_decl(const eval_state *es, sym name) {
   return es->model ? ptrmap_get(&es->model->values, name) : NULL;
@@ -184,8 +192,10 @@ double eval_lookup_var(eval_state *es, sym name, bool *found) {
   ir_node *ir = ptrmap_get(&es->param_ir, name);
   if (!ir) {
     ir = lower_expr((tlop_model *)es->model, d->body);
-    if (!ir)
+    if (!ir) {
+      es->failed = true; /* lowering said why */
       return NAN;
+    }
     ptrmap_put(&es->param_ir, name, ir);
   }
   /* A default is evaluated outside any ∥: it is a value, not a transfer. */
@@ -217,16 +227,31 @@ static void note_extrapolation(eval_state *es, unsigned flags, const pf_channel 
 
 bool eval_extrapolation_is_gamma(const eval_state *es, int bit) { return es->first[bit].op == IR_GAMMA; }
 
-void eval_extrapolation_example(const eval_state *es, int bit, char *buf, size_t n) {
-  char m[48], tau[40];
-  tlop_format_size(m, sizeof m, es->first[bit].m);
-  fmt_double(tau, sizeof tau, es->first[bit].tau);
-  const char *ch = es->first[bit].ch ? es->first[bit].ch->name->name : "";
-  switch (es->first[bit].op) {
-  case IR_L: snprintf(buf, n, "L[%s](%s, %s)", ch, m, tau); break;
-  case IR_O: snprintf(buf, n, "o[%s](%s)", ch, m); break;
-  default: snprintf(buf, n, "γ(%s, %s)", m, tau); break;
+bool eval_extrapolation_from_zero_row(const eval_state *es, int bit) {
+  const tab_table *t = es->first[bit].op == IR_GAMMA ? es->pf->gamma
+                       : es->first[bit].ch          ? es->first[bit].ch->table
+                                                    : NULL;
+  return t && t->nrows == 1 && t->m[0] == 0;
+}
+
+/* "L[shm](1 KiB, 2)", "o[shm](1 KiB)", "γ(1 KiB, 2)": one look-up, for messages. */
+static void describe_transfer(char *buf, size_t n, ir_op op, const pf_channel *channel, double m,
+                              double tau_value) {
+  char size[48], tau[40];
+  tlop_format_size(size, sizeof size, m);
+  fmt_double(tau, sizeof tau, tau_value);
+  const char *ch = channel ? channel->name->name : "";
+  switch (op) {
+  case IR_L: snprintf(buf, n, "L[%s](%s, %s)", ch, size, tau); break;
+  case IR_O: snprintf(buf, n, "o[%s](%s)", ch, size); break;
+  case IR_PACK: snprintf(buf, n, "p[%s](%s)", ch, size); break;
+  default: snprintf(buf, n, "γ(%s, %s)", size, tau); break;
   }
+}
+
+void eval_extrapolation_example(const eval_state *es, int bit, char *buf, size_t n) {
+  describe_transfer(buf, n, es->first[bit].op, es->first[bit].ch, es->first[bit].m,
+                    es->first[bit].tau);
 }
 
 static const pf_channel *channel_of(eval_state *es, const ir_node *n) {
@@ -257,7 +282,7 @@ static bool eval_analytic(eval_state *es, const ir_node *body, sym p1, double v1
     es->vals[p2->id] = v2;
   size_t npar = es->npar;
   es->npar = 0;
-  bool ok = eval(es, body, out);
+  bool ok = eval_unprojected(es, body, out);
   es->npar = npar;
   es->vals[p1->id] = old1;
   if (p2)
@@ -274,27 +299,42 @@ static bool check_size(eval_state *es, const ir_node *n, double m) {
   return false;
 }
 
-static bool check_tau(eval_state *es, const ir_node *n, double tau, bool table) {
-  if (isfinite(tau) && tau > 0 && (!table || tau >= 1))
+/* τ counts the transfers that share a channel: at least the one itself, on every platform
+ * (a table starts at τ = 1, and an analytic formula must agree with it). */
+static bool check_tau(eval_state *es, const ir_node *n, double tau) {
+  if (isfinite(tau) && tau >= 1)
     return true;
   char num[40];
   fmt_double(num, sizeof num, tau);
-  fail(es, n, "concurrency τ = %s is %s", num,
-       !isfinite(tau) ? "not finite" : tau <= 0 ? "not positive" : "below 1 (a table starts at τ = 1)");
+  fail(es, n, "concurrency τ = %s is %s", num, !isfinite(tau) ? "not finite" : "below 1");
+  return false;
+}
+
+/* A cost the platform gives (a table's look-up, a channel's formula) is a finite time ≥ 0. */
+static bool check_cost(eval_state *es, const ir_node *n, ir_op op, const pf_channel *ch, double m,
+                       double tau, double cost) {
+  if (isfinite(cost) && cost >= 0)
+    return true;
+  char what[160], num[48];
+  describe_transfer(what, sizeof what, op, ch, m, tau);
+  tlop_format_time(num, sizeof num, cost);
+  fail(es, n, "%s = %s is %s on platform '%s'", what, num,
+       isfinite(cost) ? "negative" : "not finite", es->pf->name->name);
   return false;
 }
 
 static bool transfer_cost(eval_state *es, const ir_node *n, const pf_channel *ch, double m,
                           double tau, double *out) {
-  if (!check_size(es, n, m) || !check_tau(es, n, tau, ch->table != NULL))
+  if (!check_size(es, n, m) || !check_tau(es, n, tau))
     return false;
   if (ch->table) {
     unsigned flags = 0;
     *out = tab_L(ch->table, m, tau, (tab_tau_rule)es->ctx->tau_rule, &flags);
     note_extrapolation(es, flags, ch, IR_L, m, tau);
-    return true;
+  } else if (!eval_analytic(es, ch->L, ch->L_m, m, ch->L_tau, tau, out)) {
+    return false;
   }
-  return eval_analytic(es, ch->L, ch->L_m, m, ch->L_tau, tau, out);
+  return check_cost(es, n, IR_L, ch, m, tau, *out);
 }
 
 static bool eval_L(eval_state *es, const ir_node *n, double *out) {
@@ -314,14 +354,15 @@ static bool eval_o_or_p(eval_state *es, const ir_node *n, double *out) {
     unsigned flags = 0;
     *out = tab_o(ch->table, m, &flags);
     note_extrapolation(es, flags, ch, IR_O, m, 0);
-    return true;
+    return check_cost(es, n, n->op, ch, m, 0, *out);
   }
   const ir_node *body = n->op == IR_O ? ch->o : ch->p;
   if (!body) {
     *out = 0; /* an analytic channel without o (or p) has none */
     return true;
   }
-  return eval_analytic(es, body, n->op == IR_O ? ch->o_m : ch->p_m, m, NULL, 0, out);
+  return eval_analytic(es, body, n->op == IR_O ? ch->o_m : ch->p_m, m, NULL, 0, out) &&
+         check_cost(es, n, n->op, ch, m, 0, *out);
 }
 
 static bool eval_gamma(eval_state *es, const ir_node *n, double *out) {
@@ -330,7 +371,7 @@ static bool eval_gamma(eval_state *es, const ir_node *n, double *out) {
   if (!eval(es, n->kid[0], &m) || !eval(es, n->kid[1], &tau) || !check_size(es, n, m))
     return false;
   tau *= par_factor(es, NULL);
-  if (!check_tau(es, n, tau, false))
+  if (!check_tau(es, n, tau))
     return false;
   if (pf->gamma) {
     int col = tab_gamma_column(pf->gamma, n->name->name);
@@ -343,10 +384,11 @@ static bool eval_gamma(eval_state *es, const ir_node *n, double *out) {
     unsigned flags = tau > 1 ? TAB_BEYOND_TAU : 0;
     *out = tab_column_at(pf->gamma, col, m, &flags);
     note_extrapolation(es, flags, NULL, IR_GAMMA, m, tau);
-    return true;
+    return check_cost(es, n, IR_GAMMA, NULL, m, tau, *out);
   }
   if (pf->gamma_expr)
-    return eval_analytic(es, pf->gamma_expr, pf->gamma_m, m, pf->gamma_tau, tau, out);
+    return eval_analytic(es, pf->gamma_expr, pf->gamma_m, m, pf->gamma_tau, tau, out) &&
+           check_cost(es, n, IR_GAMMA, NULL, m, tau, *out);
   fail(es, n, "platform '%s' defines no gamma (add 'gamma = table \"…\";' or "
        "'gamma(m, τ) = …;')", pf->name->name);
   return false;
@@ -524,14 +566,53 @@ static bool eval_conc(eval_state *es, const ir_node *n, double *out) {
 
 /* ---- messages stages: messages placed on nodes; a channel towards a node is shared ---- */
 
+static bool check_rank(eval_state *es, const ir_node *n, double rank) {
+  if (rank >= 0 && isfinite(rank) && rank == floor(rank))
+    return true;
+  char num[40];
+  fmt_double(num, sizeof num, rank);
+  fail(es, n, "rank %s is not a whole number ≥ 0", num);
+  return false;
+}
+
+/* sequential(Q) and round_robin(M) group ranks by a whole Q (M) ≥ 1: checked before the
+ * mapping divides by it. */
+static bool check_mapping(eval_state *es, const ir_node *n) {
+  const ir_node *arg;
+  const char *mapping = ir_mapping(n, &arg);
+  double v;
+  if (!mapping)
+    return true;
+  if (!eval(es, arg, &v))
+    return false;
+  if (v >= 1 && isfinite(v) && v == floor(v))
+    return true;
+  strbuf b = {0};
+  prt_expr_to(&b, arg, TLOP_FORMAT_UNICODE);
+  char num[40];
+  fmt_double(num, sizeof num, v);
+  if (arg->op == IR_NUM)
+    fail(es, n, "%s(%s) needs a whole number ≥ 1", mapping, b.s);
+  else
+    fail(es, n, "%s(%s) needs a whole number ≥ 1 (%s = %s)", mapping, b.s, b.s, num);
+  free(b.s);
+  return false;
+}
+
 static bool eval_send(eval_state *es, const ir_node *n, double *out) {
   msg m = {0};
   *out = 0;
   if (!eval(es, n->kid[0], &m.src) || !eval(es, n->kid[1], &m.dst) || !eval(es, n->kid[2], &m.size))
     return false;
-  if (!check_size(es, n, m.size))
+  if (!check_size(es, n, m.size) || !check_rank(es, n, m.src) || !check_rank(es, n, m.dst))
     return false;
   m.count = es->sched_mult;
+  if (es->nmsgs >= es->ctx->max_messages) {
+    char lim[40];
+    fmt_double(lim, sizeof lim, es->ctx->max_messages);
+    fail(es, n, "more than %s messages in one messages stage (--max-messages)", lim);
+    return false;
+  }
   VEC_PUSH(es->msgs, es->nmsgs, es->msgs_cap, m);
   return true;
 }
@@ -548,7 +629,7 @@ static bool node_of(eval_state *es, const ir_node *stage, double rank, double *n
 }
 
 bool eval_messages(eval_state *es, const ir_node *n, msg **msgs, size_t *count) {
-  bool ok = place(es, n);
+  bool ok = check_mapping(es, n) && place(es, n);
   /* a message stays on its node (shared memory) or crosses the network; messages on one
    * channel towards one node share it */
   for (size_t i = 0; ok && i < es->nmsgs; i++) {
@@ -699,25 +780,53 @@ static bool eval_sum(eval_state *es, const ir_node *n, double *out) {
     *out = count * v;
     return ok;
   }
-  if (es->terms + count > es->ctx->max_terms) {
+  bool projected = es->proj_on && !((n->kid[0]->vars | n->kid[1]->vars) & es->proj_vars);
+  double mult = projected ? es->proj_mult : 1;
+  if (es->terms + count * mult > es->ctx->max_terms) {
     char num[40], lim[40];
-    fmt_double(num, sizeof num, count);
     fmt_double(lim, sizeof lim, es->ctx->max_terms);
-    fail(es, n, "the sum has %s terms, more than the limit of %s (--max-terms)", num, lim);
+    if (es->terms == 0 && mult == 1) {
+      fmt_double(num, sizeof num, count);
+      fail(es, n, "the sum has %s terms, more than the limit of %s (--max-terms)", num, lim);
+    } else {
+      fmt_double(num, sizeof num, es->terms + count * mult);
+      fail(es, n, "the sums of this evaluation add %s terms, more than the limit of %s "
+           "(--max-terms)", num, lim);
+    }
     return false;
   }
   es->terms += count;
   ensure(es, idx->id);
   double saved = es->vals[idx->id], acc = 0;
+  bool saved_on = es->proj_on;
+  double saved_mult = es->proj_mult;
+  uint64_t saved_vars = es->proj_vars;
+  es->proj_vars = (projected ? saved_vars : 0) | 1ull << (idx->id % 64);
   bool ok = true;
   for (double k = 0; k < count && ok; k++) {
     double v;
     es->vals[idx->id] = lo + k;
+    es->proj_on = true;
+    es->proj_mult = mult * (count - k);
     ok = eval(es, n->kid[2], &v);
     acc += v;
   }
   es->vals[idx->id] = saved;
+  es->proj_on = saved_on;
+  es->proj_mult = saved_mult;
+  es->proj_vars = saved_vars;
   *out = acc;
+  return ok;
+}
+
+/* Evaluates n where its sums must not be projected: only some iterations of the enclosing
+ * sums reach it (a branch of an if, the right of and/or, the body of a repeat), or its
+ * bounds may use values that change with them (a channel's formula of m and τ). */
+static bool eval_unprojected(eval_state *es, const ir_node *n, double *out) {
+  bool saved = es->proj_on;
+  es->proj_on = false;
+  bool ok = eval(es, n, out);
+  es->proj_on = saved;
   return ok;
 }
 
@@ -766,7 +875,7 @@ static bool eval_counted(eval_state *es, const ir_node *n, double count, const i
     *out = 0;
     return true;
   }
-  if (!eval(es, cost, &c))
+  if (!eval_unprojected(es, cost, &c))
     return false;
   *out = count * c;
   return check_result(es, n, count, c, *out);
@@ -788,7 +897,7 @@ static bool eval(eval_state *es, const ir_node *n, double *out) {
   case IR_IF:
     if (!eval(es, n->kid[0], &a))
       return false;
-    return eval(es, n->kid[a != 0 ? 1 : 2], out);
+    return eval_unprojected(es, n->kid[a != 0 ? 1 : 2], out);
   case IR_AND:
   case IR_OR:
     if (!eval(es, n->kid[0], &a))
@@ -797,7 +906,7 @@ static bool eval(eval_state *es, const ir_node *n, double *out) {
       *out = n->op == IR_OR;
       return true;
     }
-    if (!eval(es, n->kid[1], &b))
+    if (!eval_unprojected(es, n->kid[1], &b))
       return false;
     *out = b != 0;
     return true;
@@ -809,7 +918,8 @@ static bool eval(eval_state *es, const ir_node *n, double *out) {
     if (!(isfinite(a) && a > 0)) {
       char x[40];
       fmt_double(x, sizeof x, a);
-      fail(es, n, "the count of ∥ is %s; it must be positive", x);
+      fail(es, n, isfinite(a) ? "the count of ∥ is %s; it must be positive"
+                              : "the count of ∥ is %s: not finite", x);
       return false;
     }
     const pf_channel *ch = NULL;
@@ -843,10 +953,11 @@ static bool eval(eval_state *es, const ir_node *n, double *out) {
   case IR_REPEAT:
     if (!eval(es, n->kid[0], &a))
       return false;
-    if (a < 0) {
+    if (!(a >= 0 && isfinite(a) && a == floor(a))) {
       char x[40];
       fmt_double(x, sizeof x, a);
-      fail(es, n, "repeat count %s is negative", x);
+      fail(es, n, "repeat count %s is %s", x,
+           !isfinite(a) ? "not finite" : a < 0 ? "negative" : "not a whole number");
       return false;
     }
     return eval_counted(es, n, a, n->kid[1], out);
@@ -860,7 +971,13 @@ static bool eval(eval_state *es, const ir_node *n, double *out) {
   default:
     break;
   }
-  if (!eval(es, n->kid[0], &a) || (n->nkids > 1 && !eval(es, n->kid[1], &b)))
+  if (!eval(es, n->kid[0], &a))
+    return false;
+  /* x + x (a let used twice) is one node: evaluated once, or a DAG of nested doublings
+   * would be walked as a tree; placements must happen each time */
+  if (n->nkids > 1 && n->kid[1] == n->kid[0] && !(n->kid[0]->flags & IR_HAS_AT))
+    b = a;
+  else if (n->nkids > 1 && !eval(es, n->kid[1], &b))
     return false;
   if ((n->op == IR_LOG2 && a <= 0) || (n->op == IR_LOG && (b <= 0 || a <= 0 || a == 1))) {
     char x[40], y[40];
@@ -876,17 +993,22 @@ static bool eval(eval_state *es, const ir_node *n, double *out) {
   return check_result(es, n, a, b, *out);
 }
 
-bool eval_node(eval_state *es, const ir_node *n, double *out) {
+static void start(eval_state *es) {
   es->failed = false;
   es->terms = 0;
+  es->proj_on = true;
+  es->proj_mult = 1;
+  es->proj_vars = 0;
   es->npar = 0;
+}
+
+bool eval_node(eval_state *es, const ir_node *n, double *out) {
+  start(es);
   return eval(es, n, out);
 }
 
 bool eval_node_scaled(eval_state *es, const ir_node *n, double par, double *out) {
-  es->failed = false;
-  es->terms = 0;
-  es->npar = 0;
+  start(es);
   par_scope s = {NULL, par};
   VEC_PUSH(es->par, es->npar, es->par_cap, s);
   bool ok = eval(es, n, out);

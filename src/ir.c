@@ -147,6 +147,21 @@ static double log_base(double b, double x) {
   return r;
 }
 
+const char *ir_mapping(const ir_node *msgs, const ir_node **arg) {
+  const ir_node *f = msgs->kid[0];
+  bool rank_first = f->nkids > 0 && f->kid[0]->op == IR_VAR && f->kid[0]->name == msgs->name;
+  if (f->op == IR_FLOOR && f->kid[0]->op == IR_DIV && f->kid[0]->kid[0]->op == IR_VAR &&
+      f->kid[0]->kid[0]->name == msgs->name) {
+    *arg = f->kid[0]->kid[1];
+    return "sequential";
+  }
+  if (f->op == IR_MOD && rank_first) {
+    *arg = f->kid[1];
+    return "round_robin";
+  }
+  return NULL;
+}
+
 double ir_apply(ir_op op, double a, double b) {
   switch (op) {
   case IR_ADD: return a + b;

@@ -48,6 +48,11 @@ char *load_read_file(tlop_ctx *ctx, const char *path, span from, size_t *len) {
   size_t n = fread(buf, 1, cap, f);
   bool bad = ferror(f) || n > (size_t)st.st_size;
   fclose(f);
+  if (bad && st.st_size == 0 && n > 0) {
+    /* files of /proc and the like say size 0 and hold text that changes as it is read */
+    diag_error(ctx, from, "cannot read '%s': its size is unknown (not a file on disk)", path);
+    return NULL;
+  }
   if (bad) {
     diag_error(ctx, from, "cannot read '%s': the file changed while being read", path);
     return NULL;

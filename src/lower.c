@@ -18,6 +18,7 @@ typedef struct lowerer {
   tlop_model *model;
   sym *active; /* sum indices being lowered, innermost last */
   size_t nactive, cap;
+  double inlined; /* function calls inlined so far (--max-inline) */
   bool failed;
 } lowerer;
 
@@ -140,7 +141,10 @@ static ir_node *lower_call(lowerer *lw, ast_expr *e, const binding *env) {
     a[i] = lower(lw, e->u.call.args[i], env);
   ir_node *r = NULL;
   ast_decl *fn = ptrmap_get(&lw->model->funcs, e->u.call.name);
-  if (fn) {
+  if (fn && ++lw->inlined > ctx_of(lw)->max_inline) {
+    lw->failed = true; /* reported by finish, at the whole expression */
+    r = ir_num(ctx_of(lw), 0); /* stands in for the call; the result is dropped */
+  } else if (fn) {
     /* The body sees its parameters and the globals, not the caller's locals. */
     binding *frames = calloc((size_t)(n ? n : 1), sizeof *frames);
     const binding *scope = NULL;
@@ -303,14 +307,21 @@ static ir_node *lower(lowerer *lw, ast_expr *e, const binding *env) {
   return at(r, e->sp);
 }
 
-static ir_node *finish(lowerer *lw, ir_node *r) {
+static ir_node *finish(lowerer *lw, ir_node *r, span sp) {
   free(lw->active);
+  tlop_ctx *ctx = ctx_of(lw);
+  if (lw->inlined > ctx->max_inline) {
+    char lim[40];
+    fmt_double(lim, sizeof lim, ctx->max_inline);
+    diag_error(ctx, sp, "expression too large: more than %s function calls to inline "
+               "(--max-inline)", lim);
+  }
   return lw->failed ? NULL : r;
 }
 
 ir_node *lower_expr(tlop_model *model, ast_expr *e) {
   lowerer lw = {.model = model};
-  return finish(&lw, lower(&lw, e, NULL));
+  return finish(&lw, lower(&lw, e, NULL), e->sp);
 }
 
 ir_node *lower_function(tlop_model *model, ast_decl *fn) {
@@ -324,5 +335,5 @@ ir_node *lower_function(tlop_model *model, ast_decl *fn) {
   }
   ir_node *r = lower(&lw, fn->body, scope);
   free(frames);
-  return finish(&lw, r);
+  return finish(&lw, r, fn->body->sp);
 }

@@ -202,7 +202,11 @@ static void check_walk(const tlop_platform *pf, const ir_node *n, ptrmap *seen, 
   ptrmap_put(seen, n, (void *)n);
   bool channel_op = n->op == IR_L || n->op == IR_O || n->op == IR_PACK || n->op == IR_SCHED ||
                     (n->op == IR_PAR && n->name);
-  if (channel_op && !pf_channel_find(pf, n->name)) {
+  if (channel_op && pf->nch == 0) {
+    diag_error(pf->ctx, n->origin, "platform '%s' declares no channel: it cannot price '%s'",
+               tlop_platform_name(pf), ir_op_name(n->op));
+    *ok = false;
+  } else if (channel_op && !pf_channel_find(pf, n->name)) {
     strbuf have = {0};
     for (size_t i = 0; i < pf->nch; i++)
       sb_printf(&have, "%s%s", i ? ", " : "", pf->ch[i].name->name);

@@ -35,8 +35,6 @@ struct poly {
   mono *m; /* canonical order, distinct keys, no zero coefficient */
 };
 
-/* Polynomials larger than this stay opaque rather than multiply out. */
-#define POLY_MAX_TERMS 256
 
 static void *alloc(simp *s, size_t n) { return arena_alloc(simp_arena(s), n ? n : 1); }
 

@@ -473,22 +473,12 @@ static void pr(printer *p, const ir_node *n, int min) {
     put(p, " }");
     break;
   case IR_MSGS: {
-    /* the mapping as written: ⌊p/Q⌋ is sequential(Q), p mod M is round_robin(M) */
-    const ir_node *f = n->kid[0];
-    bool rank_first = f->nkids > 0 && f->kid[0]->op == IR_VAR && f->kid[0]->name == n->name;
-    bool seq = f->op == IR_FLOOR && f->kid[0]->op == IR_DIV && f->kid[0]->kid[0]->op == IR_VAR &&
-               f->kid[0]->kid[0]->name == n->name;
+    const ir_node *arg;
+    const char *mapping = ir_mapping(n, &arg);
     put(p, "messages on ");
-    if (seq) {
-      put(p, "sequential(");
-      pr(p, f->kid[0]->kid[1], P_OPEN + 1);
-    } else if (f->op == IR_MOD && rank_first) {
-      put(p, "round_robin(");
-      pr(p, f->kid[1], P_OPEN + 1);
-    } else {
-      put(p, "by(");
-      pr(p, f, P_OPEN + 1);
-    }
+    put(p, mapping ? mapping : "by");
+    put(p, "(");
+    pr(p, mapping ? arg : n->kid[0], P_OPEN + 1);
     put(p, ") {");
     statements(p, n->kid[1]);
     put(p, " }");
@@ -540,6 +530,38 @@ char *prt_expr(tlop_ctx *ctx, const ir_node *n, tlop_format f) {
   strbuf b = {0};
   prt_expr_to(&b, n, f);
   return sb_take(&b);
+}
+
+/* Nodes of n printed as a tree: a DAG of nested doublings (let x = y + y) has 2^depth. */
+static double tree_size(const ir_node *n, ptrmap *memo) {
+  double *known = ptrmap_get(memo, n);
+  if (known)
+    return *known;
+  double size = 1;
+  for (int i = 0; i < n->nkids; i++)
+    size += tree_size(n->kid[i], memo);
+  double *slot = malloc(sizeof *slot);
+  if (!slot)
+    abort();
+  *slot = size;
+  ptrmap_put(memo, n, slot);
+  return size;
+}
+
+bool prt_fits(tlop_ctx *ctx, const ir_node *n) {
+  ptrmap memo = {0};
+  double size = tree_size(n, &memo);
+  for (size_t i = 0; i < memo.cap; i++)
+    if (memo.keys[i])
+      free(memo.vals[i]);
+  ptrmap_free(&memo);
+  if (size <= PRINT_MAX_NODES)
+    return true;
+  char num[40];
+  fmt_double(num, sizeof num, size);
+  diag_error(ctx, n->origin, "expression too large to print: %s nodes as a tree (print its "
+             "DAG instead: dump-ir --format dag)", num);
+  return false;
 }
 
 /* ---- the DAG listing ---- */

@@ -10,6 +10,7 @@
  * neither gets numeric evidence on a measured platform. */
 #include "tlop_int.h"
 
+#include <ctype.h>
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -779,10 +780,27 @@ static void channel_orders(prover *pv, ir_node **user, size_t nuser, const ir_no
   }
 }
 
-/* Decides lhs op rhs: the derivation, else a counterexample, else the evidence. */
-static void judge(prover *pv, ir_node **user, size_t nuser, ir_node *lhs, ir_op op,
+/* Notes the normal forms of two sides; false (reported) when one holds a number that
+ * overflowed, which no derivation may use. */
+static bool normal_forms(prover *pv, ir_node **facts, size_t n, const char *names[2],
+                         ir_node *a, ir_node *b) {
+  tlop_simp_opts none = {0};
+  int errors = pv->ctx->errors;
+  ir_node *na = simp_simplify(pv->ctx, a, facts, n, &none);
+  if (pv->ctx->errors > errors)
+    return false; /* the assumptions contradict each other */
+  ir_node *nb = simp_simplify(pv->ctx, b, facts, n, &none);
+  if (!simp_finite(pv->ctx, a, na) || !simp_finite(pv->ctx, b, nb))
+    return false;
+  note(pv, "normal form", "%s = %E", names[0], na);
+  note(pv, "normal form", "%s = %E", names[1], nb);
+  return true;
+}
+
+/* Decides lhs op rhs: the derivation, else a counterexample, else the evidence; false
+ * after an error. */
+static bool judge(prover *pv, ir_node **user, size_t nuser, ir_node *lhs, ir_op op,
                   ir_node *rhs) {
-  tlop_ctx *ctx = pv->ctx;
   ir_node **facts;
   size_t n;
   with_defaults(pv, lhs, rhs, user, nuser, &facts, &n);
@@ -790,15 +808,16 @@ static void judge(prover *pv, ir_node **user, size_t nuser, ir_node *lhs, ir_op 
   for (size_t i = 0; i < nuser; i++) /* the printer's == is the facts' = */
     note(pv, NULL, user[i]->op == IR_EQ ? "assuming %E = %E" : "assuming %E",
          user[i]->op == IR_EQ ? user[i]->kid[0] : user[i], user[i]->kid[1]);
-  tlop_simp_opts none = {0};
-  note(pv, "normal form", "left = %E", simp_simplify(ctx, lhs, facts, n, &none));
-  note(pv, "normal form", "right = %E", simp_simplify(ctx, rhs, facts, n, &none));
+  if (!normal_forms(pv, facts, n, (const char *[2]){"left", "right"}, lhs, rhs)) {
+    free(facts);
+    return false;
+  }
   size_t mark = pv->proof->nsteps;
   if (holds(pv, facts, n, lhs, op, rhs)) {
     pv->proof->verdict = TLOP_PROVED;
     note(pv, NULL, "proved");
     free(facts);
-    return;
+    return true;
   }
   refutation r;
   if (refute_search(pv->model, facts, n, lhs, op, rhs, pv->strict, pv->deadline, &r)) {
@@ -808,7 +827,7 @@ static void judge(prover *pv, ir_node **user, size_t nuser, ir_node *lhs, ir_op 
     note(pv, NULL, "refuted");
     free(r.where);
     free(facts);
-    return;
+    return true;
   }
   pv->proof->verdict = TLOP_UNKNOWN;
   if (pv->timed_out)
@@ -829,6 +848,7 @@ static void judge(prover *pv, ir_node **user, size_t nuser, ir_node *lhs, ir_op 
   }
   note(pv, NULL, "unknown");
   free(facts);
+  return true;
 }
 
 /* ---- comparing two expressions ---- */
@@ -908,16 +928,18 @@ static ir_node *best_ratio(prover *pv, ir_node **facts, size_t nfacts, ir_node *
   return r;
 }
 
-/* The three answers for a and b: a ≥ b, a ≤ b, and the tightest c of a ≥ c·b. */
-static void compare_exprs(prover *pv, ir_node **user, size_t nuser, ir_node *a, ir_node *b) {
+/* The three answers for a and b: a ≥ b, a ≤ b, and the tightest c of a ≥ c·b; false
+ * after an error. */
+static bool compare_exprs(prover *pv, ir_node **user, size_t nuser, ir_node *a, ir_node *b) {
   tlop_ctx *ctx = pv->ctx;
   ir_node **facts;
   size_t n;
   with_defaults(pv, a, b, user, nuser, &facts, &n);
   channel_orders(pv, user, nuser, a, b);
-  tlop_simp_opts none = {0};
-  note(pv, "normal form", "A = %E", simp_simplify(ctx, a, facts, n, &none));
-  note(pv, "normal form", "B = %E", simp_simplify(ctx, b, facts, n, &none));
+  if (!normal_forms(pv, facts, n, (const char *[2]){"A", "B"}, a, b)) {
+    free(facts);
+    return false;
+  }
   int proved = 0;
   for (int k = 0; k < 2; k++) {
     ir_op op = k == 0 ? IR_GE : IR_LE;
@@ -952,6 +974,7 @@ static void compare_exprs(prover *pv, ir_node **user, size_t nuser, ir_node *a, 
   }
   pv->proof->verdict = proved ? TLOP_PROVED : TLOP_UNKNOWN;
   free(facts);
+  return true;
 }
 
 /* ---- rendering ---- */
@@ -1117,18 +1140,33 @@ tlop_status tlop_prove_claim(tlop_model *model, size_t i, const tlop_prove_opts 
   tlop_proof *p = start(&pv, model, o, d->strict);
   p->heading = "claim";
   p->claim = claim_title(d);
-  judge(&pv, user, nuser, lhs, op, rhs);
+  bool judged = judge(&pv, user, nuser, lhs, op, rhs);
   free(user);
   finish(&pv);
+  if (!judged) {
+    tlop_proof_free(p);
+    return TLOP_ERR_EVAL;
+  }
   *out = p;
   return TLOP_OK;
 }
 
-/* An algorithm's name stands for its body with its parameters free. */
+/* An algorithm's name stands for its body with its parameters free. A lone name that the
+ * model does not define is a misspelt algorithm, not a free symbol to compare with. */
 static tlop_status side_expr(tlop_model *model, const char *text, tlop_expr **out) {
   size_t n;
-  return tlop_algorithm_params(model, text, &n) ? tlop_algorithm_expr(model, text, NULL, out)
-                                                : tlop_expr_parse_symbolic(model, text, out);
+  if (tlop_algorithm_params(model, text, &n))
+    return tlop_algorithm_expr(model, text, NULL, out);
+  bool lone_name = isalpha((unsigned char)text[0]) &&
+                   text[strspn(text, "abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ"
+                                     "0123456789_'")] == 0;
+  sym name = lone_name ? ctx_sym(model->ctx, text) : NULL;
+  if (name && !ptrmap_get(&model->values, name) && !ptrmap_get(&model->funcs, name)) {
+    diag_error(model->ctx, (span){0}, "no algorithm or function '%s' in %s", text,
+               model->root->src->path);
+    return TLOP_ERR_CHECK;
+  }
+  return tlop_expr_parse_symbolic(model, text, out);
 }
 
 tlop_status tlop_prove_compare(tlop_model *model, const char *a, const char *b,
@@ -1154,9 +1192,13 @@ tlop_status tlop_prove_compare(tlop_model *model, const char *a, const char *b,
   sb_printf(&t, "A = %s, B = %s", a, b);
   p->heading = "compare";
   p->claim = sb_take(&t);
-  compare_exprs(&pv, user, nuser, ea->node, eb->node);
+  bool compared = compare_exprs(&pv, user, nuser, ea->node, eb->node);
   free(user);
   finish(&pv);
+  if (!compared) {
+    tlop_proof_free(p);
+    return TLOP_ERR_EVAL;
+  }
   *out = p;
   return TLOP_OK;
 }

@@ -14,8 +14,11 @@
 #include <stdlib.h>
 #include <string.h>
 
-/* Concrete sums up to this many terms are written out when unrolling. */
+/* Concrete sums up to this many terms are written out when unrolling, as long as the
+ * nest of sums written out stays within UNROLL_TOTAL terms (four nested sums of 30
+ * would be 810 000); the sums beyond it are kept. */
 #define UNROLL_MAX 64
+#define UNROLL_TOTAL 4096
 
 typedef struct subst {
   sym var;
@@ -55,6 +58,7 @@ struct simp {
   order *orders;
   size_t norders, orders_cap;
   bool expand, unroll;
+  double unrolled; /* terms of the sums being written out around the current node */
   sym default_ch;
   subst *subs;
   size_t nsubs, subs_cap;
@@ -139,6 +143,20 @@ static void unroll_push(simp *s, sym idx, double v) {
 }
 
 static void unroll_pop(simp *s) { pop_index(s); }
+
+/* Whether the sum over lo..hi (numbers a..b when so) is written out; if so, its terms
+ * join s->unrolled until unroll_end. */
+static bool unroll_begin(simp *s, const poly *lo, const poly *hi, double *a, double *b) {
+  if (!(s->unroll && poly_is_num(lo, a) && poly_is_num(hi, b) && *b - *a < UNROLL_MAX))
+    return false;
+  double terms = s->unrolled * fmax(*b - *a + 1, 1);
+  if (terms > UNROLL_TOTAL)
+    return false;
+  s->unrolled = terms;
+  return true;
+}
+
+static void unroll_end(simp *s, double a, double b) { s->unrolled /= fmax(b - a + 1, 1); }
 
 /* ---- the proof of p ≥ 0 that decides min, max, if and closed sums ---- */
 
@@ -333,13 +351,14 @@ static poly *scalar_sum(simp *s, const ir_node *n) {
   sym idx = n->name;
   poly *lo = scalar(s, n->kid[0]), *hi = scalar(s, n->kid[1]);
   double a, b;
-  if (s->unroll && poly_is_num(lo, &a) && poly_is_num(hi, &b) && b - a < UNROLL_MAX) {
+  if (unroll_begin(s, lo, hi, &a, &b)) {
     poly *r = poly_num(s, 0);
     for (double i = a; i <= b; i++) {
       unroll_push(s, idx, i);
       r = poly_add(s, r, scalar(s, n->kid[2]));
       unroll_pop(s);
     }
+    unroll_end(s, a, b);
     return r;
   }
   if (poly_is_num(lo, &a) && poly_is_num(hi, &b) && b < a)
@@ -769,13 +788,14 @@ static lin norm_sum(simp *s, const ir_node *n, const par_scope *par, bool shifte
   sym idx = n->name;
   poly *lo = scalar(s, n->kid[0]), *hi = scalar(s, n->kid[1]);
   double a, b;
-  if (s->unroll && poly_is_num(lo, &a) && poly_is_num(hi, &b) && b - a < UNROLL_MAX) {
+  if (unroll_begin(s, lo, hi, &a, &b)) {
     lin r = {0};
     for (double i = a; i <= b; i++) {
       unroll_push(s, idx, i);
       r = lin_add(s, r, norm(s, n->kid[2], par), 1);
       unroll_pop(s);
     }
+    unroll_end(s, a, b);
     return r;
   }
   if (poly_is_num(lo, &a) && poly_is_num(hi, &b) && b < a)
@@ -881,9 +901,12 @@ static lin norm(simp *s, const ir_node *n, const par_scope *par) {
   case IR_MSGS:
     return norm_messages(s, n, par);
   case IR_ADD:
-  case IR_SUB:
-    return merge_sums(s, lin_add(s, norm(s, n->kid[0], par), norm(s, n->kid[1], par),
-                                 n->op == IR_SUB ? -1 : 1));
+  case IR_SUB: {
+    /* x + x (a let used twice) is normalized once: nested doublings are a DAG */
+    lin a = norm(s, n->kid[0], par);
+    lin b = n->kid[1] == n->kid[0] ? a : norm(s, n->kid[1], par);
+    return merge_sums(s, lin_add(s, a, b, n->op == IR_SUB ? -1 : 1));
+  }
   case IR_NEG:
     return lin_scale(s, norm(s, n->kid[0], par), poly_num(s, -1));
   case IR_MUL:
@@ -1041,6 +1064,15 @@ static void assume(simp *s, const ir_node *f, int pass) {
       const bound *old = bound_of(s, a->name);
       if (old)
         bd.lo = bd.lo ? bd.lo : old->lo, bd.hi = bd.hi ? bd.hi : old->hi;
+      double lo, hi;
+      if (bd.lo && bd.hi && poly_is_num(bd.lo, &lo) && poly_is_num(bd.hi, &hi) && lo > hi) {
+        /* from contradictory facts anything would follow */
+        char l[40], h[40];
+        fmt_double(l, sizeof l, lo);
+        fmt_double(h, sizeof h, hi);
+        diag_error(ctx, f->origin, "the assumptions contradict each other (%s ≥ %s and %s ≤ %s)",
+                   a->name->name, l, a->name->name, h);
+      }
       VEC_PUSH(s->bounds, s->nbounds, s->bounds_cap, bd);
     }
     return;
@@ -1061,6 +1093,7 @@ static simp *simp_new(tlop_ctx *ctx, bool expand, bool unroll, sym default_ch) {
   s->ar = arena_new();
   s->expand = expand;
   s->unroll = unroll;
+  s->unrolled = 1;
   s->default_ch = default_ch;
   return s;
 }
@@ -1160,6 +1193,89 @@ ir_node *simp_simplify(tlop_ctx *ctx, const ir_node *n, ir_node *const *facts, s
   r = lin_ir(s, norm(s, r, NULL));
   simp_free(s);
   return r;
+}
+
+/* ---- numbers that overflow ---- */
+
+static bool all_finite(const ir_node *n, ptrmap *seen) {
+  if (ptrmap_get(seen, n))
+    return true;
+  ptrmap_put(seen, n, (void *)n);
+  if (n->op == IR_NUM)
+    return isfinite(n->num);
+  for (int i = 0; i < n->nkids; i++)
+    if (!all_finite(n->kid[i], seen))
+      return false;
+  return true;
+}
+
+/* An operation on numbers only (2^100000, 1e300 * 1e300) whose value is not finite. */
+static const ir_node *overflowing_constant(const ir_node *n, ptrmap *seen) {
+  if (ptrmap_get(seen, n))
+    return NULL;
+  ptrmap_put(seen, n, (void *)n);
+  for (int i = 0; i < n->nkids; i++) {
+    const ir_node *c = overflowing_constant(n->kid[i], seen);
+    if (c)
+      return c;
+  }
+  bool numbers = n->nkids == 1 || n->nkids == 2;
+  for (int i = 0; i < n->nkids && numbers; i++)
+    numbers = n->kid[i]->op == IR_NUM;
+  if (!numbers)
+    return NULL;
+  double v = ir_apply(n->op, n->kid[0]->num, n->nkids > 1 ? n->kid[1]->num : 0);
+  return isinf(v) ? n : NULL;
+}
+
+bool simp_finite(tlop_ctx *ctx, const ir_node *n, const ir_node *r) {
+  ptrmap seen = {0}, visited = {0};
+  bool finite = all_finite(r, &seen);
+  ptrmap_free(&seen);
+  if (finite)
+    return true;
+  const ir_node *c = overflowing_constant(n, &visited);
+  ptrmap_free(&visited);
+  strbuf b = {0};
+  if (c) {
+    prt_expr_to(&b, c, TLOP_FORMAT_UNICODE);
+    diag_error(ctx, c->origin, "%s overflows to infinity: no normal form holds it", b.s);
+  } else {
+    diag_error(ctx, n->origin, "a number of the normal form overflows to infinity");
+  }
+  free(b.s);
+  return false;
+}
+
+/* ---- what --expand could not do ---- */
+
+/* A sum raised to a whole power ≥ 2 that the result still holds. */
+static const ir_node *power_of_sum(const ir_node *n, ptrmap *seen) {
+  if (ptrmap_get(seen, n))
+    return NULL;
+  ptrmap_put(seen, n, (void *)n);
+  if (n->op == IR_POW && (n->kid[0]->op == IR_ADD || n->kid[0]->op == IR_SUB) &&
+      n->kid[1]->op == IR_NUM && n->kid[1]->num >= 2 && n->kid[1]->num == floor(n->kid[1]->num))
+    return n;
+  for (int i = 0; i < n->nkids; i++) {
+    const ir_node *p = power_of_sum(n->kid[i], seen);
+    if (p)
+      return p;
+  }
+  return NULL;
+}
+
+void simp_note_unexpanded(tlop_ctx *ctx, const ir_node *n, const ir_node *r) {
+  ptrmap seen = {0};
+  const ir_node *p = power_of_sum(r, &seen);
+  ptrmap_free(&seen);
+  if (!p)
+    return;
+  strbuf b = {0};
+  prt_expr_to(&b, p, TLOP_FORMAT_UNICODE);
+  diag_note(ctx, n->origin, "--expand left %s as it is: too large to multiply out (a "
+            "product stops at %d terms)", b.s, POLY_MAX_TERMS);
+  free(b.s);
 }
 
 /* ---- numbers substituted: a stage of `explain` ---- */

@@ -741,11 +741,12 @@ int tab_gamma_column(const tab_table *t, const char *op) {
 
 /* Where m falls in the table, shared by all columns of one look-up. The value of column c
  * is then
- *   y = v[lo] + (v[hi] - v[lo]) * (m - m[lo]) / (m[hi] - m[lo])   (hi != lo: between rows)
+ *   y = v[lo] + (v[hi] - v[lo]) * ((m - m[lo]) / (m[hi] - m[lo]))   (hi != lo: between rows)
  *   y = v[lo]                                                     (exact, or clamped)
  * and beyond the last row, with q copies of it and the remainder r in place of m,
  *   y = q * v[last] + y(r),
- * evaluated in exactly this order so that every engine gets the same bits. */
+ * evaluated in exactly this order so that every engine gets the same bits. The fraction
+ * comes first: (v[hi] - v[lo]) * (m - m[lo]) overflows for values near 1e308. */
 typedef struct {
   int lo, hi;
   double dm, span; /* m - m[lo] and m[hi] - m[lo] */
@@ -812,7 +813,7 @@ static double eval(const tab_table *t, const locus *p, int col) {
   double y = v[(size_t)p->lo * nc + (size_t)col];
   if (p->hi != p->lo) {
     double y1 = v[(size_t)p->hi * nc + (size_t)col];
-    y = y + (y1 - y) * p->dm / p->span;
+    y = y + (y1 - y) * (p->dm / p->span);
   }
   if (p->q != 0) y = p->q * v[(size_t)(t->nrows - 1) * nc + (size_t)col] + y;
   return y;

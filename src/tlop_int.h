@@ -204,6 +204,8 @@ typedef struct parse_state {
   uint32_t offset; /* byte offset of the scanner in src */
   uint32_t comment_at; /* where the block comment being skipped began */
   bool too_deep;   /* the nesting limit was reported */
+  bool stopped;    /* --max-errors or the nesting limit reached: the scanner reads no further */
+  bool end_statement; /* an unterminated string ended its line: give ';' next */
 } parse_state;
 
 /* Deepest expression the parser builds: the later stages recurse over it. */
@@ -367,6 +369,9 @@ ir_node *ir_rebind(tlop_ctx *ctx, ir_node *n, sym old, sym fresh);
 /* A total order on nodes by structure, for canonical forms. */
 int ir_cmp(const ir_node *a, const ir_node *b);
 bool ir_has_cost(const ir_node *n);          /* contains a transfer, overhead, γ or p */
+/* The mapping of a messages stage as written: "sequential" (⌊p/Q⌋) or "round_robin"
+ * (p mod M) with *arg its Q or M; NULL for any other (by(…), nodes(…)). */
+const char *ir_mapping(const ir_node *msgs, const ir_node **arg);
 bool ir_has_stage(const ir_node *n);
 /* Applies a scalar operator to numbers; the one arithmetic of interp and simplifier. */
 double ir_apply(ir_op op, double a, double b);
@@ -426,6 +431,8 @@ unsigned eval_extrapolations(const eval_state *es);
 /* The first look-up that needed extrapolation `bit`, as text: "L[shm](1 MiB, 64)". */
 void eval_extrapolation_example(const eval_state *es, int bit, char *buf, size_t n);
 bool eval_extrapolation_is_gamma(const eval_state *es, int bit);
+/* Whether that look-up was in a table whose one row is at m = 0 (v(0) serves every m). */
+bool eval_extrapolation_from_zero_row(const eval_state *es, int bit);
 /* The transfers a schedule places at each step (taus[t], t = 1 … nsteps − 1). */
 bool eval_schedule_taus(eval_state *es, const ir_node *n, const double **taus, size_t *nsteps);
 /* The messages of a messages stage, with their nodes. */
@@ -486,6 +493,13 @@ tlop_ctx *simp_ctx(simp *s);
 /* The normal form of n under facts (lowered `assume`s) and the options. */
 ir_node *simp_simplify(tlop_ctx *ctx, const ir_node *n, ir_node *const *facts, size_t nfacts,
                        const tlop_simp_opts *o);
+/* Whether r, the simplified form of n, holds only finite numbers; if not, reports the
+ * constant operation of n that overflows (2^100000), or n itself when folding sums did. */
+bool simp_finite(tlop_ctx *ctx, const ir_node *n, const ir_node *r);
+/* Polynomials larger than this stay opaque rather than multiply out. */
+#define POLY_MAX_TERMS 256
+/* After --expand: notes a power of a sum that r, the form of n, still holds. */
+void simp_note_unexpanded(tlop_ctx *ctx, const ir_node *n, const ir_node *r);
 /* A stage of `explain`: the values of es substituted, sums written out, ∥ par applied:
  * `4 ∥ T(1 MiB)` → `o(1 MiB) + 2·L(1 MiB, 4)`. */
 ir_node *simp_instantiate(eval_state *es, const ir_node *n, double par);
@@ -552,6 +566,10 @@ char *prt_expr(tlop_ctx *ctx, const ir_node *n, tlop_format f);
 /* ======== units.c: the units a simplified expression's numbers lost, for printing ======== */
 ir_node *units_restore(const tlop_expr *e);
 void prt_expr_to(strbuf *b, const ir_node *n, tlop_format f);
+/* Most nodes a printed expression may have as a tree. */
+#define PRINT_MAX_NODES 1e6
+/* Whether n prints within PRINT_MAX_NODES; if not, says so. */
+bool prt_fits(tlop_ctx *ctx, const ir_node *n);
 char *prt_dump(tlop_ctx *ctx, const ir_node *n);
 
 /* ======== platform.c: channels behind L, o, γ, p ======== */
@@ -597,6 +615,9 @@ struct tlop_ctx {
   tlop_tau_rule tau_rule;
   double max_terms;
   double max_steps;      /* most pipeline steps of a schedule */
+  double max_messages;   /* most messages of one messages stage */
+  double max_inline;     /* most function calls inlined into one expression */
+  double max_errors;     /* errors in one file before its reading stops */
   struct model_list *models; /* every model loaded, freed with the context */
   tlop_model *empty;         /* the scope of constant values (--set, grids) */
   unsigned sources;          /* sources loaded from text, for their unique keys */

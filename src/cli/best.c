@@ -27,7 +27,7 @@ static const char best_help[] =
     "                         I_MPI_ADJUST_<COLL> string); it is linted and read back\n"
     "                         (the same winner at every grid point) before it is written\n"
     "  -o, --output FILE      where --emit writes (required with --emit)\n"
-    "      --catalog FILE     another catalogue than the stdlib's\n" HELP_ENGINE;
+    "      --catalog FILE     another catalogue than the stdlib's\n" HELP_MAX_POINTS HELP_ENGINE;
 
 static const char lint_help[] =
     "usage: tlop lint --format FORMAT [--collective NAME] FILE\n"
@@ -63,7 +63,7 @@ static int take(cli *c, int opt, const char *arg) {
   case 'K':
     bo.catalog = arg;
     return 1;
-  case 'R':
+  case 'r':
     bo.refine = true;
     return 1;
   case 't': {
@@ -86,7 +86,8 @@ static int take(cli *c, int opt, const char *arg) {
 static const struct option best_opts_long[] = {{"grid", required_argument, 0, 'g'},
                                                {"collective", required_argument, 0, 'c'},
                                                {"tie", required_argument, 0, 't'},
-                                               {"refine", no_argument, 0, 'R'},
+                                               {"refine", no_argument, 0, 'r'},
+                                               CLI_GRID_LIMIT_LONGOPT,
                                                {"emit", required_argument, 0, 'e'},
                                                {"catalog", required_argument, 0, 'K'},
                                                {"output", required_argument, 0, 'o'},

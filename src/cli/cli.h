@@ -13,6 +13,9 @@
 /* Exit codes. */
 enum { EXIT_OK = 0, EXIT_INPUT = 1, EXIT_USAGE = 2 };
 
+/* Most points of a grid unless --max-points: 1e8 points of a few doubles each are GBs. */
+#define DEFAULT_MAX_POINTS 1e8
+
 typedef struct cli_opts {
   const char *platform;
   const char **params; /* [CHANNEL=]FILE */
@@ -21,6 +24,7 @@ typedef struct cli_opts {
   size_t nsets;
   const char **grids;  /* NAME=spec */
   size_t ngrids;
+  double max_points;   /* --max-points; 0: DEFAULT_MAX_POINTS */
   const char *format;
   const char *output;
   bool no_progress;
@@ -51,7 +55,9 @@ int cli_common_option(cli *c, int opt, const char *arg);
   {"include", required_argument, 0, 'I'}, {"platform", required_argument, 0, 'P'},    \
       {"params", required_argument, 0, 'T'}, {"set", required_argument, 0, 's'},      \
       {"tau-beyond", required_argument, 0, 'B'},                                      \
-      {"max-terms", required_argument, 0, 'M'}, {"help", no_argument, 0, 'h'}
+      {"max-terms", required_argument, 0, 'M'}, {"max-steps", required_argument, 0, 'G'}, \
+      {"max-messages", required_argument, 0, 'Q'}, {"max-errors", required_argument, 0, 'R'},  \
+      {"max-inline", required_argument, 0, 'Y'}, {"help", no_argument, 0, 'h'}
 #define CLI_COMMON_SHORTOPTS "I:h"
 
 /* Parses a subcommand's options: the shared ones, plus `extra` handled by `take`.
@@ -61,15 +67,19 @@ typedef int (*cli_option_fn)(cli *c, int opt, const char *arg);
 int cli_parse_options(cli *c, int argc, char **argv, const char *cmd, const char *help,
                       const struct option *extra, const char *extra_short, cli_option_fn take);
 /* The shared options a command takes, as their letters (I include, P platform, T params,
- * s set, B tau-beyond, M max-terms); the others are refused. NULL: all of them. */
+ * s set, B tau-beyond, M max-terms, G max-steps, Q max-messages, R max-errors, Y
+ * max-inline); the others are refused.
+ * NULL: all of them. */
 void cli_allow(cli *c, const char *letters);
 /* --format and -o, which most subcommands take. */
 extern const struct option cli_format_output_opts[];
 int cli_take_format_output(cli *c, int opt, const char *arg);
 
 /* The lines of --help for the shared options; COMMON_HELP has them all. */
-#define HELP_INCLUDE                                                                         \
-  "  -I, --include DIR      search DIR for imports (after the importing file's directory)\n"
+#define HELP_SOURCES                                                                         \
+  "  -I, --include DIR      search DIR for imports (after the importing file's directory)\n" \
+  "      --max-errors N     stop reading a file after N errors (100)\n"                      \
+  "      --max-inline N     most function calls one expression may inline (1e6)\n"
 #define HELP_PLATFORM                                                                        \
   "      --platform NAME    price transfers on platform NAME (declared in the file or\n"    \
   "                         stdlib/platforms/NAME.tlop); default: the file's first\n"        \
@@ -83,10 +93,15 @@ int cli_take_format_output(cli *c, int opt, const char *arg);
 #define HELP_EVAL                                                                            \
   "      --tau-beyond RULE  τ beyond a table's last column: proportional (default,\n"      \
   "                         L(m,T)·τ/T) or clamp (L(m,T), as libtaulop)\n"                 \
-  "      --max-terms N      most terms one evaluation may add in its sums (1e8)\n"
+  "      --max-terms N      most terms one evaluation may add in its sums (1e8)\n"        \
+  "      --max-steps N      the last step a schedule may place a transfer at (1e7)\n"       \
+  "      --max-messages N   most messages one messages stage may send (1e6)\n"
 #define HELP_HELP "  -h, --help             this help\n"
-#define COMMON_HELP HELP_INCLUDE HELP_PLATFORM HELP_PARAMS HELP_SET HELP_EVAL HELP_HELP
+#define COMMON_HELP HELP_SOURCES HELP_PLATFORM HELP_PARAMS HELP_SET HELP_EVAL HELP_HELP
 
+/* The value of a limit option (--max-terms, --max-points …): a finite number ≥ 1; false
+ * after a usage error naming the option. */
+bool cli_limit_value(cli *c, const char *option, const char *arg, double *value);
 /* Prints a usage error and the hint to --help; returns EXIT_USAGE. */
 int cli_usage_error(const char *cmd, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
 
@@ -118,6 +133,9 @@ int cmd_prove(cli *c, int argc, char **argv);
 int cmd_compare(cli *c, int argc, char **argv);
 
 /* ---- emit.c: the JIT's options (eval, sweep) and `tlop emit` ---- */
+/* --max-points, for the commands that take a grid (cli_take_grid) */
+#define HELP_MAX_POINTS "      --max-points N     most points the grid may have (1e8)\n"
+#define CLI_GRID_LIMIT_LONGOPT {"max-points", required_argument, 0, 'Z'}
 #define CLI_ENGINE_LONGOPTS                                                              \
   {"engine", required_argument, 0, 'E'}, {"jobs", required_argument, 0, 'j'},             \
       {"no-cache", no_argument, 0, 'C'}

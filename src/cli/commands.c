@@ -12,10 +12,10 @@ static const char check_help[] =
     "usage: tlop check [OPTION]... FILE...\n"
     "Parse and check each FILE and what it imports: syntax, names, arity, recursion,\n"
     "kinds, and the tables of the platforms it declares (and of --platform, --params).\n"
-    "Silent on success.\n\n" HELP_INCLUDE HELP_PLATFORM HELP_PARAMS HELP_SET HELP_HELP;
+    "Silent on success.\n\n" HELP_SOURCES HELP_PLATFORM HELP_PARAMS HELP_SET HELP_HELP;
 
 int cmd_check(cli *c, int argc, char **argv) {
-  cli_allow(c, "IPTs");
+  cli_allow(c, "IPTsRY");
   int rc = cli_parse_options(c, argc, argv, "check", check_help, NULL, NULL, NULL);
   if (rc >= 0)
     return rc;
@@ -246,12 +246,12 @@ static const char dump_help[] =
     "usage: tlop dump-ir [OPTION]... FILE EXPR\n"
     "Print the cost IR of EXPR: the hash-consed DAG with one line per distinct node\n"
     "(--format dag, default), or the expression in the papers' notation (unicode) or\n"
-    "as .tlop source (tlop). Names the file does not define are symbols.\n\n" HELP_INCLUDE HELP_HELP
+    "as .tlop source (tlop). Names the file does not define are symbols.\n\n" HELP_SOURCES HELP_HELP
     "  -f, --format FMT       dag, unicode or tlop\n"
     "  -o, --output FILE      write there instead of standard output\n";
 
 int cmd_dump_ir(cli *c, int argc, char **argv) {
-  cli_allow(c, "I");
+  cli_allow(c, "IRY");
   int rc = cli_parse_options(c, argc, argv, "dump-ir", dump_help, cli_format_output_opts, "f:o:",
                          cli_take_format_output);
   if (rc >= 0)
@@ -272,15 +272,15 @@ int cmd_dump_ir(cli *c, int argc, char **argv) {
                                   : tlop_expr_print(c->ctx, j.expr,
                                                     !strcmp(fmt, "tlop") ? TLOP_FORMAT_TLOP
                                                                          : TLOP_FORMAT_UNICODE);
-    fputs(s, out);
-    if (strcmp(fmt, "dag"))
-      fputc('\n', out);
+    ok = s != NULL;
+    if (s)
+      fprintf(out, strcmp(fmt, "dag") ? "%s\n" : "%s", s);
     free(s);
     if (out != stdout)
       fclose(out);
   }
   job_free(&j);
-  return out ? EXIT_OK : cli_failed(c);
+  return out && ok ? EXIT_OK : cli_failed(c);
 }
 
 /* ---- simplify ---- */
@@ -330,7 +330,7 @@ static int take_simplify(cli *c, int opt, const char *arg) {
 }
 
 int cmd_simplify(cli *c, int argc, char **argv) {
-  cli_allow(c, "IPs");
+  cli_allow(c, "IPsRY");
   static const struct option opts[] = {{"assume", required_argument, 0, 'a'},
                                        {"format", required_argument, 0, 'f'},
                                        {"output", required_argument, 0, 'o'},
@@ -365,12 +365,14 @@ int cmd_simplify(cli *c, int argc, char **argv) {
   FILE *out = ok ? cli_output(c) : NULL;
   if (out) {
     char *s = tlop_expr_print(c->ctx, r, f);
-    fprintf(out, "%s\n", s);
+    ok = s != NULL;
+    if (s)
+      fprintf(out, "%s\n", s);
     free(s);
     if (out != stdout)
       fclose(out);
   }
   free(sflags.assume);
   job_free(&j);
-  return out ? EXIT_OK : cli_failed(c);
+  return out && ok ? EXIT_OK : cli_failed(c);
 }

@@ -90,7 +90,7 @@ static const char emit_help[] =
     "the platform are read at run time from a platform the caller loads through tlop.h\n"
     "(the header says how), or baked into the code with --bake-params. Other parameters\n"
     "keep their defaults or --set values. Code is for a generic CPU of this machine.\n\n"
-    HELP_INCLUDE HELP_PLATFORM HELP_PARAMS HELP_SET HELP_EVAL HELP_HELP
+    HELP_SOURCES HELP_PLATFORM HELP_PARAMS HELP_SET HELP_EVAL HELP_HELP
     "  -t, --target T         llvm-ir (default), asm or object\n"
     "  -o, --output FILE      write there (default: standard output; an object needs -o)\n"
     "      --header FILE      also write a C header declaring the functions\n"
@@ -168,7 +168,7 @@ int cmd_emit(cli *c, int argc, char **argv) {
                                        {"bake-params", required_argument, 0, 'K'},
                                        {0, 0, 0, 0}};
   memset(&eflags, 0, sizeof eflags);
-  cli_allow(c, "IPTsBM");
+  cli_allow(c, "IPTsBMGQRY");
   int rc = cli_parse_options(c, argc, argv, "emit", emit_help, opts, "t:o:", take_emit);
   if (rc < 0 && optind >= argc)
     rc = cli_usage_error("emit", "expected FILE (and the algorithms to compile)");

@@ -44,6 +44,8 @@ static double *grid_points(const tlop_axis *axes, size_t naxes, size_t *count) {
 }
 
 int cli_take_grid(cli *c, int opt, const char *arg) {
+  if (opt == 'Z')
+    return cli_limit_value(c, "--max-points", arg, &c->o.max_points) ? 1 : -1;
   if (opt != 'g')
     return cli_take_engine(c, opt, arg);
   c->o.grids = realloc((void *)c->o.grids, (c->o.ngrids + 1) * sizeof *c->o.grids);
@@ -91,6 +93,15 @@ bool cli_grid_open(cli *c, tlop_model *m, tlop_env *env, char **algos, size_t na
       }
     /* Grid names are free variables of the calls, with the kinds of their values. */
     tlop_env_set(env, g->axes[j].name, g->axes[j].values[0], g->axes[j].kind);
+  }
+  /* checked before allocating */
+  double size = 1, limit = c->o.max_points ? c->o.max_points : DEFAULT_MAX_POINTS;
+  for (size_t j = 0; j < g->naxes; j++)
+    size *= (double)g->axes[j].count;
+  if (size > limit) {
+    cli_misuse(c, "the grid has %.0f points, more than the limit of %.0f (--max-points)", size,
+               limit);
+    return false;
   }
   if (!(g->pts = grid_points(g->axes, g->naxes, &g->npts))) {
     fprintf(stderr, "tlop %s: the grid is too large for memory\n", c->cmd);

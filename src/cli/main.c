@@ -4,6 +4,7 @@
 #include "cli.h"
 #include "measure.h"
 
+#include <ctype.h>
 #include <errno.h>
 #include <getopt.h>
 #include <math.h>
@@ -77,6 +78,10 @@ int cli_common_option(cli *c, int opt, const char *arg) {
     tlop_ctx_add_path(c->ctx, arg);
     return 1;
   case 'P':
+    if (!*arg) {
+      cli_usage_error(c->cmd, "--platform takes a name");
+      return -1;
+    }
     c->o.platform = arg;
     return 1;
   case 'T':
@@ -95,19 +100,42 @@ int cli_common_option(cli *c, int opt, const char *arg) {
       return -1;
     }
     return 1;
-  case 'M': {
-    char *end;
-    errno = 0;
-    double v = strtod(arg, &end);
-    if (*end || errno || !(v >= 1) || !isfinite(v)) {
-      cli_usage_error(c->cmd, "--max-terms takes a number of at least 1, not '%s'", arg);
+  case 'M':
+  case 'G':
+  case 'Q':
+  case 'R':
+  case 'Y': {
+    static const struct {
+      int opt;
+      const char *name;
+      void (*set)(tlop_ctx *, double);
+    } limits[] = {{'M', "--max-terms", tlop_ctx_set_max_terms},
+                  {'G', "--max-steps", tlop_ctx_set_max_steps},
+                  {'Q', "--max-messages", tlop_ctx_set_max_messages},
+                  {'R', "--max-errors", tlop_ctx_set_max_errors},
+                  {'Y', "--max-inline", tlop_ctx_set_max_inline}};
+    size_t i = 0;
+    while (limits[i].opt != opt)
+      i++;
+    double v;
+    if (!cli_limit_value(c, limits[i].name, arg, &v))
       return -1;
-    }
-    tlop_ctx_set_max_terms(c->ctx, v);
+    limits[i].set(c->ctx, v);
     return 1;
   }
   }
   return 0;
+}
+
+bool cli_limit_value(cli *c, const char *option, const char *arg, double *value) {
+  char *end;
+  errno = 0;
+  *value = strtod(arg, &end);
+  if (*end || errno || !(*value >= 1) || !isfinite(*value)) {
+    cli_usage_error(c->cmd, "%s takes a finite number of at least 1, not '%s'", option, arg);
+    return false;
+  }
+  return true;
 }
 
 /* Parses the options of a subcommand: the shared ones plus `extra` (handled by `take`).
@@ -141,6 +169,12 @@ int cli_parse_options(cli *c, int argc, char **argv, const char *cmd, const char
       rc = EXIT_OK;
     } else if (opt == ':') {
       rc = cli_usage_error(cmd, "option '%s' needs a value", argv[optind - 1]);
+    } else if (opt == '?' && optopt && !isalpha(optopt)) {
+      /* getopt is inside a word that starts with '-': an expression such as '-2 ∥ …' */
+      rc = cli_usage_error(cmd, "unknown option '-%c' (an expression starting with '-'? put it "
+                           "after --)", optopt);
+    } else if (opt == '?' && optopt) {
+      rc = cli_usage_error(cmd, "unknown option '-%c'", optopt);
     } else if (opt == '?') {
       rc = cli_usage_error(cmd, "unknown option '%s'", argv[optind - 1]);
     } else {

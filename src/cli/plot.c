@@ -17,7 +17,7 @@ static const char plot_help[] =
     "within 1% go to the ALGO named first). gnuplot draws; the extension picks SVG or "
     "PNG.\n\n" COMMON_HELP "  -g, --grid NAME=AXIS   the m axis (and the P axis with --map)\n"
     "      --map              the best-algorithm map over (m, P)\n"
-    "  -o, --output FILE      the figure, .svg or .png (required)\n" HELP_ENGINE;
+    "  -o, --output FILE      the figure, .svg or .png (required)\n" HELP_MAX_POINTS HELP_ENGINE;
 
 static bool draw_map;
 
@@ -35,6 +35,7 @@ static int take(cli *c, int opt, const char *arg) {
 static const struct option plot_opts[] = {{"grid", required_argument, 0, 'g'},
                                           {"map", no_argument, 0, 'm'},
                                           {"output", required_argument, 0, 'o'},
+                                          CLI_GRID_LIMIT_LONGOPT,
                                           CLI_ENGINE_LONGOPTS,
                                           {0, 0, 0, 0}};
 

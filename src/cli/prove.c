@@ -17,7 +17,7 @@ static const char prove_help[] =
     "      --grid NAME=SPEC   the evidence's grid (a..b:*f, a..b:+d or v1,v2,…)\n"
     "      --format F         text (default), latex or json\n"
     "      --axioms           print the axioms and exit\n"
-    "  -o, --output FILE      write there instead of standard output\n" HELP_INCLUDE HELP_PLATFORM
+    "  -o, --output FILE      write there instead of standard output\n" HELP_SOURCES HELP_PLATFORM
         HELP_PARAMS HELP_SET;
 
 typedef struct prove_flags {
@@ -84,7 +84,7 @@ static bool prove_file(cli *c, const char *path, tlop_prove_opts *o, FILE *out, 
 }
 
 int cmd_prove(cli *c, int argc, char **argv) {
-  cli_allow(c, "IPTs");
+  cli_allow(c, "IPTsRY");
   static const struct option opts[] = {
       {"assume", required_argument, 0, 'a'}, {"strict", no_argument, 0, 'S'},
       {"timeout", required_argument, 0, 't'}, {"grid", required_argument, 0, 'g'},
@@ -131,10 +131,10 @@ static const char compare_help[] =
     "      --strict           assume L strictly increasing in τ\n"
     "      --timeout SEC      (default 5)\n"
     "      --format F         text (default), latex or json\n"
-    "  -o, --output FILE      write there instead of standard output\n" HELP_INCLUDE;
+    "  -o, --output FILE      write there instead of standard output\n" HELP_SOURCES;
 
 int cmd_compare(cli *c, int argc, char **argv) {
-  cli_allow(c, "I");
+  cli_allow(c, "IRY");
   static const struct option opts[] = {
       {"assume", required_argument, 0, 'a'}, {"strict", no_argument, 0, 'S'},
       {"timeout", required_argument, 0, 't'}, {"format", required_argument, 0, 'f'},

@@ -21,7 +21,8 @@ static const char sweep_help[] =
     "  -f, --format FMT       csv (default: columns NAME…,ALGO…, values in bytes and\n"
     "                         seconds), json or table\n"
     "  -o, --output FILE      write there instead of standard output\n"
-    "      --no-progress      never show the progress bar\n" HELP_ENGINE;
+    "      --no-progress      never show the progress bar\n"
+    HELP_MAX_POINTS HELP_ENGINE;
 
 static int take(cli *c, int opt, const char *arg) {
   int r = cli_take_grid(c, opt, arg);
@@ -38,6 +39,7 @@ static const struct option sweep_opts[] = {{"grid", required_argument, 0, 'g'},
                                            {"format", required_argument, 0, 'f'},
                                            {"output", required_argument, 0, 'o'},
                                            {"no-progress", no_argument, 0, 'N'},
+                                           CLI_GRID_LIMIT_LONGOPT,
                                            CLI_ENGINE_LONGOPTS,
                                            {0, 0, 0, 0}};
 

@@ -443,9 +443,14 @@ static LLVMValueRef as_double(jit_fn *f, LLVMValueRef i1) {
 
 /* eval.c's check_size and check_tau, negated. */
 static LLVMValueRef bad_size(jit_fn *f, LLVMValueRef m) { return outside(f, m, LLVMRealULT, 0); }
+static LLVMValueRef bad_tau(jit_fn *f, LLVMValueRef tau) { return outside(f, tau, LLVMRealULT, 1); }
 
-static LLVMValueRef bad_tau(jit_fn *f, LLVMValueRef tau, bool table) {
-  return table ? outside(f, tau, LLVMRealULT, 1) : outside(f, tau, LLVMRealULE, 0);
+/* eval.c's check_cost on the cost r holds: a negative or infinite one is the interpreter's
+ * to report. */
+static jv cost_checked(jit_fn *f, jv r) {
+  at(f, r.level);
+  add_err(f, &r, outside(f, r.v, LLVMRealULT, 0));
+  return r;
 }
 
 /* ======== which nodes stay in place ======== */
@@ -831,7 +836,9 @@ static jv emit_counted(jit_fn *f, jv count, const ir_node *cost) {
 static jv emit_repeat(jit_fn *f, const ir_node *n) {
   jv a = emit(f, n->kid[0]);
   at(f, a.level);
-  add_err(f, &a, cmpk(f, LLVMRealOLT, a.v, 0));
+  /* eval.c: a count that is not a whole number ≥ 0 (inf, NaN, 2.5) is an error */
+  LLVMValueRef whole = jit_call_intrinsic(f->g, "llvm.floor", a.v, NULL);
+  add_err(f, &a, or_(f, outside(f, a.v, LLVMRealULT, 0), cmp(f, LLVMRealUNE, a.v, whole)));
   return emit_counted(f, a, n->kid[1]);
 }
 
@@ -1088,13 +1095,13 @@ static jv transfer(jit_fn *f, const pf_channel *ch, jv m, jv tau) {
   at(f, m.level);
   add_err(f, &r, bad_size(f, m.v));
   at(f, tau.level);
-  add_err(f, &r, bad_tau(f, tau.v, ch->table != NULL));
+  add_err(f, &r, bad_tau(f, tau.v));
   if (!ch->table) {
     if (!ch->L) {
       fail(f, "channel '%s' has no L", ch->name->name);
       return r;
     }
-    return combine(f, r, analytic(f, ch->L, ch->L_m, m, ch->L_tau, tau));
+    return cost_checked(f, combine(f, r, analytic(f, ch->L, ch->L_m, m, ch->L_tau, tau)));
   }
   const jit_tab *t = fn_table(f, ch->table, ch->name->name);
   jit_locus p = locus(f, t, m);
@@ -1104,7 +1111,7 @@ static jv transfer(jit_fn *f, const pf_channel *ch, jv m, jv tau) {
   LLVMValueRef beyond;
   r.v = jit_tab_L(f->g, t, &p, tau.v, &beyond);
   add_xf(f, &r, beyond);
-  return r;
+  return cost_checked(f, r);
 }
 
 static jv emit_L(jit_fn *f, const ir_node *n) {
@@ -1129,14 +1136,14 @@ static jv emit_o_or_p(jit_fn *f, const ir_node *n) {
     at(f, m.level);
     r.v = jit_tab_column(f->g, t, &p, jit_i64(f->g, 0));
     add_xf(f, &r, p.flags);
-    return r;
+    return cost_checked(f, r);
   }
   const ir_node *body = n->op == IR_O ? ch->o : ch->p;
   if (!body) {
     r.v = jit_const(f->g, 0); /* an analytic channel without o (or p) has none */
     return r;
   }
-  return combine(f, r, analytic(f, body, n->op == IR_O ? ch->o_m : ch->p_m, m, NULL, m));
+  return cost_checked(f, combine(f, r, analytic(f, body, n->op == IR_O ? ch->o_m : ch->p_m, m, NULL, m)));
 }
 
 static jv emit_gamma(jit_fn *f, const ir_node *n) {
@@ -1148,7 +1155,7 @@ static jv emit_gamma(jit_fn *f, const ir_node *n) {
   at(f, m.level);
   add_err(f, &r, bad_size(f, m.v));
   at(f, tau.level);
-  add_err(f, &r, bad_tau(f, tau.v, false));
+  add_err(f, &r, bad_tau(f, tau.v));
   if (pf && pf->gamma) {
     int col = tab_gamma_column(pf->gamma, n->name->name);
     if (col < 0) {
@@ -1165,10 +1172,10 @@ static jv emit_gamma(jit_fn *f, const ir_node *n) {
     add_xf(f, &r, LLVMBuildSelect(f->g->b, cmpk(f, LLVMRealOGT, tau.v, 1),
                                   LLVMConstInt(f->g->i8, TAB_BEYOND_TAU, 0),
                                   LLVMConstInt(f->g->i8, 0, 0), ""));
-    return r;
+    return cost_checked(f, r);
   }
   if (pf && pf->gamma_expr)
-    return combine(f, r, analytic(f, pf->gamma_expr, pf->gamma_m, m, pf->gamma_tau, tau));
+    return cost_checked(f, combine(f, r, analytic(f, pf->gamma_expr, pf->gamma_m, m, pf->gamma_tau, tau)));
   fail(f, "the platform defines no gamma");
   return r;
 }

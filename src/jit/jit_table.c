@@ -108,14 +108,16 @@ static jit_locus locate_inline(jit_gen *g, const jit_tab *t, LLVMValueRef m) {
   return p;
 }
 
-/* y = v[lo] + (v[hi] - v[lo]) * dm / span when interpolating, then q * v[last] + y. */
+/* y = v[lo] + (v[hi] - v[lo]) * (dm / span) when interpolating, then q * v[last] + y
+ * (table.c's eval, in its order). */
 static LLVMValueRef column_inline(jit_gen *g, const jit_tab *t, const jit_locus *p, LLVMValueRef col) {
   LLVMBuilderRef b = g->b;
   LLVMValueRef nc = t->ncols;
   LLVMValueRef y0 = load_at(g, t->v, LLVMBuildAdd(b, LLVMBuildMul(b, p->lo, nc, ""), col, ""));
   LLVMValueRef y1 = load_at(g, t->v, LLVMBuildAdd(b, LLVMBuildMul(b, p->hi, nc, ""), col, ""));
-  LLVMValueRef yi = LLVMBuildFMul(b, LLVMBuildFSub(b, y1, y0, ""), p->dm, "");
-  yi = LLVMBuildFAdd(b, y0, LLVMBuildFDiv(b, yi, p->span, ""), "");
+  LLVMValueRef fraction = LLVMBuildFDiv(b, p->dm, p->span, "");
+  LLVMValueRef yi = LLVMBuildFMul(b, LLVMBuildFSub(b, y1, y0, ""), fraction, "");
+  yi = LLVMBuildFAdd(b, y0, yi, "");
   LLVMValueRef y = LLVMBuildSelect(b, p->interp, yi, y0, "");
   LLVMValueRef n1 = LLVMBuildSub(b, t->nrows, jit_i64(g, 1), "");
   LLVMValueRef ylast = load_at(g, t->v, LLVMBuildAdd(b, LLVMBuildMul(b, n1, nc, ""), col, ""));

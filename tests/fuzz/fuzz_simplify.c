@@ -45,7 +45,6 @@ typedef struct {
   const char *scope[16];
   int nscope;
   int fresh; /* next index name */
-  int sums, max_sums; /* sums (and stages) around the current point; the most seen */
   int nudge;          /* write ceil, floor and comparisons off their boundaries (nudged_agrees) */
 } gen;
 
@@ -244,10 +243,7 @@ static void gen_time(gen *g, int depth) {
     emit(g, " : ");
     int saved = g->nscope;
     push_scope(g, ix);
-    if (++g->sums > g->max_sums)
-      g->max_sums = g->sums;
     gen_time(g, depth + 1);
-    g->sums--;
     g->nscope = saved;
     emit(g, ")");
     return;
@@ -257,10 +253,7 @@ static void gen_time(gen *g, int depth) {
     emit(g, "(stages %s = 0 .. %s { ", ix, pick(g, 2) ? "log2(P) - 1" : "2");
     int saved = g->nscope;
     push_scope(g, ix);
-    if (++g->sums > g->max_sums)
-      g->max_sums = g->sums;
     gen_time(g, depth + 1);
-    g->sums--;
     g->nscope = saved;
     emit(g, " })");
     return;
@@ -489,10 +482,6 @@ static int run(const uint8_t *data, size_t size, int verbose) {
   tlop_simp_opts opts = {0};
   opts.expand = (flags & 1) != 0;
   opts.unroll = (flags & 2) != 0;
-  /* Known bug unroll-nested: --unroll writes out every nested sum (64 terms each), so
-   * four nested sums give 10^6 terms and seconds; not asked while it is open. */
-  if (opts.unroll && g->max_sums > 2 && fuzz_known("unroll-nested"))
-    opts.unroll = 0;
   opts.platform = (flags & 4) ? pf : NULL;
   opts.env = (flags & 8) ? env : NULL;
   switch ((flags >> 4) & 3) {

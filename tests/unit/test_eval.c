@@ -209,6 +209,12 @@ static void test_max_terms(void) {
   dreset();
   CHECK(x && tlop_eval(x, pf, env, &v) == TLOP_ERR_EVAL);
   EXPECT_DIAG(TLOP_ERROR, "more than the limit of 1000");
+  /* … known before they run when the inner bounds do not use the outer index */
+  EXPECT_DIAG(TLOP_ERROR, "the sums of this evaluation add 1640 terms");
+  /* a triangle is counted as it runs: 40 + 820 terms fit (40·40 would not) */
+  CHECK_EV("sum i = 1 .. 40 : sum j = 1 .. 41 - i : j", 11480);
+  /* an inner sum reached on some iterations only is not projected: 40 + 2·40 terms */
+  CHECK_EV("sum i = 1 .. 40 : if i > 38 then sum j = 1 .. 40 : j else 0", 1640);
   /* a huge sum is refused at once */
   x = parse("sum i = 1 .. 1e15 : L(8, i)", env);
   dreset();
@@ -251,10 +257,14 @@ static void test_errors(void) {
   expect_eval_error("(0 - 8)^0.5", "not a number", "in (0 − 8)^0.5");
   expect_eval_error("L(8 - 16, 1)", "message size -8 B is negative", "in L(8 − 16, 1)");
   expect_eval_error("o(n * 1 B - 5 B)", "message size -2 B is negative", "where n = 3");
-  expect_eval_error("L(1e400, 1)", "is not finite", NULL);
+  expect_eval_error("L(inf_size, 1)", "is not finite", NULL);
   expect_eval_error("0 ∥ L(8, 1)", "the count of ∥ is 0; it must be positive", "in 0 ∥ L(8 B, 1)");
-  expect_eval_error("L(8, 0)", "concurrency τ = 0 is not positive", "in L(8 B, 0)");
-  expect_eval_error("sum i = 1 .. 1e400 : L(8, i)", "the bounds of the sum are not finite", NULL);
+  expect_eval_error("L(8, 0)", "concurrency τ = 0 is below 1", "in L(8 B, 0)");
+  expect_eval_error("sum i = 1 .. inf_count : L(8, i)", "the bounds of the sum are not finite", NULL);
+  expect_eval_error("repeat inf_count { L(8, 1) }", "repeat count inf is not finite", NULL);
+  expect_eval_error("repeat n / 2 { L(8, 1) }", "repeat count 1.5 is not a whole number", NULL);
+  expect_eval_error("inf_count ∥ L(8, 1)", "the count of ∥ is inf: not finite", NULL);
+  expect_eval_error("L(8, 0.5)", "concurrency τ = 0.5 is below 1", NULL);
   expect_eval_error("repeat n - 4 { L(8, 1) }", "repeat count -1 is negative", NULL);
   expect_eval_error("noval + 1", "'noval' has no value", NULL);
   expect_eval_error("L[ib](8, 1)", "has no channel 'ib'", NULL);
@@ -546,7 +556,7 @@ static void test_table(void) {
   tlop_expr *x = parse("L(2, 0.5)", env);
   double v;
   CHECK(x && tlop_eval(x, tp, env, &v) == TLOP_ERR_EVAL);
-  EXPECT_DIAG(TLOP_ERROR, "below 1 (a table starts at τ = 1)");
+  EXPECT_DIAG(TLOP_ERROR, "concurrency τ = 0.5 is below 1");
   /* a table may back a new channel */
   CHECK(tlop_platform_bind_table(tp, "ib", table_path) == TLOP_OK);
   CHECK(evp(tp, env, "L[ib](4, 1) + o[ib](2)") == 41);
@@ -587,6 +597,9 @@ int main(int argc, char **argv) {
   }
   env = tlop_env_new(ctx);
   tlop_env_set(env, "n", 3, TLOP_KIND_COUNT);
+  /* infinities come only from outside (a literal that overflows is a parse error) */
+  tlop_env_set(env, "inf_size", INFINITY, TLOP_KIND_SIZE);
+  tlop_env_set(env, "inf_count", INFINITY, TLOP_KIND_COUNT);
   test_par();
   test_sums();
   test_max_terms();

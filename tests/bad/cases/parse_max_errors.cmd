@@ -1,0 +1,1 @@
+check parse_max_errors.tlop --max-errors 3

@@ -1,0 +1,1 @@
+eval sched.tlop 'step_at(100)' --max-steps 50
