@@ -108,6 +108,10 @@ TLOP_API void tlop_ctx_set_max_messages(tlop_ctx *ctx, double max_messages);
 /* Errors after which reading a file stops (default 100): hostile input (binary data,
  * generated garbage) would otherwise give one error per byte or line. */
 TLOP_API void tlop_ctx_set_max_errors(tlop_ctx *ctx, double max_errors);
+/* Numeric honesty made strict: every warning (a table extrapolated beyond its last row
+ * or column, …) is reported as an error and counted by tlop_ctx_errors, so that a caller
+ * can refuse a result built on it. */
+TLOP_API void tlop_ctx_set_strict(tlop_ctx *ctx, int strict);
 /* Number of errors reported so far. */
 TLOP_API int tlop_ctx_errors(const tlop_ctx *ctx);
 

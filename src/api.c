@@ -107,6 +107,7 @@ void tlop_ctx_set_max_messages(tlop_ctx *ctx, double max_messages) {
   ctx->max_messages = max_messages;
 }
 void tlop_ctx_set_max_errors(tlop_ctx *ctx, double max_errors) { ctx->max_errors = max_errors; }
+void tlop_ctx_set_strict(tlop_ctx *ctx, int strict) { ctx->strict = strict != 0; }
 int tlop_ctx_errors(const tlop_ctx *ctx) { return ctx->errors; }
 
 sym ctx_sym(tlop_ctx *ctx, const char *s) { return sym_intern(ctx->syms, s, strlen(s)); }

@@ -137,6 +137,8 @@ static char *shorten_quotes(char *m) {
 }
 
 void diag_emit(tlop_ctx *ctx, tlop_severity sev, span at, const char *fmt, va_list ap) {
+  if (sev == TLOP_WARNING && ctx->strict)
+    sev = TLOP_ERROR;
   strbuf msg = {0}, text = {0};
   sb_vprintf(&msg, fmt, ap);
   char *m = shorten_quotes(sb_take(&msg));

@@ -618,6 +618,7 @@ struct tlop_ctx {
   double max_messages;   /* most messages of one messages stage */
   double max_inline;     /* most function calls inlined into one expression */
   double max_errors;     /* errors in one file before its reading stops */
+  bool strict;           /* warnings are errors */
   struct model_list *models; /* every model loaded, freed with the context */
   tlop_model *empty;         /* the scope of constant values (--set, grids) */
   unsigned sources;          /* sources loaded from text, for their unique keys */

@@ -90,11 +90,12 @@ static kind kind_of(units *u, const ir_node *n) {
   case IR_IF: k = joined(b, n->kid[1], kind_of(u, n->kid[2]), n->kid[2]); break;
   case IR_MUL:
   case IR_DIV:
+    /* as a file's checker reads it: a number times a count is a count (the lenient
+     * symbolic reading takes whatever that one takes) */
     if (a.tag == K_ANY || b.tag == K_ANY)
       k = KIND_ANY;
-    else if ((a.tag == K_NUM && (b.tag == K_NUM || same_dim(b, KIND_COUNT))) ||
-             (b.tag == K_NUM && same_dim(a, KIND_COUNT)))
-      k = KIND_NUM; /* read back symbolically, a number times a count stays a number */
+    else if (a.tag == K_NUM && b.tag == K_NUM)
+      k = KIND_NUM;
     else
       k = dim_add(as_dim(a), as_dim(b), n->op == IR_MUL ? 1 : -1);
     break;

@@ -28,6 +28,7 @@ typedef struct cli_opts {
   const char *format;
   const char *output;
   bool no_progress;
+  bool strict;         /* --strict */
   const char *engine;  /* --engine (emit.c) */
   int jobs;            /* --jobs; 0: the cores */
   bool no_cache;       /* --no-cache */
@@ -57,7 +58,8 @@ int cli_common_option(cli *c, int opt, const char *arg);
       {"tau-beyond", required_argument, 0, 'B'},                                      \
       {"max-terms", required_argument, 0, 'M'}, {"max-steps", required_argument, 0, 'G'}, \
       {"max-messages", required_argument, 0, 'Q'}, {"max-errors", required_argument, 0, 'R'},  \
-      {"max-inline", required_argument, 0, 'Y'}, {"help", no_argument, 0, 'h'}
+      {"max-inline", required_argument, 0, 'Y'}, {"strict", no_argument, 0, 'W'},          \
+      {"help", no_argument, 0, 'h'}
 #define CLI_COMMON_SHORTOPTS "I:h"
 
 /* Parses a subcommand's options: the shared ones, plus `extra` handled by `take`.
@@ -95,7 +97,8 @@ int cli_take_format_output(cli *c, int opt, const char *arg);
   "                         L(m,T)·τ/T) or clamp (L(m,T), as libtaulop)\n"                 \
   "      --max-terms N      most terms one evaluation may add in its sums (1e8)\n"        \
   "      --max-steps N      the last step a schedule may place a transfer at (1e7)\n"       \
-  "      --max-messages N   most messages one messages stage may send (1e6)\n"
+  "      --max-messages N   most messages one messages stage may send (1e6)\n"                \
+  "      --strict           every warning is an error (a table extrapolated, …): exit 1\n"
 #define HELP_HELP "  -h, --help             this help\n"
 #define COMMON_HELP HELP_SOURCES HELP_PLATFORM HELP_PARAMS HELP_SET HELP_EVAL HELP_HELP
 

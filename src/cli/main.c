@@ -77,6 +77,10 @@ int cli_common_option(cli *c, int opt, const char *arg) {
   case 'I':
     tlop_ctx_add_path(c->ctx, arg);
     return 1;
+  case 'W':
+    tlop_ctx_set_strict(c->ctx, 1);
+    c->o.strict = true;
+    return 1;
   case 'P':
     if (!*arg) {
       cli_usage_error(c->cmd, "--platform takes a name");
@@ -147,9 +151,10 @@ int cli_parse_options(cli *c, int argc, char **argv, const char *cmd, const char
   while (extra && extra[ne].name)
     ne++;
   struct option *all = calloc(nc + ne + 1, sizeof *all);
-  memcpy(all, common, nc * sizeof *all);
+  /* the command's own options first: prove's --strict (the strict axiom) is its own */
   if (ne)
-    memcpy(all + nc, extra, ne * sizeof *all);
+    memcpy(all, extra, ne * sizeof *all);
+  memcpy(all + ne, common, nc * sizeof *all);
   /* ':' first: a missing value is told apart from an unknown option */
   char shorts[32];
   snprintf(shorts, sizeof shorts, ":%s%s", CLI_COMMON_SHORTOPTS, extra_short ? extra_short : "");
@@ -358,6 +363,9 @@ int main(int argc, char **argv) {
     tlop_ctx_set_diag(c.ctx, cli_print_diag, NULL);
     use_installed_stdlib(c.ctx);
     int rc = commands[i].run(&c, argc - 1, argv + 1);
+    /* --strict: a warning was reported as an error, whatever the command made of it */
+    if (c.o.strict && rc == EXIT_OK && tlop_ctx_errors(c.ctx) > 0)
+      rc = EXIT_INPUT;
     tlop_ctx_free(c.ctx);
     free((void *)c.o.params);
     free((void *)c.o.sets);
