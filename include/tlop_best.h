@@ -94,6 +94,8 @@ typedef enum {
 /* "ompi-rules", "ompi-rules-v1", "mpich-json", "ompi-json", "impi"; TLOP_ERR_ARG otherwise. */
 TLOP_API tlop_status tlop_tuning_format_parse(const char *name, tlop_tuning_format *out);
 
+/* "Open MPI coll_tuned", "MPICH", "Intel MPI": the library that reads the format. */
+TLOP_API const char *tlop_tuning_library(tlop_tuning_format format);
 /* Does the library of the format name this entry (an Open MPI id, an MPICH algorithm)? */
 TLOP_API int tlop_tuning_names(const tlop_catalog_entry *e, tlop_tuning_format format);
 /* Do two entries name the same algorithm of the format's library? */

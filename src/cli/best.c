@@ -14,8 +14,10 @@ static const char best_help[] =
     "usage: tlop best [OPTION]... FILE --collective NAME [ALGO]... --grid m=AXIS --grid P=AXIS\n"
     "The cheapest algorithm at every point of the grid, runs of equal winners along m per\n"
     "P, and the margin to the runner-up. Candidates: the ALGOs, or every algorithm of the\n"
-    "collective that the catalogue (stdlib/catalog.txt) lists and FILE defines.\n\n" COMMON_HELP
-    "  -c, --collective NAME  the collective (bcast)\n"
+    "collective that the catalogue (stdlib/catalog.txt) lists and FILE defines (with\n"
+    "--emit, those the library has).\n\n" COMMON_HELP
+    "  -c, --collective NAME  the collective (bcast, reduce, allreduce, alltoall, gather,\n"
+    "                         scatter, gatherv)\n"
     "  -g, --grid NAME=AXIS   the m axis and the P axis (other values: --set)\n"
     "      --tie PCT          a candidate this close to the cheapest (default 1%) wins if it\n"
     "                         comes earlier in the catalogue, which lists simpler first\n"
@@ -38,7 +40,7 @@ static const char lint_help[] =
     "4.0's collective selection JSON, MPIR_CVAR_COLL_SELECTION_TUNING_JSON_FILE) and impi\n"
     "(Intel MPI's I_MPI_ADJUST_<COLL>=\"ID:l-m@p-q;…\" assignment).\n\n"
     "  -f, --format FORMAT    the file's format\n"
-    "  -c, --collective NAME  whose algorithm ids to check against the catalogue (bcast)\n"
+    "  -c, --collective NAME  the collective whose rules to read (default bcast)\n"
     "      --catalog FILE     another catalogue than the stdlib's\n" HELP_HELP;
 
 typedef struct best_opts {
@@ -94,9 +96,10 @@ static const struct option best_opts_long[] = {{"grid", required_argument, 0, 'g
                                                CLI_ENGINE_LONGOPTS,
                                                {0, 0, 0, 0}};
 
-/* The ALGOs given, else the catalogue's algorithms of the collective that the model has. */
+/* The ALGOs given, else the catalogue's algorithms of the collective that the model has;
+ * with --emit, only those the format's library has (the others are named on stderr). */
 static char **candidates(tlop_model *m, const tlop_catalog *cat, char **given, size_t ngiven,
-                         size_t *n) {
+                         const tlop_tuning_format *emit, size_t *n) {
   if (ngiven) {
     *n = ngiven;
     return given;
@@ -105,9 +108,15 @@ static char **candidates(tlop_model *m, const tlop_catalog *cat, char **given, s
   size_t ne = tlop_catalog_entries(cat, &es), np;
   char **names = calloc(ne ? ne : 1, sizeof *names);
   *n = 0;
-  for (size_t i = 0; i < ne; i++)
-    if (!strcmp(es[i].collective, bo.collective) && tlop_algorithm_params(m, es[i].algorithm, &np))
+  for (size_t i = 0; i < ne; i++) {
+    if (strcmp(es[i].collective, bo.collective) || !tlop_algorithm_params(m, es[i].algorithm, &np))
+      continue;
+    if (emit && !tlop_tuning_names(&es[i], *emit))
+      fprintf(stderr, "tlop best: %s has no algorithm in %s: left out of the candidates\n",
+              es[i].algorithm, tlop_tuning_library(*emit));
+    else
       names[(*n)++] = (char *)es[i].algorithm;
+  }
   return names;
 }
 
@@ -258,7 +267,7 @@ int cmd_best(cli *c, int argc, char **argv) {
   if (!m || tlop_catalog_open(c->ctx, bo.catalog, &cat) != TLOP_OK || !(env = cli_env(c, m)) ||
       !(pf = cli_platform(c, m)))
     goto done;
-  names = candidates(m, cat, given, ngiven, &ncand);
+  names = candidates(m, cat, given, ngiven, bo.emit ? &format : NULL, &ncand);
   if (!ncand) {
     fprintf(stderr, "tlop best: the catalogue lists no algorithm of '%s' that %s defines\n",
             bo.collective, argv[optind]);
