@@ -155,7 +155,10 @@ static void print_table(const tlop_decision *d, char **names, size_t ncand, bool
     printf(" %s", names[a]);
   printf(")\n%s\n\n", bo.refine ? "crossovers refined by bisection to the byte"
                                 : "crossovers at grid points (--refine locates them)");
-  printf("%6s  %10s  %10s  %-22s %-22s %s\n", "P", "from m", "to m", "best", "runner-up",
+  int w = 22; /* the name columns: as wide as the longest name */
+  for (size_t a = 0; a < ncand; a++)
+    w = (int)strlen(names[a]) > w ? (int)strlen(names[a]) : w;
+  printf("%6s  %10s  %10s  %-*s %-*s %s\n", "P", "from m", "to m", w, "best", w, "runner-up",
          "margin (runner-up / best - 1)");
   for (size_t r = 0; r < d->nranges; r++) {
     const tlop_best_range *x = &d->ranges[r];
@@ -169,11 +172,11 @@ static void print_table(const tlop_decision *d, char **names, size_t ncand, bool
       tlop_format_size(to, sizeof to, bo.refine ? d->ranges[r + 1].m_from - 1 : x->m_last);
     if (r == 0 || d->ranges[r - 1].P != x->P)
       snprintf(pcol, sizeof pcol, "%.0f", x->P);
-    printf("%6s  %10s  %10s  %-22s ", pcol, from, to, names[x->winner]);
+    printf("%6s  %10s  %10s  %-*s ", pcol, from, to, w, names[x->winner]);
     if (x->runner_up == x->winner)
-      printf("%-22s %s\n", "-", "-");
+      printf("%-*s %s\n", w, "-", "-");
     else
-      printf("%-22s %+.1f%% .. %+.1f%%%s\n", names[x->runner_up], x->margin_min * 100,
+      printf("%-*s %+.1f%% .. %+.1f%%%s\n", w, names[x->runner_up], x->margin_min * 100,
              x->margin_max * 100, x->by_tie ? " (tie rule)" : "");
   }
 }

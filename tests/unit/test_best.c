@@ -70,6 +70,36 @@ static void test_decide_refine(void) {
   tlop_decision_free(d);
 }
 
+/* Candidate 0 (m) always wins; the runner-up is candidate 2 (3m) below m = 500 and
+ * candidate 1 (1000 + m) from there: equal at 500, the earlier candidate is named. */
+static tlop_status cost3_at(void *user, double m, double P, double *costs) {
+  (void)user, (void)P;
+  costs[0] = m;
+  costs[1] = 1000 + m;
+  costs[2] = 3 * m;
+  return TLOP_OK;
+}
+
+static void test_runner_up(void) {
+  double c3[3 * 11];
+  for (size_t i = 0; i < 11; i++) { /* ms: 1 … 1024, set by decide() */
+    double at[3];
+    cost3_at(NULL, ms[i], 2, at);
+    for (size_t c = 0; c < 3; c++)
+      c3[c * 11 + i] = at[c];
+  }
+  tlop_decision *d = NULL;
+  CHECK(tlop_best_decide(ms, 11, Ps, 1, c3, 3, 0, &d) == TLOP_OK);
+  /* one winner, split where the runner-up changes: 1 … 256 and 512 … 1024 */
+  CHECK(d && d->nranges == 2 && d->ranges[0].winner == 0 && d->ranges[1].winner == 0);
+  CHECK(d && d->ranges[0].runner_up == 2 && d->ranges[0].m_last == 256 &&
+        d->ranges[1].runner_up == 1 && d->ranges[1].m_first == 512);
+  /* the margin is to the run's own runner-up: 3m/m − 1 = 2 throughout the first */
+  CHECK(d && d->ranges[0].margin_min == 2 && d->ranges[0].margin_max == 2);
+  CHECK(d && tlop_best_refine(d, 0, cost3_at, NULL) == TLOP_OK && d->ranges[1].m_from == 500);
+  tlop_decision_free(d);
+}
+
 /* Two algorithms of every collective tlop writes files for, small and large messages. */
 static const char cat_text[] =
     "version openmpi test\n"
@@ -170,6 +200,7 @@ int main(void) {
   tlop_ctx_set_diag(ctx, quiet, NULL);
   test_pick();
   test_decide_refine();
+  test_runner_up();
   test_round_trip(ctx);
   /* the stdlib's catalogue is built in and lists the bcast algorithms in Open MPI's ids */
   tlop_catalog *cat = NULL;
