@@ -106,13 +106,22 @@ TLOP_API int tlop_tuning_names(const tlop_catalog_entry *e, tlop_tuning_format f
 TLOP_API int tlop_tuning_same(const tlop_catalog_entry *a, const tlop_catalog_entry *b,
                               tlop_tuning_format format);
 
+/* Where the ranks of the runs a decision is meant for sit: Open MPI JSON's
+ * comm_rank_distribution ("any", "single_node", "one_per_node"). tlop's models carry no
+ * mapping: this only says which runs the file is for. */
+typedef enum { TLOP_RANKS_ANY, TLOP_RANKS_SINGLE_NODE, TLOP_RANKS_ONE_PER_NODE } tlop_ranks;
+
+/* "any", "single_node", "one_per_node"; TLOP_ERR_ARG otherwise. */
+TLOP_API tlop_status tlop_ranks_parse(const char *name, tlop_ranks *out);
+
 /* The decision as a tuning file of a library for collective `collective`: cands[c] is the
  * catalogue entry of candidate c. The message size is the library's (README: "Message
- * sizes"); TLOP_ERR_ARG (with a diagnostic) when a winner has no id in that library. */
+ * sizes"); TLOP_ERR_ARG (with a diagnostic) when a winner has no id in that library, or
+ * ranks is not TLOP_RANKS_ANY for a format other than Open MPI's JSON. */
 TLOP_API tlop_status tlop_tuning_write(tlop_ctx *ctx, const tlop_decision *d,
                                        const tlop_catalog_entry *const *cands,
                                        const char *collective, tlop_tuning_format format,
-                                       char **text);
+                                       tlop_ranks ranks, char **text);
 
 /* A tuning file read as the library reads it; every departure from what the library accepts
  * is an error at file:line:col. */

@@ -165,6 +165,19 @@ static const tuning_collective *collective_of_ompi_id(long id) {
   return NULL;
 }
 
+static const char *const rank_names[] = {"any", "single_node", "one_per_node"};
+
+tlop_status tlop_ranks_parse(const char *name, tlop_ranks *out) {
+  for (int i = 0; i < 3; i++)
+    if (!strcmp(name, rank_names[i])) {
+      *out = (tlop_ranks)i;
+      return TLOP_OK;
+    }
+  return TLOP_ERR_ARG;
+}
+
+const char *tuning_ranks_name(tlop_ranks r) { return rank_names[r]; }
+
 tlop_status tlop_tuning_format_parse(const char *name, tlop_tuning_format *out) {
   static const char *const names[] = {"ompi-rules", "ompi-rules-v1", "mpich-json", "ompi-json",
                                       "impi"};
@@ -289,10 +302,17 @@ static void write_ompi_rules(strbuf *o, const tlop_tuning *t, const tuning_colle
 
 tlop_status tlop_tuning_write(tlop_ctx *ctx, const tlop_decision *d,
                               const tlop_catalog_entry *const *cands, const char *collective,
-                              tlop_tuning_format format, char **text) {
+                              tlop_tuning_format format, tlop_ranks ranks, char **text) {
   *text = NULL;
+  if (ranks != TLOP_RANKS_ANY && format != TLOP_TUNING_OMPI_JSON) {
+    diag_error(ctx, (span){0},
+               "only Open MPI's JSON rules say where the ranks are (comm_rank_distribution): "
+               "%s's file has no such condition",
+               tlop_tuning_library(format));
+    return TLOP_ERR_ARG;
+  }
   const tuning_collective *c = tuning_collective_named(collective);
-  tlop_tuning t = {.coll = c, .size = format_size(c, format)};
+  tlop_tuning t = {.coll = c, .size = format_size(c, format), .ranks = ranks};
   /* MPICH measures no gatherv: its file can choose by communicator size only */
   bool by_comm_only = c && format == TLOP_TUNING_MPICH_JSON && c->size[t.size] == SIZE_NONE;
   if (!c || (c->size[t.size] == SIZE_NONE && !by_comm_only)) {

@@ -74,7 +74,11 @@ struct tlop_tuning {
   struct json_value *csel;
   const tuning_collective *coll; /* the collective read (NULL: one tlop does not know) */
   size_def size;                 /* and how the file measures its messages */
+  tlop_ranks ranks;              /* written: Open MPI JSON's comm_rank_distribution */
 };
+
+/* "any", "single_node", "one_per_node" */
+const char *tuning_ranks_name(tlop_ranks r);
 
 void rule_add(block *b, double msg, int id, const tlop_catalog_entry *e);
 

@@ -28,6 +28,9 @@ static const char best_help[] =
     "                         mpich-json (MPICH 4.0 CSEL) or impi (Intel MPI's\n"
     "                         I_MPI_ADJUST_<COLL> string); it is linted and read back\n"
     "                         (the same winner at every grid point) before it is written\n"
+    "      --ranks DIST       with --emit ompi-json: the comm_rank_distribution the file\n"
+    "                         is for (any, single_node, one_per_node; default any); the\n"
+    "                         models have no mapping, so this only labels the runs\n"
     "  -o, --output FILE      where --emit writes (required with --emit)\n"
     "      --catalog FILE     another catalogue than the stdlib's\n" HELP_ENGINE;
 
@@ -47,6 +50,7 @@ typedef struct best_opts {
   const char *collective, *emit, *catalog;
   double tie;
   bool refine;
+  tlop_ranks ranks;
 } best_opts;
 
 static best_opts bo;
@@ -67,6 +71,12 @@ static int take(cli *c, int opt, const char *arg) {
     return 1;
   case 'R':
     bo.refine = true;
+    return 1;
+  case 'r':
+    if (tlop_ranks_parse(arg, &bo.ranks) != TLOP_OK) {
+      cli_usage_error(c->cmd, "--ranks takes any, single_node or one_per_node, not '%s'", arg);
+      return -1;
+    }
     return 1;
   case 't': {
     char *end;
@@ -89,6 +99,7 @@ static const struct option best_opts_long[] = {{"grid", required_argument, 0, 'g
                                                {"collective", required_argument, 0, 'c'},
                                                {"tie", required_argument, 0, 't'},
                                                {"refine", no_argument, 0, 'R'},
+                                               {"ranks", required_argument, 0, 'r'},
                                                {"emit", required_argument, 0, 'e'},
                                                {"catalog", required_argument, 0, 'K'},
                                                {"output", required_argument, 0, 'o'},
@@ -201,7 +212,7 @@ static bool emit(cli *c, const tlop_catalog *cat, const tlop_decision *d, char *
   }
   char *text = NULL;
   tlop_tuning *back = NULL;
-  bool ok = tlop_tuning_write(c->ctx, d, cands, bo.collective, f, &text) == TLOP_OK &&
+  bool ok = tlop_tuning_write(c->ctx, d, cands, bo.collective, f, bo.ranks, &text) == TLOP_OK &&
             tlop_tuning_read(c->ctx, cat, bo.collective, f, c->o.output, text, strlen(text),
                              &back) == TLOP_OK;
   for (size_t i = 0; ok && i < g->npts; i++) {
@@ -247,6 +258,9 @@ int cmd_best(cli *c, int argc, char **argv) {
     return cli_usage_error(
         "best", "--emit takes ompi-rules, ompi-rules-v1, ompi-json, mpich-json or impi, not '%s'",
         bo.emit);
+  if (bo.ranks != TLOP_RANKS_ANY && (!bo.emit || format != TLOP_TUNING_OMPI_JSON))
+    return cli_usage_error("best", "--ranks applies to --emit ompi-json only: the other formats "
+                                   "have no rank-distribution condition");
   if (bo.emit && !c->o.output)
     return cli_usage_error("best", "--emit needs -o FILE");
   if (c->o.format)

@@ -144,7 +144,7 @@ static void round_trip(tlop_ctx *ctx, const tlop_catalog *cat, const tlop_decisi
     tlop_tuning_format fmt = formats[k];
     char *text = NULL;
     tlop_tuning *back = NULL;
-    CHECK(tlop_tuning_write(ctx, d, cands, coll, fmt, &text) == TLOP_OK);
+    CHECK(tlop_tuning_write(ctx, d, cands, coll, fmt, TLOP_RANKS_ANY, &text) == TLOP_OK);
     CHECK(tlop_tuning_read(ctx, cat, coll, fmt, "rt.rules", text, strlen(text), &back) ==
           TLOP_OK);
     for (double P = 2; back && P <= 16; P++)
@@ -186,9 +186,17 @@ static void test_round_trip(tlop_ctx *ctx) {
   const tlop_catalog_entry *cands[2] = {tlop_catalog_find(cat, "bcast", "cheap_small"),
                                         tlop_catalog_find(cat, "bcast", "cheap_large")};
   char *text = NULL;
-  CHECK(tlop_tuning_write(ctx, d, cands, "allgather", TLOP_TUNING_OMPI_RULES, &text) ==
-            TLOP_ERR_ARG &&
+  CHECK(tlop_tuning_write(ctx, d, cands, "allgather", TLOP_TUNING_OMPI_RULES, TLOP_RANKS_ANY,
+                          &text) == TLOP_ERR_ARG &&
         !text);
+  /* only Open MPI's JSON rules say where the ranks are */
+  CHECK(tlop_tuning_write(ctx, d, cands, "bcast", TLOP_TUNING_OMPI_RULES, TLOP_RANKS_SINGLE_NODE,
+                          &text) == TLOP_ERR_ARG &&
+        !text);
+  CHECK(tlop_tuning_write(ctx, d, cands, "bcast", TLOP_TUNING_OMPI_JSON, TLOP_RANKS_SINGLE_NODE,
+                          &text) == TLOP_OK &&
+        strstr(text, "\"comm_rank_distribution\": \"single_node\""));
+  free(text);
   tlop_decision_free(d);
   tlop_catalog_free(cat);
 }
