@@ -27,6 +27,13 @@ void csel_write(strbuf *o, const tlop_tuning *t, const char *collective) {
   const char *key = t->size == SIZE_MPICH_AVG ? "avg_msg_size" : "total_msg_size";
   bool sized = t->coll->size[t->size] != SIZE_NONE;
   sb_printf(o, "{\n  \"collective=%s\": {\n    \"comm_type=intra\": {", collective);
+  /* in-place calls keep the one algorithm MPICH has for them (alltoall's pairwise and
+   * scattered assert a separate send buffer) */
+  if (t->coll->mpich_inplace)
+    sb_printf(o,
+              "\n      \"is_sendbuf_inplace=yes\": {\"algorithm=%s\": {}},"
+              "\n      \"is_sendbuf_inplace=no\": {",
+              t->coll->mpich_inplace);
   for (size_t i = 0; i < t->n; i++) {
     const block *b = &t->blocks[i];
     bool last_block = i + 1 == t->n;
@@ -45,8 +52,8 @@ void csel_write(strbuf *o, const tlop_tuning *t, const char *collective) {
     sb_puts(o, last_block ? "}" : "},");
   }
   /* inter-communicators keep MPICH's algorithm for them: without a branch MPICH would abort */
-  sb_printf(o, "\n    },\n    \"comm_type=inter\": {\"algorithm=%s\": {}}\n  }\n}\n",
-            t->coll->mpich_inter);
+  sb_printf(o, "\n    }%s,\n    \"comm_type=inter\": {\"algorithm=%s\": {}}\n  }\n}\n",
+            t->coll->mpich_inplace ? "}" : "", t->coll->mpich_inter);
 }
 
 /* ---- CSEL's keys ---- */

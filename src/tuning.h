@@ -36,6 +36,8 @@ typedef struct tuning_collective {
   const char *const *ompi_names; /* coll_tuned's algorithms by id from 1, NULL-ended */
   signed char size[4];           /* by size_def: the size is m·P^k for k = -1, 0, 1 */
   const char *mpich_inter;       /* MPICH's algorithm for inter-communicators */
+  const char *mpich_inplace;     /* MPICH's for MPI_IN_PLACE calls, which its other
+                                    algorithms of the collective refuse; NULL: none such */
 } tuning_collective;
 
 /* NULL when Open MPI has no such collective. */
