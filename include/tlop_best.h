@@ -12,13 +12,15 @@ extern "C" {
 
 /* ---- the decision ---- */
 
-/* One run of equal winners along m at one P. */
+/* One run along m at one P with one winner and one runner-up (a run of equal winners is
+ * split where its runner-up changes). */
 typedef struct tlop_best_range {
   double P;
   double m_first, m_last;        /* the first and last grid m of the run */
   double m_from;                 /* where the run starts: m_first, or after refining the
                                     smallest whole byte count above the previous run's m_last
-                                    at which this winner takes over */
+                                    at which this winner (or, after a run of the same winner,
+                                    this runner-up) takes over */
   size_t winner, runner_up;      /* candidate indices (runner_up == winner: one candidate) */
   double margin_min, margin_max; /* cost(runner_up) / cost(winner) − 1 over the run's points */
   int by_tie;                    /* somewhere in the run the winner is up to `tie` dearer than
@@ -38,7 +40,8 @@ TLOP_API size_t tlop_best_pick(const double *costs, size_t ncand, size_t stride,
                                size_t *runner_up, int *by_tie);
 
 /* Decides every point of the grid ms × Ps: costs[c * nP * nm + p * nm + i] is candidate c at
- * (ms[i], Ps[p]), ms ascending. Equal neighbours in m are merged into ranges. */
+ * (ms[i], Ps[p]), ms ascending. Neighbours in m with the same winner and runner-up are
+ * merged into ranges. */
 TLOP_API tlop_status tlop_best_decide(const double *ms, size_t nm, const double *Ps, size_t nP,
                                       const double *costs, size_t ncand, double tie,
                                       tlop_decision **out);
@@ -47,7 +50,8 @@ TLOP_API tlop_status tlop_best_decide(const double *ms, size_t nm, const double 
 typedef tlop_status (*tlop_cost_fn)(void *user, double m, double P, double *costs);
 
 /* Locates each crossover between grid points by bisection on whole bytes (costs computed by
- * fn), and sets m_from of the range that starts there. */
+ * fn) — of the winner, or of the runner-up between two runs of one winner — and sets m_from
+ * of the range that starts there. */
 TLOP_API tlop_status tlop_best_refine(tlop_decision *d, double tie, tlop_cost_fn fn, void *user);
 
 /* The winner at (m, P) by the decision: the range of the largest P ≤ P (else the first P),
@@ -94,19 +98,30 @@ typedef enum {
 /* "ompi-rules", "ompi-rules-v1", "mpich-json", "ompi-json", "impi"; TLOP_ERR_ARG otherwise. */
 TLOP_API tlop_status tlop_tuning_format_parse(const char *name, tlop_tuning_format *out);
 
+/* "Open MPI coll_tuned", "MPICH", "Intel MPI": the library that reads the format. */
+TLOP_API const char *tlop_tuning_library(tlop_tuning_format format);
 /* Does the library of the format name this entry (an Open MPI id, an MPICH algorithm)? */
 TLOP_API int tlop_tuning_names(const tlop_catalog_entry *e, tlop_tuning_format format);
 /* Do two entries name the same algorithm of the format's library? */
 TLOP_API int tlop_tuning_same(const tlop_catalog_entry *a, const tlop_catalog_entry *b,
                               tlop_tuning_format format);
 
+/* Where the ranks of the runs a decision is meant for sit: Open MPI JSON's
+ * comm_rank_distribution ("any", "single_node", "one_per_node"). tlop's models carry no
+ * mapping: this only says which runs the file is for. */
+typedef enum { TLOP_RANKS_ANY, TLOP_RANKS_SINGLE_NODE, TLOP_RANKS_ONE_PER_NODE } tlop_ranks;
+
+/* "any", "single_node", "one_per_node"; TLOP_ERR_ARG otherwise. */
+TLOP_API tlop_status tlop_ranks_parse(const char *name, tlop_ranks *out);
+
 /* The decision as a tuning file of a library for collective `collective`: cands[c] is the
  * catalogue entry of candidate c. The message size is the library's (README: "Message
- * sizes"); TLOP_ERR_ARG (with a diagnostic) when a winner has no id in that library. */
+ * sizes"); TLOP_ERR_ARG (with a diagnostic) when a winner has no id in that library, or
+ * ranks is not TLOP_RANKS_ANY for a format other than Open MPI's JSON. */
 TLOP_API tlop_status tlop_tuning_write(tlop_ctx *ctx, const tlop_decision *d,
                                        const tlop_catalog_entry *const *cands,
                                        const char *collective, tlop_tuning_format format,
-                                       char **text);
+                                       tlop_ranks ranks, char **text);
 
 /* A tuning file read as the library reads it; every departure from what the library accepts
  * is an error at file:line:col. */

@@ -54,13 +54,11 @@ tlop_status tlop_best_decide(const double *ms, size_t nm, const double *Ps, size
       size_t win = tlop_best_pick(at, ncand, stride, tie, &second, &by_tie);
       double mg = margin(at, stride, win, second);
       tlop_best_range *last = d->nranges ? &d->ranges[d->nranges - 1] : NULL;
-      if (i > 0 && last->winner == win) {
+      if (i > 0 && last->winner == win && last->runner_up == second) {
         last->m_last = ms[i];
         last->margin_min = fmin(last->margin_min, mg);
         last->margin_max = fmax(last->margin_max, mg);
         last->by_tie |= by_tie;
-        if (last->runner_up == last->winner)
-          last->runner_up = second;
         continue;
       }
       d->ranges = grow_array(d->ranges, &cap, d->nranges + 1, sizeof *d->ranges);
@@ -71,12 +69,12 @@ tlop_status tlop_best_decide(const double *ms, size_t nm, const double *Ps, size
   return TLOP_OK;
 }
 
-/* The winner at (m, P) with all candidates' costs computed afresh. */
+/* The winner and runner-up at (m, P) with all candidates' costs computed afresh. */
 static tlop_status winner_at(double m, double P, size_t ncand, double tie, tlop_cost_fn fn,
-                             void *user, double *scratch, size_t *win) {
+                             void *user, double *scratch, size_t *win, size_t *second) {
   tlop_status st = fn(user, m, P, scratch);
   if (st == TLOP_OK)
-    *win = tlop_best_pick(scratch, ncand, 1, tie, NULL, NULL);
+    *win = tlop_best_pick(scratch, ncand, 1, tie, second, NULL);
   return st;
 }
 
@@ -92,13 +90,15 @@ tlop_status tlop_best_refine(tlop_decision *d, double tie, tlop_cost_fn fn, void
     tlop_best_range *next = &d->ranges[r];
     if (prev->P != next->P)
       continue;
-    /* lo is won by prev's winner, hi by someone else: halve on whole bytes. */
+    /* lo is won by prev's winner, hi by someone else (or, with one winner, lo has prev's
+     * runner-up and hi another): halve on whole bytes. */
+    bool by_winner = prev->winner != next->winner;
     double lo = prev->m_last, hi = next->m_first;
     while (hi - lo > 1 && st == TLOP_OK) {
       double mid = floor(lo + (hi - lo) / 2);
-      size_t win = prev->winner;
-      st = winner_at(mid, next->P, d->ncandidates, tie, fn, user, scratch, &win);
-      if (win == prev->winner)
+      size_t win = prev->winner, second = prev->runner_up;
+      st = winner_at(mid, next->P, d->ncandidates, tie, fn, user, scratch, &win, &second);
+      if (by_winner ? win == prev->winner : win == prev->winner && second == prev->runner_up)
         lo = mid;
       else
         hi = mid;

@@ -56,6 +56,15 @@ static bool take_id(tlop_catalog *cat, word_scan *s, span w, tlop_catalog_entry 
     e->ompi_id = (int)id;
     if (colon)
       e->ompi_name = word_dup(cat, s, (span){s->src, num.hi + 1, w.hi});
+    if (id > tuning_ompi_alg_count(e->collective)) {
+      diag_error(s->ctx, num, "coll_tuned has no %s algorithm %ld", e->collective, id);
+      return false;
+    }
+    if (colon && tuning_ompi_alg_id(e->collective, e->ompi_name) != id) {
+      diag_error(s->ctx, w, "'%s' is not coll_tuned's %s algorithm %ld", e->ompi_name,
+                 e->collective, id);
+      return false;
+    }
   } else
     e->impi_id = (int)id;
   return true;
@@ -97,6 +106,11 @@ static bool parse_line(tlop_catalog *cat, word_scan *s) {
       return false;
     }
     *fields[i] = word_dup(cat, s, w);
+    if (i == 0 && !tuning_collective_named(e.collective)) {
+      diag_error(s->ctx, w, "'%s' is not a collective (bcast, reduce, allreduce, …)",
+                 e.collective);
+      return false;
+    }
   }
   while (word_next(s, false, &w))
     if (!take_id(cat, s, w, &e))

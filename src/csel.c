@@ -5,6 +5,7 @@
  * the Debian build of MPICH 4.0.2 knows. */
 #include "tuning.h"
 
+#include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -23,23 +24,36 @@ static void bound(strbuf *o, int depth, const char *key, bool last, double next_
 }
 
 void csel_write(strbuf *o, const tlop_tuning *t, const char *collective) {
+  const char *key = t->size == SIZE_MPICH_AVG ? "avg_msg_size" : "total_msg_size";
+  bool sized = t->coll->size[t->size] != SIZE_NONE;
   sb_printf(o, "{\n  \"collective=%s\": {\n    \"comm_type=intra\": {", collective);
+  /* in-place calls keep the one algorithm MPICH has for them (alltoall's pairwise and
+   * scattered assert a separate send buffer) */
+  if (t->coll->mpich_inplace)
+    sb_printf(o,
+              "\n      \"is_sendbuf_inplace=yes\": {\"algorithm=%s\": {}},"
+              "\n      \"is_sendbuf_inplace=no\": {",
+              t->coll->mpich_inplace);
   for (size_t i = 0; i < t->n; i++) {
     const block *b = &t->blocks[i];
     bool last_block = i + 1 == t->n;
     bound(o, 3, "comm_size", last_block, last_block ? 0 : t->blocks[i + 1].comm);
+    /* a collective MPICH measures no size of has one rule a block (tlop_tuning_write) */
+    if (!sized) {
+      sb_printf(o, "\"algorithm=%s\": {}}%s", b->rules[0].e->mpich_name, last_block ? "" : ",");
+      continue;
+    }
     for (size_t j = 0; j < b->n; j++) {
       bool last = j + 1 == b->n;
-      bound(o, 4, "avg_msg_size", last, last ? 0 : b->rules[j + 1].msg);
+      bound(o, 4, key, last, last ? 0 : b->rules[j + 1].msg);
       sb_printf(o, "\"algorithm=%s\": {}}%s", b->rules[j].e->mpich_name, last ? "" : ",");
     }
     indent(o, 3);
     sb_puts(o, last_block ? "}" : "},");
   }
-  /* inter-communicators keep MPICH's only algorithm: without a branch MPICH would abort */
-  sb_puts(o, "\n    },\n    \"comm_type=inter\": "
-             "{\"algorithm=MPIR_Bcast_inter_remote_send_local_bcast\": {}}"
-             "\n  }\n}\n");
+  /* inter-communicators keep MPICH's algorithm for them: without a branch MPICH would abort */
+  sb_printf(o, "\n    }%s,\n    \"comm_type=inter\": {\"algorithm=%s\": {}}\n  }\n}\n",
+            t->coll->mpich_inplace ? "}" : "", t->coll->mpich_inter);
 }
 
 /* ---- CSEL's keys ---- */
@@ -64,8 +78,19 @@ static const struct {
     {"total_msg_size<", true},
     {"count<=", true},
     {"count<pow2", false},
+    {"comm_avg_ppn<=", true},
     {"is_multi_threaded=yes", false},
     {"is_multi_threaded=no", false},
+    {"is_commutative=yes", false},
+    {"is_commutative=no", false},
+    {"is_op_built_in=yes", false},
+    {"is_op_built_in=no", false},
+    {"is_sendbuf_inplace=yes", false},
+    {"is_sendbuf_inplace=no", false},
+    {"is_block_regular=yes", false},
+    {"is_block_regular=no", false},
+    {"is_node_consecutive=yes", false},
+    {"is_node_consecutive=no", false},
     {"comm_hierarchy=flat", false},
     {"comm_hierarchy=node", false},
     {"comm_hierarchy=node_roots", false},
@@ -108,6 +133,34 @@ static const tlop_catalog_entry *mpich_entry(const reader *r, const char *name) 
   return NULL;
 }
 
+/* Is the collective (or its nonblocking form, "i" before it) in the list of names? */
+static bool listed(const char *const *list, const char *coll) {
+  for (; *list; list++)
+    if (!strcmp(*list, coll) || (coll[0] == 'i' && !strcmp(*list, coll + 1)))
+      return true;
+  return false;
+}
+
+/* A key MPICH 4.0's csel.c does not measure for the collective (it prints "avg_msg_size not
+ * defined for coll_type" and aborts, or fails an assertion): its name, or NULL. */
+static const char *undefined_size(const char *coll, const char *key) {
+  static const char *const avg[] = {"allreduce", "bcast", "reduce", "alltoall", NULL};
+  static const char *const count[] = {"allreduce", "bcast", "reduce", "allgather", "allgatherv",
+                                      "reduce_scatter", "reduce_scatter_block", NULL};
+  static const char *const total[] = {"allreduce", "bcast", "reduce", "alltoall", "alltoallv",
+                                      "alltoallw", "allgather", "allgatherv", "gather", "scatter",
+                                      "reduce_scatter", "reduce_scatter_block", NULL};
+  if (key[kind_len(key)] != '<')
+    return NULL;
+  if (!strncmp(key, "avg_msg_size", 12) && !listed(avg, coll))
+    return "avg_msg_size";
+  if (!strncmp(key, "total_msg_size", 14) && !listed(total, coll))
+    return "total_msg_size";
+  if (!strncmp(key, "count", 5) && !listed(count, coll))
+    return "count";
+  return NULL;
+}
+
 /* Keys that between them match every call (intra and inter) end an object as =any does. */
 static bool covers_both(const json_value *v, const char *a, const char *b) {
   bool has_a = false, has_b = false;
@@ -120,7 +173,8 @@ static bool covers_both(const json_value *v, const char *a, const char *b) {
 
 /* Checks one object of conditions as MPICH will try it: every key known, nothing after a key
  * that always matches, thresholds of a kind ascending, something matching at the end. */
-static void check_node(reader *r, json_value *v, const char *algorithm_prefix, bool keep) {
+static void check_node(reader *r, json_value *v, const char *coll, const char *algorithm_prefix,
+                       bool keep) {
   if (v->kind != JSON_OBJECT) {
     reader_fail(r, v->at, "expected an object: CSEL's tree has objects only");
     return;
@@ -139,13 +193,19 @@ static void check_node(reader *r, json_value *v, const char *algorithm_prefix, b
                   "MPICH 4.0 does not know the key \"%s\" (it aborts: \"unknown key\")", m->key);
       continue;
     }
+    const char *undefined = undefined_size(coll, m->key);
+    if (undefined)
+      reader_fail(r, m->key_at, "MPICH 4.0 measures no %s for %s: a call that reaches this key "
+                  "aborts", undefined, coll);
     if (i > 0) {
       const char *pk = v->members[i - 1].key;
       key_class pkc = classify(pk, &prev_th);
       if (pkc == KEY_ANY || pkc == KEY_ALGORITHM)
         reader_fail(r, m->key_at, "unreachable: \"%s\" before it always matches", pk);
       else if (pkc == KEY_COND && k == KEY_COND && kind_len(pk) == kind_len(m->key) &&
-               !strncmp(pk, m->key, kind_len(pk)) && strchr("<", pk[kind_len(pk)]) && th <= prev_th)
+               !strncmp(pk, m->key, kind_len(pk)) && pk[kind_len(pk)] == '<' &&
+               m->key[kind_len(m->key)] == '<' && strcmp(pk, "count<pow2") &&
+               strcmp(m->key, "count<pow2") && th <= prev_th)
         reader_fail(r, m->key_at,
                     "unreachable: \"%s\" comes after \"%s\", which takes all it would", m->key, pk);
     }
@@ -157,12 +217,20 @@ static void check_node(reader *r, json_value *v, const char *algorithm_prefix, b
         reader_fail(r, m->value->at, "an algorithm's parameters are an object ({} for none)");
       m->entry = keep ? mpich_entry(r, m->key + 10) : NULL;
     } else
-      check_node(r, m->value, algorithm_prefix, keep);
+      check_node(r, m->value, coll, algorithm_prefix, keep);
   }
   long th;
   key_class last = classify(v->members[v->n - 1].key, &th);
-  if (last == KEY_COND && !covers_both(v, "comm_type=intra", "comm_type=inter") &&
-      !covers_both(v, "is_multi_threaded=yes", "is_multi_threaded=no"))
+  static const char *const pairs[][2] = {
+      {"comm_type=intra", "comm_type=inter"},       {"is_multi_threaded=yes", "is_multi_threaded=no"},
+      {"is_commutative=yes", "is_commutative=no"},   {"is_op_built_in=yes", "is_op_built_in=no"},
+      {"is_sendbuf_inplace=yes", "is_sendbuf_inplace=no"},
+      {"is_block_regular=yes", "is_block_regular=no"},
+      {"is_node_consecutive=yes", "is_node_consecutive=no"}};
+  bool covered = false;
+  for (size_t i = 0; i < sizeof pairs / sizeof *pairs; i++)
+    covered |= covers_both(v, pairs[i][0], pairs[i][1]);
+  if (last == KEY_COND && !covered)
     reader_fail(r, v->members[v->n - 1].key_at,
                 "no \"…=any\" last: a call that matches none of "
                 "these keys makes MPICH abort");
@@ -187,7 +255,7 @@ void csel_read(reader *r) {
     snprintf(prefix, sizeof prefix, "MPIR_%s_", m->key + 11);
     prefix[5] = (char)(prefix[5] >= 'a' && prefix[5] <= 'z' ? prefix[5] - 'a' + 'A' : prefix[5]);
     bool keep = !strcmp(m->key + 11, r->collective);
-    check_node(r, m->value, prefix, keep);
+    check_node(r, m->value, m->key + 11, prefix, keep);
     if (keep)
       r->t->csel = m->value;
   }
@@ -198,7 +266,7 @@ void csel_read(reader *r) {
 
 /* ---- walking the tree as MPICH does: the first key that matches, never back ---- */
 
-static bool matches(const char *key, double m, double P) {
+static bool matches(const tlop_tuning *t, const char *key, double m, double P) {
   long th = 0;
   key_class k = classify(key, &th);
   if (k == KEY_ANY)
@@ -207,16 +275,31 @@ static bool matches(const char *key, double m, double P) {
     return false;
   size_t n = kind_len(key);
   bool le = key[n] == '<' && key[n + 1] == '=';
-  if (!strncmp(key, "comm_size", 9) && key[n] == '<')
+  /* one node: P processes per node */
+  if ((!strncmp(key, "comm_size", 9) || !strncmp(key, "comm_avg_ppn", 12)) && key[n] == '<')
     return le ? P <= th : P < th;
-  /* for bcast, MPI_BYTE buffers: count, average and total message size are all m */
-  if (key[n] == '<' && strcmp(key, "count<pow2"))
-    return le ? m <= th : m < th;
+  /* MPI_BYTE buffers: a count is bytes; sizes as csel.c measures them (NAN where MPICH
+   * aborts, which the linter has reported) */
+  if (key[n] == '<' && strcmp(key, "count<pow2")) {
+    double v = !strncmp(key, "avg", 3)     ? tuning_size(t->coll, SIZE_MPICH_AVG, m, P)
+               : !strncmp(key, "total", 5) ? tuning_size(t->coll, SIZE_MPICH_TOTAL, m, P)
+                                           : m;
+    return le ? v <= th : v < th;
+  }
+  if (!strcmp(key, "count<pow2"))
+    return m < exp2(floor(log2(P)));
   if (!strcmp(key, "comm_size=pow2"))
     return P >= 1 && ((unsigned long)P & ((unsigned long)P - 1)) == 0;
-  /* one node, one thread, a flat intra-communicator: the 2-process runs tlop models */
-  return !strcmp(key, "comm_type=intra") || !strcmp(key, "comm_size=node_comm_size") ||
-         !strcmp(key, "is_multi_threaded=no") || !strcmp(key, "comm_hierarchy=flat");
+  /* one node, one thread, a flat intra-communicator, a built-in commutative operator, separate
+   * buffers, equal blocks: the calls tlop models */
+  static const char *const modelled[] = {
+      "comm_type=intra",    "comm_size=node_comm_size", "is_multi_threaded=no",
+      "comm_hierarchy=flat", "is_commutative=yes",      "is_op_built_in=yes",
+      "is_sendbuf_inplace=no", "is_block_regular=yes",  "is_node_consecutive=yes"};
+  for (size_t i = 0; i < sizeof modelled / sizeof *modelled; i++)
+    if (!strcmp(key, modelled[i]))
+      return true;
+  return false;
 }
 
 const tlop_catalog_entry *csel_lookup(const tlop_tuning *t, double m, double P) {
@@ -224,7 +307,7 @@ const tlop_catalog_entry *csel_lookup(const tlop_tuning *t, double m, double P) 
   for (;;) {
     const json_member *hit = NULL;
     for (size_t i = 0; !hit && v->kind == JSON_OBJECT && i < v->n; i++)
-      if (!strncmp(v->members[i].key, "algorithm=", 10) || matches(v->members[i].key, m, P))
+      if (!strncmp(v->members[i].key, "algorithm=", 10) || matches(t, v->members[i].key, m, P))
         hit = &v->members[i];
     if (!hit)
       return NULL;

@@ -154,10 +154,10 @@ void impi_read(reader *r) {
     reader_fail(r, w, "text after the assignment");
 }
 
-const tlop_catalog_entry *impi_lookup(const tlop_tuning *t, double m, double P) {
+const tlop_catalog_entry *impi_lookup(const tlop_tuning *t, double size, double P) {
   for (size_t i = 0; i < t->nconds; i++) {
     const impi_cond *k = &t->conds[i];
-    if (k->mlo <= m && m <= k->mhi && k->plo <= P && P <= k->phi)
+    if (k->mlo <= size && size <= k->mhi && k->plo <= P && P <= k->phi)
       return k->e;
   }
   return NULL;

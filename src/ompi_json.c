@@ -20,7 +20,8 @@ void ompi_json_write(strbuf *o, const tlop_tuning *t, const char *collective) {
     sb_printf(o, "%s\n      {\"comm_size_min\": %.0f, ", i ? "," : "", i ? b->comm : 0);
     if (i + 1 < t->n)
       sb_printf(o, "\"comm_size_max\": %.0f, ", t->blocks[i + 1].comm - 1);
-    sb_puts(o, "\"comm_rank_distribution\": \"any\",\n       \"rules\": [");
+    sb_printf(o, "\"comm_rank_distribution\": \"%s\",\n       \"rules\": [",
+              tuning_ranks_name(t->ranks));
     for (size_t j = 0; j < b->n; j++) {
       sb_printf(o, "%s\n         {\"msg_size_min\": %.0f, \"msg_size_max\": ", j ? "," : "",
                 b->rules[j].msg);

@@ -73,58 +73,111 @@ span word_end(const word_scan *s) {
 
 /* ---- collectives, as each library numbers and measures them ---- */
 
-/* Open MPI's COLLTYPE order (ompi/mca/coll/base/coll_base_functions.h, 4.1) and the number
- * of algorithms coll_tuned has for each; only the collectives with a stdlib model have a
- * message-size rule here, so only they can be written. */
-static const struct collective {
-  const char *name;
-  int ompi_id, ompi_algorithms;
-  bool message_is_m; /* every library's message size is the operation's m */
-} collectives[] = {
-    {"allgather", 0, 0, false},       {"allgatherv", 1, 0, false},
-    {"allreduce", 2, 0, false},       {"alltoall", 3, 0, false},
-    {"alltoallv", 4, 0, false},       {"alltoallw", 5, 0, false},
-    {"barrier", 6, 0, false},         {"bcast", 7, 9, true},
-    {"exscan", 8, 0, false},          {"gather", 9, 0, false},
-    {"gatherv", 10, 0, false},        {"reduce", 11, 0, false},
-    {"reduce_scatter", 12, 0, false}, {"reduce_scatter_block", 13, 0, false},
-    {"scan", 14, 0, false},           {"scatter", 15, 0, false},
-    {"scatterv", 16, 0, false},
+/* coll_tuned's algorithm names by id, from 1 (`ompi_info --param coll tuned --level 9`,
+ * Open MPI 4.1.4) */
+static const char *const ompi_allgather[] = {"linear", "bruck", "recursive_doubling", "ring",
+                                             "neighbor", "two_proc", NULL};
+static const char *const ompi_allgatherv[] = {"default", "bruck", "ring", "neighbor", "two_proc",
+                                              NULL};
+static const char *const ompi_allreduce[] = {"basic_linear", "nonoverlapping",
+                                             "recursive_doubling", "ring", "segmented_ring",
+                                             "rabenseifner", NULL};
+static const char *const ompi_alltoall[] = {"linear", "pairwise", "modified_bruck", "linear_sync",
+                                            "two_proc", NULL};
+static const char *const ompi_alltoallv[] = {"basic_linear", "pairwise", NULL};
+static const char *const ompi_barrier[] = {"linear", "double_ring", "recursive_doubling", "bruck",
+                                           "two_proc", "tree", NULL};
+static const char *const ompi_bcast[] = {"basic_linear", "chain", "pipeline", "split_binary_tree",
+                                         "binary_tree", "binomial", "knomial",
+                                         "scatter_allgather", "scatter_allgather_ring", NULL};
+static const char *const ompi_scan[] = {"linear", "recursive_doubling", NULL};
+static const char *const ompi_gather[] = {"basic_linear", "binomial", "linear_sync", NULL};
+static const char *const ompi_reduce[] = {"linear", "chain", "pipeline", "binary", "binomial",
+                                          "in-order_binary", "rabenseifner", NULL};
+static const char *const ompi_reduce_scatter[] = {"non-overlapping", "recursive_halving", "ring",
+                                                  "butterfly", NULL};
+static const char *const ompi_reduce_scatter_block[] = {"basic_linear", "recursive_doubling",
+                                                        "recursive_halving", "butterfly", NULL};
+static const char *const ompi_scatter[] = {"basic_linear", "binomial", "linear_nb", NULL};
+
+#define NO SIZE_NONE
+/* Open MPI's COLLTYPE order (ompi/mca/coll/base/coll_base_functions.h, 4.1), coll_tuned's
+ * algorithms, and each library's message size as m·P^k (README, "Message sizes"): only the
+ * collectives with a stdlib model have one, so only they can be written. */
+static const tuning_collective collectives[] = {
+    {"allgather", 0, ompi_allgather, {NO, NO, NO, NO}, NULL, NULL},
+    {"allgatherv", 1, ompi_allgatherv, {NO, NO, NO, NO}, NULL, NULL},
+    {"allreduce", 2, ompi_allreduce, {0, 0, 1, 0}, "MPIR_Allreduce_inter_reduce_exchange_bcast", NULL},
+    {"alltoall", 3, ompi_alltoall, {1, 0, 1, 0}, "MPIR_Alltoall_inter_pairwise_exchange",
+     "MPIR_Alltoall_intra_pairwise_sendrecv_replace"},
+    {"alltoallv", 4, ompi_alltoallv, {NO, NO, NO, NO}, NULL, NULL},
+    {"alltoallw", 5, NULL, {NO, NO, NO, NO}, NULL, NULL},
+    {"barrier", 6, ompi_barrier, {NO, NO, NO, NO}, NULL, NULL},
+    {"bcast", 7, ompi_bcast, {0, 0, 1, 0}, "MPIR_Bcast_inter_remote_send_local_bcast", NULL},
+    {"exscan", 8, ompi_scan, {NO, NO, NO, NO}, NULL, NULL},
+    {"gather", 9, ompi_gather, {1, NO, 1, 0}, "MPIR_Gather_inter_linear", NULL},
+    {"gatherv", 10, NULL, {NO, NO, NO, 0}, "MPIR_Gatherv_allcomm_linear", NULL},
+    {"reduce", 11, ompi_reduce, {0, 0, 1, 0}, "MPIR_Reduce_inter_local_reduce_remote_send", NULL},
+    {"reduce_scatter", 12, ompi_reduce_scatter, {NO, NO, NO, NO}, NULL, NULL},
+    {"reduce_scatter_block", 13, ompi_reduce_scatter_block, {NO, NO, NO, NO}, NULL, NULL},
+    {"scan", 14, ompi_scan, {NO, NO, NO, NO}, NULL, NULL},
+    {"scatter", 15, ompi_scatter, {0, NO, 0, -1}, "MPIR_Scatter_inter_linear", NULL},
+    {"scatterv", 16, NULL, {NO, NO, NO, NO}, NULL, NULL},
 };
+#undef NO
 #define NCOLLECTIVES (sizeof collectives / sizeof *collectives)
 
-/* coll_tuned's names of the bcast algorithms, by id (ompi_info, Open MPI 4.1.4) */
-static const char *const ompi_bcast_names[] = {
-    "ignore",      "basic_linear", "chain",   "pipeline",          "split_binary_tree",
-    "binary_tree", "binomial",     "knomial", "scatter_allgather", "scatter_allgather_ring"};
-
-int tuning_ompi_alg_id(const char *collective, const char *name) {
-  for (int i = 1; !strcmp(collective, "bcast") && i < 10; i++)
-    if (!strcmp(ompi_bcast_names[i], name))
-      return i;
-  return 0;
+static int ompi_algorithms(const tuning_collective *c) {
+  int n = 0;
+  while (c->ompi_names && c->ompi_names[n])
+    n++;
+  return n;
 }
 
-int tuning_ompi_alg_count(const char *collective) {
-  for (size_t i = 0; i < NCOLLECTIVES; i++)
-    if (!strcmp(collectives[i].name, collective))
-      return collectives[i].ompi_algorithms;
-  return -1;
-}
-
-static const struct collective *collective_named(const char *name) {
+const tuning_collective *tuning_collective_named(const char *name) {
   for (size_t i = 0; i < NCOLLECTIVES; i++)
     if (!strcmp(collectives[i].name, name))
       return &collectives[i];
   return NULL;
 }
 
-static const struct collective *collective_of_ompi_id(long id) {
+double tuning_size(const tuning_collective *c, size_def d, double m, double P) {
+  int k = c ? c->size[d] : 0;
+  return k == SIZE_NONE ? NAN : k > 0 ? m * P : k < 0 ? m / P : m;
+}
+
+int tuning_ompi_alg_id(const char *collective, const char *name) {
+  const tuning_collective *c = tuning_collective_named(collective);
+  for (int i = 0; c && c->ompi_names && c->ompi_names[i]; i++)
+    if (!strcmp(c->ompi_names[i], name))
+      return i + 1;
+  return 0;
+}
+
+int tuning_ompi_alg_count(const char *collective) {
+  const tuning_collective *c = tuning_collective_named(collective);
+  return c ? ompi_algorithms(c) : -1;
+}
+
+static const tuning_collective *collective_of_ompi_id(long id) {
   for (size_t i = 0; i < NCOLLECTIVES; i++)
     if (collectives[i].ompi_id == id)
       return &collectives[i];
   return NULL;
 }
+
+static const char *const rank_names[] = {"any", "single_node", "one_per_node"};
+
+tlop_status tlop_ranks_parse(const char *name, tlop_ranks *out) {
+  for (int i = 0; i < 3; i++)
+    if (!strcmp(name, rank_names[i])) {
+      *out = (tlop_ranks)i;
+      return TLOP_OK;
+    }
+  return TLOP_ERR_ARG;
+}
+
+const char *tuning_ranks_name(tlop_ranks r) { return rank_names[r]; }
 
 tlop_status tlop_tuning_format_parse(const char *name, tlop_tuning_format *out) {
   static const char *const names[] = {"ompi-rules", "ompi-rules-v1", "mpich-json", "ompi-json",
@@ -163,14 +216,15 @@ const tlop_catalog_entry *tlop_tuning_lookup(const tlop_tuning *t, double m, dou
   if (t->csel)
     return csel_lookup(t, m, P);
   if (t->conds)
-    return impi_lookup(t, m, P);
+    return impi_lookup(t, tuning_size(t->coll, t->size, m, P), P);
   const block *b = NULL;
   for (size_t i = 0; i < t->n; i++)
     if (t->blocks[i].comm <= P)
       b = &t->blocks[i];
   const rule *r = NULL;
+  double size = tuning_size(t->coll, t->size, m, P);
   for (size_t i = 0; b && i < b->n; i++)
-    if (b->rules[i].msg <= m)
+    if (b->rules[i].msg <= size)
       r = &b->rules[i];
   return r ? r->e : NULL;
 }
@@ -188,7 +242,24 @@ int tlop_tuning_same(const tlop_catalog_entry *a, const tlop_catalog_entry *b,
                                      : a->ompi_id == b->ompi_id;
 }
 
-/* The decision in the library's ids: one block per P, neighbours with one id merged. */
+/* How the format measures the collective's messages: MPICH by avg_msg_size where it is
+ * defined, else total_msg_size. */
+static size_def format_size(const tuning_collective *c, tlop_tuning_format f) {
+  if (f == TLOP_TUNING_IMPI)
+    return SIZE_IMPI;
+  if (f != TLOP_TUNING_MPICH_JSON)
+    return SIZE_OMPI;
+  return c && c->size[SIZE_MPICH_AVG] == SIZE_NONE ? SIZE_MPICH_TOTAL : SIZE_MPICH_AVG;
+}
+
+const char *tlop_tuning_library(tlop_tuning_format f) {
+  return f == TLOP_TUNING_MPICH_JSON ? "MPICH"
+         : f == TLOP_TUNING_IMPI     ? "Intel MPI"
+                                     : "Open MPI coll_tuned";
+}
+
+/* The decision in the library's ids and sizes: one block per P, neighbours with one id
+ * merged, each crossover m converted to the library's message size at that P. */
 static tlop_status decision_blocks(tlop_ctx *ctx, const tlop_decision *d,
                                    const tlop_catalog_entry *const *cands, tlop_tuning_format f,
                                    tlop_tuning *t) {
@@ -199,10 +270,7 @@ static tlop_status decision_blocks(tlop_ctx *ctx, const tlop_decision *d,
       diag_error(ctx, (span){0},
                  "candidate %zu wins at P = %g, m = %g B, but has no %s name "
                  "in the catalogue",
-                 g->winner + 1, g->P, g->m_first,
-                 f == TLOP_TUNING_MPICH_JSON ? "MPICH"
-                 : f == TLOP_TUNING_IMPI     ? "Intel MPI"
-                                             : "Open MPI coll_tuned");
+                 g->winner + 1, g->P, g->m_first, tlop_tuning_library(f));
       return TLOP_ERR_ARG;
     }
     int id = f == TLOP_TUNING_IMPI ? e->impi_id : e->ompi_id;
@@ -212,12 +280,12 @@ static tlop_status decision_blocks(tlop_ctx *ctx, const tlop_decision *d,
     if (b->n && tlop_tuning_same(b->rules[b->n - 1].e, e, f))
       continue;
     /* The first rule of a block starts at 0: smaller messages than the grid's take it too. */
-    rule_add(b, b->n ? ceil(g->m_from) : 0, id, e);
+    rule_add(b, b->n ? ceil(tuning_size(t->coll, t->size, g->m_from, g->P)) : 0, id, e);
   }
   return TLOP_OK;
 }
 
-static void write_ompi_rules(strbuf *o, const tlop_tuning *t, const struct collective *c, bool v2) {
+static void write_ompi_rules(strbuf *o, const tlop_tuning *t, const tuning_collective *c, bool v2) {
   if (v2)
     sb_puts(o, "rule-file-version-2\n");
   sb_printf(o, "1 # collectives\n%d # %s\n%zu # communicator sizes\n", c->ompi_id, c->name, t->n);
@@ -235,18 +303,36 @@ static void write_ompi_rules(strbuf *o, const tlop_tuning *t, const struct colle
 
 tlop_status tlop_tuning_write(tlop_ctx *ctx, const tlop_decision *d,
                               const tlop_catalog_entry *const *cands, const char *collective,
-                              tlop_tuning_format format, char **text) {
+                              tlop_tuning_format format, tlop_ranks ranks, char **text) {
   *text = NULL;
-  const struct collective *c = collective_named(collective);
-  if (!c || !c->message_is_m) {
+  if (ranks != TLOP_RANKS_ANY && format != TLOP_TUNING_OMPI_JSON) {
     diag_error(ctx, (span){0},
-               "no message-size definition for collective '%s': tuning "
-               "files can be written for bcast",
-               collective);
+               "only Open MPI's JSON rules say where the ranks are (comm_rank_distribution): "
+               "%s's file has no such condition",
+               tlop_tuning_library(format));
     return TLOP_ERR_ARG;
   }
-  tlop_tuning t = {0};
+  const tuning_collective *c = tuning_collective_named(collective);
+  tlop_tuning t = {.coll = c, .size = format_size(c, format), .ranks = ranks};
+  /* MPICH measures no gatherv: its file can choose by communicator size only */
+  bool by_comm_only = c && format == TLOP_TUNING_MPICH_JSON && c->size[t.size] == SIZE_NONE;
+  if (!c || (c->size[t.size] == SIZE_NONE && !by_comm_only)) {
+    diag_error(ctx, (span){0},
+               "%s has no message size for '%s' that tlop knows: tuning files can be "
+               "written for bcast, reduce, allreduce, alltoall, gather, scatter and gatherv "
+               "(README, \"Message sizes\")",
+               tlop_tuning_library(format), collective);
+    return TLOP_ERR_ARG;
+  }
   tlop_status st = decision_blocks(ctx, d, cands, format, &t);
+  for (size_t i = 0; st == TLOP_OK && by_comm_only && i < t.n; i++)
+    if (t.blocks[i].n > 1) {
+      diag_error(ctx, (span){0},
+                 "the winner of %s changes with m at P = %.0f, but MPICH's selection measures "
+                 "no message size for it: no file written",
+                 collective, t.blocks[i].comm);
+      st = TLOP_ERR_ARG;
+    }
   if (st == TLOP_OK) {
     strbuf o = {0};
     if (format == TLOP_TUNING_MPICH_JSON)
@@ -297,7 +383,7 @@ const tlop_catalog_entry *tuning_ompi_entry(const reader *r, int id) {
   return NULL;
 }
 
-static bool read_rule(reader *r, const struct collective *c, bool v2, bool keep, block *b) {
+static bool read_rule(reader *r, const tuning_collective *c, bool v2, bool keep, block *b) {
   long msg, alg, fan, seg, reqs = 0;
   span at_msg, at_alg, at;
   if (!number(r, "a message size", &msg, &at_msg) || !number(r, "an algorithm", &alg, &at_alg) ||
@@ -311,9 +397,13 @@ static bool read_rule(reader *r, const struct collective *c, bool v2, bool keep,
   if (b->n && msg <= b->rules[b->n - 1].msg)
     reader_fail(r, at_msg, "message sizes must ascend: %ld follows %.0f", msg,
                 b->rules[b->n - 1].msg);
-  if (c->ompi_algorithms && (alg < 1 || alg > c->ompi_algorithms))
-    reader_fail(r, at_alg, "%s has algorithms 1 to %d in coll_tuned, not %ld", c->name,
-                c->ompi_algorithms, alg);
+  int nalg = ompi_algorithms(c);
+  if (!nalg)
+    reader_fail(r, at_alg, "%s has no algorithms in coll_tuned: Open MPI ignores its rules",
+                c->name);
+  else if (alg < 1 || alg > nalg)
+    reader_fail(r, at_alg, "%s has algorithms 1 to %d in coll_tuned, not %ld", c->name, nalg,
+                alg);
   rule_add(b, (double)msg, (int)alg, keep ? tuning_ompi_entry(r, (int)alg) : NULL);
   return true;
 }
@@ -350,7 +440,7 @@ static void read_ompi_rules(reader *r, bool v2) {
     span at_id;
     if (!number(r, "a collective id", &id, &at_id))
       return;
-    const struct collective *c = collective_of_ompi_id(id);
+    const tuning_collective *c = collective_of_ompi_id(id);
     if (!c) {
       reader_fail(r, at_id, "%ld is not a collective id of Open MPI (0 to %zu)", id,
                   NCOLLECTIVES - 1);
@@ -397,6 +487,8 @@ tlop_status tlop_tuning_read(tlop_ctx *ctx, const tlop_catalog *cat, const char 
   tlop_tuning *t = calloc(1, sizeof *t);
   if (!t)
     return TLOP_ERR_NOMEM;
+  t->coll = tuning_collective_named(collective);
+  t->size = format_size(t->coll, format);
   reader r = {{ctx, source_new(ctx, path, text, len), 0}, cat, collective, t, 0};
   if (format == TLOP_TUNING_MPICH_JSON)
     csel_read(&r);

@@ -23,6 +23,29 @@ bool word_count(word_scan *s, span w, const char *what, long *out);
 /* An empty span just past the last word: where "expected …" at the end points. */
 span word_end(const word_scan *s);
 
+/* ---- collectives, as each library numbers and measures them (tuning.c) ---- */
+
+/* Which library's message size: Open MPI's coll_tuned, MPICH CSEL's avg_msg_size and
+ * total_msg_size, Intel MPI's. */
+typedef enum { SIZE_OMPI, SIZE_MPICH_AVG, SIZE_MPICH_TOTAL, SIZE_IMPI } size_def;
+#define SIZE_NONE 9 /* a size the library does not define for the collective */
+
+typedef struct tuning_collective {
+  const char *name;
+  int ompi_id;                   /* Open MPI's COLLTYPE */
+  const char *const *ompi_names; /* coll_tuned's algorithms by id from 1, NULL-ended */
+  signed char size[4];           /* by size_def: the size is m·P^k for k = -1, 0, 1 */
+  const char *mpich_inter;       /* MPICH's algorithm for inter-communicators */
+  const char *mpich_inplace;     /* MPICH's for MPI_IN_PLACE calls, which its other
+                                    algorithms of the collective refuse; NULL: none such */
+} tuning_collective;
+
+/* NULL when Open MPI has no such collective. */
+const tuning_collective *tuning_collective_named(const char *name);
+/* The library's message size of the collective's m on P processes: NAN when it has none; m
+ * for a collective tlop does not know (c NULL). */
+double tuning_size(const tuning_collective *c, size_def d, double m, double P);
+
 /* ---- the shape the formats share (tuning.c) ---- */
 
 typedef struct rule {
@@ -51,7 +74,13 @@ struct tlop_tuning {
   size_t nconds, conds_cap;
   arena *ar; /* an MPICH file: its JSON tree, kept to be walked as MPICH does */
   struct json_value *csel;
+  const tuning_collective *coll; /* the collective read (NULL: one tlop does not know) */
+  size_def size;                 /* and how the file measures its messages */
+  tlop_ranks ranks;              /* written: Open MPI JSON's comm_rank_distribution */
 };
+
+/* "any", "single_node", "one_per_node" */
+const char *tuning_ranks_name(tlop_ranks r);
 
 void rule_add(block *b, double msg, int id, const tlop_catalog_entry *e);
 
@@ -104,6 +133,7 @@ void ompi_json_read(reader *r);
 /* ---- Intel MPI's I_MPI_ADJUST_<COLL> (impi.c) ---- */
 void impi_write(strbuf *o, const tlop_tuning *t, const char *collective);
 void impi_read(reader *r);
-const tlop_catalog_entry *impi_lookup(const tlop_tuning *t, double m, double P);
+/* size: the message in Intel MPI's measure */
+const tlop_catalog_entry *impi_lookup(const tlop_tuning *t, double size, double P);
 
 #endif

@@ -14,8 +14,10 @@ static const char best_help[] =
     "usage: tlop best [OPTION]... FILE --collective NAME [ALGO]... --grid m=AXIS --grid P=AXIS\n"
     "The cheapest algorithm at every point of the grid, runs of equal winners along m per\n"
     "P, and the margin to the runner-up. Candidates: the ALGOs, or every algorithm of the\n"
-    "collective that the catalogue (stdlib/catalog.txt) lists and FILE defines.\n\n" COMMON_HELP
-    "  -c, --collective NAME  the collective (bcast)\n"
+    "collective that the catalogue (stdlib/catalog.txt) lists and FILE defines (with\n"
+    "--emit, those the library has).\n\n" COMMON_HELP
+    "  -c, --collective NAME  the collective (bcast, reduce, allreduce, alltoall, gather,\n"
+    "                         scatter, gatherv)\n"
     "  -g, --grid NAME=AXIS   the m axis and the P axis (other values: --set)\n"
     "      --tie PCT          a candidate this close to the cheapest (default 1%) wins if it\n"
     "                         comes earlier in the catalogue, which lists simpler first\n"
@@ -26,6 +28,9 @@ static const char best_help[] =
     "                         mpich-json (MPICH 4.0 CSEL) or impi (Intel MPI's\n"
     "                         I_MPI_ADJUST_<COLL> string); it is linted and read back\n"
     "                         (the same winner at every grid point) before it is written\n"
+    "      --ranks DIST       with --emit ompi-json: the comm_rank_distribution the file\n"
+    "                         is for (any, single_node, one_per_node; default any); the\n"
+    "                         models have no mapping, so this only labels the runs\n"
     "  -o, --output FILE      where --emit writes (required with --emit)\n"
     "      --catalog FILE     another catalogue than the stdlib's\n" HELP_MAX_POINTS HELP_ENGINE;
 
@@ -38,13 +43,14 @@ static const char lint_help[] =
     "4.0's collective selection JSON, MPIR_CVAR_COLL_SELECTION_TUNING_JSON_FILE) and impi\n"
     "(Intel MPI's I_MPI_ADJUST_<COLL>=\"ID:l-m@p-q;…\" assignment).\n\n"
     "  -f, --format FORMAT    the file's format\n"
-    "  -c, --collective NAME  whose algorithm ids to check against the catalogue (bcast)\n"
+    "  -c, --collective NAME  the collective whose rules to read (default bcast)\n"
     "      --catalog FILE     another catalogue than the stdlib's\n" HELP_HELP;
 
 typedef struct best_opts {
   const char *collective, *emit, *catalog;
   double tie;
   bool refine;
+  tlop_ranks ranks;
 } best_opts;
 
 static best_opts bo;
@@ -63,8 +69,14 @@ static int take(cli *c, int opt, const char *arg) {
   case 'K':
     bo.catalog = arg;
     return 1;
-  case 'r':
+  case 'F':
     bo.refine = true;
+    return 1;
+  case 'r':
+    if (tlop_ranks_parse(arg, &bo.ranks) != TLOP_OK) {
+      cli_usage_error(c->cmd, "--ranks takes any, single_node or one_per_node, not '%s'", arg);
+      return -1;
+    }
     return 1;
   case 't': {
     char *end;
@@ -86,7 +98,8 @@ static int take(cli *c, int opt, const char *arg) {
 static const struct option best_opts_long[] = {{"grid", required_argument, 0, 'g'},
                                                {"collective", required_argument, 0, 'c'},
                                                {"tie", required_argument, 0, 't'},
-                                               {"refine", no_argument, 0, 'r'},
+                                               {"refine", no_argument, 0, 'F'},
+                                               {"ranks", required_argument, 0, 'r'},
                                                CLI_GRID_LIMIT_LONGOPT,
                                                {"emit", required_argument, 0, 'e'},
                                                {"catalog", required_argument, 0, 'K'},
@@ -95,9 +108,10 @@ static const struct option best_opts_long[] = {{"grid", required_argument, 0, 'g
                                                CLI_ENGINE_LONGOPTS,
                                                {0, 0, 0, 0}};
 
-/* The ALGOs given, else the catalogue's algorithms of the collective that the model has. */
+/* The ALGOs given, else the catalogue's algorithms of the collective that the model has;
+ * with --emit, only those the format's library has (the others are named on stderr). */
 static char **candidates(tlop_model *m, const tlop_catalog *cat, char **given, size_t ngiven,
-                         size_t *n) {
+                         const tlop_tuning_format *emit, size_t *n) {
   if (ngiven) {
     *n = ngiven;
     return given;
@@ -106,9 +120,15 @@ static char **candidates(tlop_model *m, const tlop_catalog *cat, char **given, s
   size_t ne = tlop_catalog_entries(cat, &es), np;
   char **names = calloc(ne ? ne : 1, sizeof *names);
   *n = 0;
-  for (size_t i = 0; i < ne; i++)
-    if (!strcmp(es[i].collective, bo.collective) && tlop_algorithm_params(m, es[i].algorithm, &np))
+  for (size_t i = 0; i < ne; i++) {
+    if (strcmp(es[i].collective, bo.collective) || !tlop_algorithm_params(m, es[i].algorithm, &np))
+      continue;
+    if (emit && !tlop_tuning_names(&es[i], *emit))
+      fprintf(stderr, "tlop best: %s has no algorithm in %s: left out of the candidates\n",
+              es[i].algorithm, tlop_tuning_library(*emit));
+    else
       names[(*n)++] = (char *)es[i].algorithm;
+  }
   return names;
 }
 
@@ -147,7 +167,10 @@ static void print_table(const tlop_decision *d, char **names, size_t ncand, bool
     printf(" %s", names[a]);
   printf(")\n%s\n\n", bo.refine ? "crossovers refined by bisection to the byte"
                                 : "crossovers at grid points (--refine locates them)");
-  printf("%6s  %10s  %10s  %-22s %-22s %s\n", "P", "from m", "to m", "best", "runner-up",
+  int w = 22; /* the name columns: as wide as the longest name */
+  for (size_t a = 0; a < ncand; a++)
+    w = (int)strlen(names[a]) > w ? (int)strlen(names[a]) : w;
+  printf("%6s  %10s  %10s  %-*s %-*s %s\n", "P", "from m", "to m", w, "best", w, "runner-up",
          "margin (runner-up / best - 1)");
   for (size_t r = 0; r < d->nranges; r++) {
     const tlop_best_range *x = &d->ranges[r];
@@ -161,11 +184,11 @@ static void print_table(const tlop_decision *d, char **names, size_t ncand, bool
       tlop_format_size(to, sizeof to, bo.refine ? d->ranges[r + 1].m_from - 1 : x->m_last);
     if (r == 0 || d->ranges[r - 1].P != x->P)
       snprintf(pcol, sizeof pcol, "%.0f", x->P);
-    printf("%6s  %10s  %10s  %-22s ", pcol, from, to, names[x->winner]);
+    printf("%6s  %10s  %10s  %-*s ", pcol, from, to, w, names[x->winner]);
     if (x->runner_up == x->winner)
-      printf("%-22s %s\n", "-", "-");
+      printf("%-*s %s\n", w, "-", "-");
     else
-      printf("%-22s %+.1f%% .. %+.1f%%%s\n", names[x->runner_up], x->margin_min * 100,
+      printf("%-*s %+.1f%% .. %+.1f%%%s\n", w, names[x->runner_up], x->margin_min * 100,
              x->margin_max * 100, x->by_tie ? " (tie rule)" : "");
   }
 }
@@ -190,7 +213,7 @@ static bool emit(cli *c, const tlop_catalog *cat, const tlop_decision *d, char *
   }
   char *text = NULL;
   tlop_tuning *back = NULL;
-  bool ok = tlop_tuning_write(c->ctx, d, cands, bo.collective, f, &text) == TLOP_OK &&
+  bool ok = tlop_tuning_write(c->ctx, d, cands, bo.collective, f, bo.ranks, &text) == TLOP_OK &&
             tlop_tuning_read(c->ctx, cat, bo.collective, f, c->o.output, text, strlen(text),
                              &back) == TLOP_OK;
   for (size_t i = 0; ok && i < g->npts; i++) {
@@ -236,6 +259,9 @@ int cmd_best(cli *c, int argc, char **argv) {
     return cli_usage_error(
         "best", "--emit takes ompi-rules, ompi-rules-v1, ompi-json, mpich-json or impi, not '%s'",
         bo.emit);
+  if (bo.ranks != TLOP_RANKS_ANY && (!bo.emit || format != TLOP_TUNING_OMPI_JSON))
+    return cli_usage_error("best", "--ranks applies to --emit ompi-json only: the other formats "
+                                   "have no rank-distribution condition");
   if (bo.emit && !c->o.output)
     return cli_usage_error("best", "--emit needs -o FILE");
   if (c->o.format)
@@ -259,7 +285,7 @@ int cmd_best(cli *c, int argc, char **argv) {
   if (!m || tlop_catalog_open(c->ctx, bo.catalog, &cat) != TLOP_OK || !(env = cli_env(c, m)) ||
       !(pf = cli_platform(c, m)))
     goto done;
-  names = candidates(m, cat, given, ngiven, &ncand);
+  names = candidates(m, cat, given, ngiven, bo.emit ? &format : NULL, &ncand);
   if (!ncand) {
     fprintf(stderr, "tlop best: the catalogue lists no algorithm of '%s' that %s defines\n",
             bo.collective, argv[optind]);

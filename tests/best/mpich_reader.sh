@@ -22,7 +22,7 @@ work=$(mktemp -d)
 trap 'rm -rf "$work"' EXIT
 fail() { echo "FAIL: $*"; exit 1; }
 
-mpicc.mpich -O2 -o "$work/bcast_once" "$here/bcast_once.c" || fail "cannot build bcast_once.c"
+mpicc.mpich -O2 -o "$work/coll_once" "$here/coll_once.c" || fail "cannot build coll_once.c"
 "$tlop" best "$here/reader.tlop" --collective bcast --grid m=1KiB..1MiB:*2 --grid P=2 --refine \
   --emit mpich-json -o "$work/bcast.json" || fail "tlop best"
 cat "$work/bcast.json"
@@ -35,7 +35,7 @@ run() {
   local env=(MPIR_CVAR_NOLOCAL=1 UCX_TLS=tcp,self)
   [ "$2" = none ] || env+=(MPIR_CVAR_COLL_SELECTION_TUNING_JSON_FILE="$2")
   env "${env[@]}" timeout 60 strace -f -qq -e trace=sendto,sendmsg,writev,write -o "$work/trace" \
-    mpiexec.mpich -n 2 "$work/bcast_once" "$1" > "$work/out" 2>&1 || { cat "$work/out"; fail "mpiexec with $2"; }
+    mpiexec.mpich -n 2 "$work/coll_once" "$1" > "$work/out" 2>&1 || { cat "$work/out"; fail "mpiexec with $2"; }
   local pid
   pid=$(awk '$1 == "rank" && $2 == 1 { print $4 }' "$work/out")
   [ -n "$pid" ] || { cat "$work/out"; fail "rank 1 did not report"; }

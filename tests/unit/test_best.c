@@ -5,7 +5,10 @@
 #include "tlop_best.h"
 #include "unit.h"
 
+#include <math.h>
+#include <stdbool.h>
 #include <stdlib.h>
+#include <string.h>
 
 /* Candidate 0 costs 10 + m, candidate 1 costs 100 + m/2: they meet at m = 180. */
 static double cost(size_t c, double m) { return c == 0 ? 10 + m : 100 + m / 2; }
@@ -67,13 +70,100 @@ static void test_decide_refine(void) {
   tlop_decision_free(d);
 }
 
+/* Candidate 0 (m) always wins; the runner-up is candidate 2 (3m) below m = 500 and
+ * candidate 1 (1000 + m) from there: equal at 500, the earlier candidate is named. */
+static tlop_status cost3_at(void *user, double m, double P, double *costs) {
+  (void)user, (void)P;
+  costs[0] = m;
+  costs[1] = 1000 + m;
+  costs[2] = 3 * m;
+  return TLOP_OK;
+}
+
+static void test_runner_up(void) {
+  double c3[3 * 11];
+  for (size_t i = 0; i < 11; i++) { /* ms: 1 … 1024, set by decide() */
+    double at[3];
+    cost3_at(NULL, ms[i], 2, at);
+    for (size_t c = 0; c < 3; c++)
+      c3[c * 11 + i] = at[c];
+  }
+  tlop_decision *d = NULL;
+  CHECK(tlop_best_decide(ms, 11, Ps, 1, c3, 3, 0, &d) == TLOP_OK);
+  /* one winner, split where the runner-up changes: 1 … 256 and 512 … 1024 */
+  CHECK(d && d->nranges == 2 && d->ranges[0].winner == 0 && d->ranges[1].winner == 0);
+  CHECK(d && d->ranges[0].runner_up == 2 && d->ranges[0].m_last == 256 &&
+        d->ranges[1].runner_up == 1 && d->ranges[1].m_first == 512);
+  /* the margin is to the run's own runner-up: 3m/m − 1 = 2 throughout the first */
+  CHECK(d && d->ranges[0].margin_min == 2 && d->ranges[0].margin_max == 2);
+  CHECK(d && tlop_best_refine(d, 0, cost3_at, NULL) == TLOP_OK && d->ranges[1].m_from == 500);
+  tlop_decision_free(d);
+}
+
+/* Two algorithms of every collective tlop writes files for, small and large messages. */
+static const char cat_text[] =
+    "version openmpi test\n"
+    "algorithm bcast x.tlop cheap_small openmpi=6:binomial mpich=MPIR_Bcast_intra_binomial "
+    "impi=1\n"
+    "algorithm bcast x.tlop cheap_large openmpi=9:scatter_allgather_ring "
+    "mpich=MPIR_Bcast_intra_scatter_ring_allgather impi=3\n"
+    "algorithm reduce x.tlop cheap_small openmpi=5:binomial mpich=MPIR_Reduce_intra_binomial "
+    "impi=2\n"
+    "algorithm reduce x.tlop cheap_large openmpi=7:rabenseifner "
+    "mpich=MPIR_Reduce_intra_reduce_scatter_gather impi=5\n"
+    "algorithm allreduce x.tlop cheap_small openmpi=3:recursive_doubling "
+    "mpich=MPIR_Allreduce_intra_recursive_doubling impi=1\n"
+    "algorithm allreduce x.tlop cheap_large openmpi=6:rabenseifner "
+    "mpich=MPIR_Allreduce_intra_reduce_scatter_allgather impi=2\n"
+    "algorithm alltoall x.tlop cheap_small openmpi=1:linear mpich=MPIR_Alltoall_intra_scattered "
+    "impi=2\n"
+    "algorithm alltoall x.tlop cheap_large openmpi=2:pairwise mpich=MPIR_Alltoall_intra_pairwise "
+    "impi=3\n"
+    "algorithm gather x.tlop cheap_small openmpi=2:binomial mpich=MPIR_Gather_intra_binomial "
+    "impi=1\n"
+    "algorithm gather x.tlop cheap_large openmpi=1:basic_linear mpich=MPIR_Gather_intra_other "
+    "impi=3\n"
+    "algorithm scatter x.tlop cheap_small openmpi=2:binomial mpich=MPIR_Scatter_intra_binomial "
+    "impi=1\n"
+    "algorithm scatter x.tlop cheap_large openmpi=1:basic_linear mpich=MPIR_Scatter_intra_other "
+    "impi=3\n";
+
+/* Written in every format, read back: the decision's winner wherever the file can tell. A
+ * library that measures m·P or m/P is exact on the grid's P only (the file's block of a P
+ * between takes the block's own crossover in bytes); m/P is whole for multiples of P. */
+static void round_trip(tlop_ctx *ctx, const tlop_catalog *cat, const tlop_decision *d,
+                       const char *coll) {
+  const tlop_catalog_entry *cands[2] = {tlop_catalog_find(cat, coll, "cheap_small"),
+                                        tlop_catalog_find(cat, coll, "cheap_large")};
+  CHECK(cands[0] && cands[1]);
+  bool scaled = strcmp(coll, "bcast") && strcmp(coll, "reduce") && strcmp(coll, "allreduce");
+  static const tlop_tuning_format formats[] = {TLOP_TUNING_OMPI_RULES_V1, TLOP_TUNING_OMPI_RULES,
+                                               TLOP_TUNING_MPICH_JSON, TLOP_TUNING_OMPI_JSON,
+                                               TLOP_TUNING_IMPI};
+  for (int k = 0; k < 5; k++) {
+    tlop_tuning_format fmt = formats[k];
+    char *text = NULL;
+    tlop_tuning *back = NULL;
+    CHECK(tlop_tuning_write(ctx, d, cands, coll, fmt, TLOP_RANKS_ANY, &text) == TLOP_OK);
+    CHECK(tlop_tuning_read(ctx, cat, coll, fmt, "rt.rules", text, strlen(text), &back) ==
+          TLOP_OK);
+    for (double P = 2; back && P <= 16; P++)
+      for (double m = 0; m <= 2048; m++)
+        if (!scaled || ((P == 2 || P == 8) && fmod(m, P) == 0))
+          CHECK(tlop_tuning_lookup(back, m, P) == cands[tlop_best_lookup(d, m, P)]);
+    /* each other format's reader refuses it */
+    for (int j = 0; j < 5; j++) {
+      tlop_tuning *other = NULL;
+      CHECK(j == k || (tlop_tuning_read(ctx, cat, coll, formats[j], "rt.rules", text,
+                                        strlen(text), &other) == TLOP_ERR_SYNTAX &&
+                       !other));
+    }
+    tlop_tuning_free(back);
+    free(text);
+  }
+}
+
 static void test_round_trip(tlop_ctx *ctx) {
-  static const char cat_text[] =
-      "version openmpi test\n"
-      "algorithm bcast x.tlop cheap_small openmpi=6:binomial mpich=MPIR_Bcast_intra_binomial "
-      "impi=1\n"
-      "algorithm bcast x.tlop cheap_large openmpi=9:scatter_allgather_ring "
-      "mpich=MPIR_Bcast_intra_scatter_ring_allgather impi=3\n";
   char path[] = "/tmp/tlop_test_best_XXXXXX";
   int fd = mkstemp(path);
   CHECK(fd >= 0);
@@ -83,41 +173,30 @@ static void test_round_trip(tlop_ctx *ctx) {
   tlop_catalog *cat = NULL;
   CHECK(tlop_catalog_open(ctx, path, &cat) == TLOP_OK);
   remove(path);
-  const tlop_catalog_entry *cands[2] = {tlop_catalog_find(cat, "bcast", "cheap_small"),
-                                        tlop_catalog_find(cat, "bcast", "cheap_large")};
-  CHECK(cands[0] && cands[1] && cands[1]->ompi_id == 9);
+  CHECK(tlop_catalog_find(cat, "bcast", "cheap_large")->ompi_id == 9);
   CHECK(tlop_catalog_version(cat, "openmpi") &&
         !strcmp(tlop_catalog_version(cat, "openmpi"), "test"));
   tlop_decision *d = decide(0);
   CHECK(tlop_best_refine(d, 0, cost_at, NULL) == TLOP_OK);
-  static const tlop_tuning_format formats[] = {TLOP_TUNING_OMPI_RULES_V1, TLOP_TUNING_OMPI_RULES,
-                                               TLOP_TUNING_MPICH_JSON, TLOP_TUNING_OMPI_JSON,
-                                               TLOP_TUNING_IMPI};
-  for (int k = 0; k < 5; k++) {
-    tlop_tuning_format fmt = formats[k];
-    char *text = NULL;
-    tlop_tuning *back = NULL;
-    CHECK(tlop_tuning_write(ctx, d, cands, "bcast", fmt, &text) == TLOP_OK);
-    CHECK(tlop_tuning_read(ctx, cat, "bcast", fmt, "rt.rules", text, strlen(text), &back) ==
-          TLOP_OK);
-    for (double P = 2; back && P <= 16; P++)
-      for (double m = 0; m <= 2048; m++)
-        CHECK(tlop_tuning_lookup(back, m, P) == cands[tlop_best_lookup(d, m, P)]);
-    /* each other format's reader refuses it */
-    for (int j = 0; j < 5; j++) {
-      tlop_tuning *other = NULL;
-      CHECK(j == k || (tlop_tuning_read(ctx, cat, "bcast", formats[j], "rt.rules", text,
-                                        strlen(text), &other) == TLOP_ERR_SYNTAX &&
-                       !other));
-    }
-    tlop_tuning_free(back);
-    free(text);
-  }
+  static const char *const colls[] = {"bcast",  "reduce", "allreduce",
+                                      "alltoall", "gather", "scatter"};
+  for (int c = 0; c < 6; c++)
+    round_trip(ctx, cat, d, colls[c]);
   /* no message-size rule for a collective tlop has no model of */
+  const tlop_catalog_entry *cands[2] = {tlop_catalog_find(cat, "bcast", "cheap_small"),
+                                        tlop_catalog_find(cat, "bcast", "cheap_large")};
   char *text = NULL;
-  CHECK(tlop_tuning_write(ctx, d, cands, "alltoall", TLOP_TUNING_OMPI_RULES, &text) ==
-            TLOP_ERR_ARG &&
+  CHECK(tlop_tuning_write(ctx, d, cands, "allgather", TLOP_TUNING_OMPI_RULES, TLOP_RANKS_ANY,
+                          &text) == TLOP_ERR_ARG &&
         !text);
+  /* only Open MPI's JSON rules say where the ranks are */
+  CHECK(tlop_tuning_write(ctx, d, cands, "bcast", TLOP_TUNING_OMPI_RULES, TLOP_RANKS_SINGLE_NODE,
+                          &text) == TLOP_ERR_ARG &&
+        !text);
+  CHECK(tlop_tuning_write(ctx, d, cands, "bcast", TLOP_TUNING_OMPI_JSON, TLOP_RANKS_SINGLE_NODE,
+                          &text) == TLOP_OK &&
+        strstr(text, "\"comm_rank_distribution\": \"single_node\""));
+  free(text);
   tlop_decision_free(d);
   tlop_catalog_free(cat);
 }
@@ -129,6 +208,7 @@ int main(void) {
   tlop_ctx_set_diag(ctx, quiet, NULL);
   test_pick();
   test_decide_refine();
+  test_runner_up();
   test_round_trip(ctx);
   /* the stdlib's catalogue is built in and lists the bcast algorithms in Open MPI's ids */
   tlop_catalog *cat = NULL;

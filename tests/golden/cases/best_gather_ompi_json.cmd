@@ -1,0 +1,1 @@
+best ../../../stdlib/mpich/gather.tlop --collective gather --grid m=1..4MiB:*16 --grid P=2,32 --refine --emit ompi-json -o -

@@ -1,0 +1,1 @@
+best ../../../stdlib/mpich/gather.tlop --collective gatherv --grid m=1KiB..4MiB:*16 --grid P=2,8,32 --refine --emit ompi-rules -o -

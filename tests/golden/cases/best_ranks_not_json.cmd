@@ -1,0 +1,1 @@
+best ../../../stdlib/openmpi/reduce.tlop --collective reduce --grid m=1KiB --grid P=2,8 --emit mpich-json --ranks single_node -o -

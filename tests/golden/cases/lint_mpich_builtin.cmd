@@ -1,0 +1,1 @@
+lint --format mpich-json --collective allreduce lint_mpich_builtin.json
