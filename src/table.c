@@ -807,6 +807,11 @@ static void locate(const tab_table *t, double m, locus *p, unsigned *flags) {
   p->span = ms[hi] - ms[lo];
 }
 
+/* Values are finite and ≥ 0, but near 1e308 a sum overflows, and interpolating from an
+ * infinite value gives inf − inf: the value is infinite then (the caller refuses it), not
+ * NaN. The JIT hands a non-finite look-up to the interpreter, which comes here. */
+static double finite_or_inf(double y) { return isnan(y) ? INFINITY : y; }
+
 static double eval(const tab_table *t, const locus *p, int col) {
   const double *v = t->v;
   size_t nc = (size_t)t->ncols;
@@ -816,7 +821,7 @@ static double eval(const tab_table *t, const locus *p, int col) {
     y = y + (y1 - y) * (p->dm / p->span);
   }
   if (p->q != 0) y = p->q * v[(size_t)(t->nrows - 1) * nc + (size_t)col] + y;
-  return y;
+  return finite_or_inf(y);
 }
 
 double tab_column_at(const tab_table *t, int col, double m, unsigned *flags) {
@@ -846,7 +851,7 @@ double tab_L(const tab_table *t, double m, double tau, tab_tau_rule rule, unsign
   a = eval(t, &p, c);
   if (tau == k) return a;
   b = eval(t, &p, c + 1);
-  return a + (b - a) * (tau - k);
+  return finite_or_inf(a + (b - a) * (tau - k));
 }
 
 double tab_o(const tab_table *t, double m, unsigned *flags) {
