@@ -930,9 +930,12 @@ static lin norm(simp *s, const ir_node *n, const par_scope *par) {
     double v;
     if (poly_is_num(c, &v))
       return norm(s, n->kid[v != 0 ? 1 : 2], par);
-    ir_node *t = lin_ir(s, norm(s, n->kid[1], par)), *f = lin_ir(s, norm(s, n->kid[2], par));
-    ir_node *r = t == f ? t : ir_make(s->ctx, IR_IF, NULL, 0, simp_canon(s, c), t, f);
-    /* equal branches, or plain times: as a scalar would be */
+    lin lt = norm(s, n->kid[1], par);
+    ir_node *t = lin_ir(s, lt), *f = lin_ir(s, norm(s, n->kid[2], par));
+    if (t == f)
+      return lt;
+    /* branches of plain times: the if is a scalar */
+    ir_node *r = ir_make(s->ctx, IR_IF, NULL, 0, simp_canon(s, c), t, f);
     return ir_has_cost(r) ? lin_term(s, r, poly_num(s, 1)) : norm(s, r, NULL);
   }
   default:
