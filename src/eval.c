@@ -866,21 +866,6 @@ static bool check_result(eval_state *es, const ir_node *n, double a, double b, d
   return false;
 }
 
-/* count × cost (a repeat, a coefficient): a cost counted no times costs nothing, and is
- * not evaluated, so one that would fail there does not. */
-static bool eval_counted(eval_state *es, const ir_node *n, double count, const ir_node *cost,
-                         double *out) {
-  double c;
-  if (count == 0) {
-    *out = 0;
-    return true;
-  }
-  if (!eval_unprojected(es, cost, &c))
-    return false;
-  *out = count * c;
-  return check_result(es, n, count, c, *out);
-}
-
 static bool eval(eval_state *es, const ir_node *n, double *out) {
   double a = 0, b = 0;
   switch (n->op) {
@@ -960,14 +945,16 @@ static bool eval(eval_state *es, const ir_node *n, double *out) {
            !isfinite(a) ? "not finite" : a < 0 ? "negative" : "not a whole number");
       return false;
     }
-    return eval_counted(es, n, a, n->kid[1], out);
-  case IR_MUL: {
-    /* a count times a cost, in either order */
-    int cost = ir_has_cost(n->kid[1]) ? 1 : 0;
-    if (ir_has_cost(n->kid[0]) == ir_has_cost(n->kid[1]))
-      break;
-    return eval(es, n->kid[1 - cost], &a) && eval_counted(es, n, a, n->kid[cost], out);
-  }
+    /* repeated no times: not evaluated, as a sum with no terms (but 0 · X evaluates X:
+     * the simplifier's q · (1/q) = 1 holds only where both factors are defined) */
+    if (a == 0) {
+      *out = 0;
+      return true;
+    }
+    if (!eval_unprojected(es, n->kid[1], &b))
+      return false;
+    *out = a * b;
+    return true;
   default:
     break;
   }

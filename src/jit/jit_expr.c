@@ -819,27 +819,21 @@ static jv emit_logic(jit_fn *f, const ir_node *n) {
   return r;
 }
 
-/* count × cost, the cost not evaluated when count is 0 (as the interpreter does): a cost
- * counted no times costs nothing, even one that would fail. */
-static jv emit_counted(jit_fn *f, jv count, const ir_node *cost) {
-  at(f, count.level);
-  jv r = count;
-  jv body = guarded(f, cmpk(f, LLVMRealUNE, count.v, 0), count.level, cost);
-  r.level = maxl(count.level, body.level);
-  absorb(f, &r, body);
-  at(f, r.level);
-  r.v = LLVMBuildSelect(f->g->b, cmpk(f, LLVMRealOEQ, count.v, 0), jit_const(f->g, 0),
-                        LLVMBuildFMul(f->g->b, count.v, body.v, ""), "");
-  return r;
-}
-
+/* As eval.c: a count that is not a whole number ≥ 0 (inf, NaN, 2.5) is an error, and a
+ * stage repeated no times is not evaluated. */
 static jv emit_repeat(jit_fn *f, const ir_node *n) {
   jv a = emit(f, n->kid[0]);
   at(f, a.level);
-  /* eval.c: a count that is not a whole number ≥ 0 (inf, NaN, 2.5) is an error */
   LLVMValueRef whole = jit_call_intrinsic(f->g, "llvm.floor", a.v, NULL);
   add_err(f, &a, or_(f, outside(f, a.v, LLVMRealULT, 0), cmp(f, LLVMRealUNE, a.v, whole)));
-  return emit_counted(f, a, n->kid[1]);
+  jv r = a;
+  jv body = guarded(f, cmpk(f, LLVMRealUNE, a.v, 0), a.level, n->kid[1]);
+  r.level = maxl(a.level, body.level);
+  absorb(f, &r, body);
+  at(f, r.level);
+  r.v = LLVMBuildSelect(f->g->b, cmpk(f, LLVMRealOEQ, a.v, 0), jit_const(f->g, 0),
+                        LLVMBuildFMul(f->g->b, a.v, body.v, ""), "");
+  return r;
 }
 
 /* ======== sums ======== */
@@ -1487,13 +1481,6 @@ static jv emit_node(jit_fn *f, const ir_node *n) {
   case IR_GAMMA: return emit_gamma(f, n);
   case IR_STAGE: return emit(f, n->kid[0]);
   case IR_REPEAT: return emit_repeat(f, n);
-  case IR_MUL: {
-    /* a count times a cost, in either order, as eval.c */
-    int cost = ir_has_cost(n->kid[1]) ? 1 : 0;
-    if (ir_has_cost(n->kid[0]) == ir_has_cost(n->kid[1]))
-      return emit_scalar(f, n);
-    return emit_counted(f, emit(f, n->kid[1 - cost]), n->kid[cost]);
-  }
   case IR_POW: return emit_pow(f, n);
   case IR_SCHED: return emit_sched(f, n);
   case IR_AT: return emit_at(f, n);

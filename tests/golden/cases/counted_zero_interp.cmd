@@ -1,1 +1,1 @@
-sweep counted_zero.tlop a r --grid m=1KiB --grid P=1..3:+1 --engine interp
+sweep counted_zero.tlop r --grid m=1KiB --grid P=1..3:+1 --engine interp
