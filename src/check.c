@@ -750,7 +750,9 @@ static void check_params_distinct(chk_state *c, const ast_decl *fn) {
 static void check_channel_fn(chk_state *c, ast_decl *fn, const kind *want, int nwant,
                              const char *shape) {
   if (fn->nargs != nwant) {
-    error_at(c, fn->sp, "'%s' of a channel takes %d parameter%s: %s", fn->name->name, nwant,
+    /* a platform's gamma has no name of its own */
+    error_at(c, fn->sp, "'%s' of a %s takes %d parameter%s: %s",
+             fn->name ? fn->name->name : "gamma", fn->name ? "channel" : "platform", nwant,
              nwant == 1 ? "" : "s", shape);
     return;
   }

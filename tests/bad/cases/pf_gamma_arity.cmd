@@ -1,0 +1,1 @@
+check pf_gamma_arity.tlop
