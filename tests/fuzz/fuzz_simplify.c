@@ -208,6 +208,14 @@ static void push_scope(gen *g, const char *name) {
     g->scope[g->nscope++] = name;
 }
 
+/* A time in which `name` is bound (a sum's or stages' index, a let). */
+static void gen_time_binding(gen *g, const char *name, int depth) {
+  int saved = g->nscope;
+  push_scope(g, name);
+  gen_time(g, depth);
+  g->nscope = saved;
+}
+
 static void gen_time(gen *g, int depth) {
   unsigned c = depth >= MAX_DEPTH ? pick(g, 3) : pick(g, 20);
   switch (c) {
@@ -241,20 +249,14 @@ static void gen_time(gen *g, int depth) {
     default: emit(g, "min(P, 5)"); break;
     }
     emit(g, " : ");
-    int saved = g->nscope;
-    push_scope(g, ix);
-    gen_time(g, depth + 1);
-    g->nscope = saved;
+    gen_time_binding(g, ix, depth + 1);
     emit(g, ")");
     return;
   }
   case 12: {
     const char *ix = index_names[g->fresh++ % 8];
     emit(g, "(stages %s = 0 .. %s { ", ix, pick(g, 2) ? "log2(P) - 1" : "2");
-    int saved = g->nscope;
-    push_scope(g, ix);
-    gen_time(g, depth + 1);
-    g->nscope = saved;
+    gen_time_binding(g, ix, depth + 1);
     emit(g, " })");
     return;
   }
@@ -281,10 +283,7 @@ static void gen_time(gen *g, int depth) {
      * binding is a leaf while it is open. */
     gen_count(g, fuzz_known("simplify-blowup") ? MAX_DEPTH : depth + 1);
     emit(g, " in ");
-    int saved = g->nscope;
-    push_scope(g, x);
-    gen_time(g, depth + 1);
-    g->nscope = saved;
+    gen_time_binding(g, x, depth + 1);
     emit(g, ")");
     return;
   }
