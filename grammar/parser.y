@@ -49,6 +49,8 @@ static ast_expr *ast_schedule(parse_state *ps, sym transfer, sym channel, ast_ex
                               ast_expr *statements, TLOP_YYLTYPE tl, span sp);
 static ast_expr *ast_messages(parse_state *ps, sym mapping, ast_expr *args, ast_expr *statements,
                               TLOP_YYLTYPE ml, span sp);
+static ast_expr *ast_flows(parse_state *ps, ast_expr *cuts, ast_expr *alone, ast_expr *statements,
+                           span sp);
 static void tlop_yyerror(TLOP_YYLTYPE *l, void *scanner, parse_state *ps, const char *msg);
 }
 
@@ -76,13 +78,14 @@ static void tlop_yyerror(TLOP_YYLTYPE *l, void *scanner, parse_state *ps, const 
 %token SUM "'sum'" STAGES "'stages'" REPEAT "'repeat'" GAMMA "'gamma'"
 %token SCHEDULE "'schedule'" FOR "'for'" AT "'at'"
 %token MESSAGES "'messages'" SEND "'send'" ON "'on'" ARROW "'->'"
+%token FLOWS "'flows'" UNDER "'under'" ALONE "'alone'"
 %token AND "'and'" OR "'or'" NOT "'not'"
 %token PAR "'∥'" DOTDOT "'..'" LE "'<='" GE "'>='" EQEQ "'=='" NE "'!='"
 %token CEIL_OPEN "'⌈'" CEIL_CLOSE "'⌉'" FLOOR_OPEN "'⌊'" FLOOR_CLOSE "'⌋'"
 %token SIGMA_OPEN "'Σ_{'" LOG2_SUB "'log₂'"
 
 %type <expr> expr primary named args opt_args stage_items stage_item facts fact
-%type <expr> statements statement
+%type <expr> statements statement opt_under opt_alone opt_start
 %type <decl> decl decls members member chan_defs chan_def
 %type <arg> formals opt_formals formal
 %type <k> opt_kind
@@ -274,6 +277,8 @@ primary:
                                 $$ = ast_schedule(ps, $2, $4, $7, $10, @2, SP(@$)); }
   | MESSAGES ON IDENT '(' opt_args ')' '{' statements '}' {
                                 $$ = ast_messages(ps, $3, $5, $8, @3, SP(@$)); }
+  | FLOWS opt_under opt_alone '{' statements '}' {
+                                $$ = ast_flows(ps, $2, $3, $5, SP(@$)); }
   | REPEAT expr '{' expr '}'  {
                                 $$ = ast_expr_new(ps, E_REPEAT, SP(@$)); $$->u.repeat.count = $2;
                                 $$->u.repeat.body = $4; ast_finish(ps, $$); }
@@ -296,7 +301,7 @@ statements:
 statement:
     AT expr ';'               { $$ = ast_at(ps, $2, NULL, SP(@$)); }
   | AT expr ':' expr ';'      { $$ = ast_at(ps, $2, $4, SP(@$)); }
-  | SEND expr ARROW expr ':' expr ';' { $$ = ast_send(ps, $2, $4, $6, SP(@$)); }
+  | SEND expr ARROW expr ':' expr opt_start ';' { $$ = ast_send(ps, $2, $4, $6, $7, SP(@$)); }
   | FOR IDENT '=' expr DOTDOT expr '{' statements '}' {
                                 $$ = ast_expr_new(ps, E_SUM, SP(@$)); $$->u.sum.index = $2;
                                 $$->u.sum.index_sp = SP(@2); $$->u.sum.lo = $4; $$->u.sum.hi = $6;
@@ -313,6 +318,24 @@ statement:
                                 $$ = ast_expr_new(ps, E_LET, SP(@$)); $$->u.let.name = $2;
                                 $$->u.let.name_sp = SP(@2); $$->u.let.value = $4; }
   | error ';'                 { $$ = NULL; yyerrok; }
+  ;
+
+/* A flows stage's cut data and time alone: optional here so that the checker can say
+ * what is missing. */
+opt_under:
+    %empty                    { $$ = NULL; }
+  | UNDER expr                { $$ = $2; }
+  ;
+
+opt_alone:
+    %empty                    { $$ = NULL; }
+  | ALONE expr                { $$ = $2; }
+  ;
+
+/* When a flow starts (flows stages only; the checker says so elsewhere). */
+opt_start:
+    %empty                    { $$ = NULL; }
+  | AT expr                   { $$ = $2; }
   ;
 
 opt_args:
@@ -398,6 +421,16 @@ static ast_expr *ast_messages(parse_state *ps, sym mapping, ast_expr *args, ast_
   return e;
 }
 
+/* flows under CUTS alone TIME { … }: flows between nodes under Martinasso's model. */
+static ast_expr *ast_flows(parse_state *ps, ast_expr *cuts, ast_expr *alone, ast_expr *statements,
+                           span sp) {
+  ast_expr *e = ast_expr_new(ps, E_FLOWS, sp);
+  e->u.flows.cuts = cuts;
+  e->u.flows.alone = alone;
+  e->u.flows.body = ast_block(ps, statements, sp);
+  return ast_finish(ps, e);
+}
+
 /* A number as written, with its unit applied: one that overflows (1e999, 1e300 TiB) is an
  * error here, not an infinity that an operation far away reports. */
 static ast_expr *literal(parse_state *ps, double v, kind k, TLOP_YYLTYPE l) {
@@ -470,7 +503,7 @@ static bool operand_start(yysymbol_kind_t k) {
   static const char *const starts[] = {"identifier", "number", "'let'", "'if'", "'sum'",
                                        "'stages'", "'repeat'", "'gamma'", "'not'", "'⌈'",
                                        "'⌊'", "'Σ_{'", "'log₂'", "'-'", "'('", "'schedule'",
-                                       "'messages'", NULL};
+                                       "'messages'", "'flows'", NULL};
   char buf[64];
   return in_list(token_text(k, buf, sizeof buf), starts);
 }

@@ -158,7 +158,13 @@ ast_expr *ast_finish(parse_state *ps, ast_expr *e) {
   case E_REPEAT: kids[0] = e->u.repeat.count, kids[1] = e->u.repeat.body; break;
   case E_SCHEDULE: kids[0] = e->u.sched.size, kids[1] = e->u.sched.body; break;
   case E_AT: kids[0] = e->u.at.step, kids[1] = e->u.at.count; break;
-  case E_SEND: kids[0] = e->u.send.src, kids[1] = e->u.send.dst, kids[2] = e->u.send.size; break;
+  case E_SEND:
+    kids[0] = e->u.send.src, kids[1] = e->u.send.dst, kids[2] = e->u.send.size;
+    kids[3] = e->u.send.start;
+    break;
+  case E_FLOWS:
+    kids[0] = e->u.flows.cuts, kids[1] = e->u.flows.alone, kids[2] = e->u.flows.body;
+    break;
   default: break;
   }
   for (int i = 0; i < 4; i++)
@@ -194,12 +200,12 @@ ast_expr *ast_block(parse_state *ps, ast_expr *statements, span sp) {
   return block ? block : ast_num(ps, 0, KIND_NUM, sp);
 }
 
-ast_expr *ast_send(parse_state *ps, ast_expr *src, ast_expr *dst, ast_expr *size, span sp) {
+ast_expr *ast_send(parse_state *ps, ast_expr *src, ast_expr *dst, ast_expr *size, ast_expr *start,
+                   span sp) {
   ast_expr *e = ast_expr_new(ps, E_SEND, sp);
   e->u.send.src = src;
   e->u.send.dst = dst;
   e->u.send.size = size;
-  uint32_t d = src->depth > dst->depth ? src->depth : dst->depth;
-  e->depth = (d > size->depth ? d : size->depth) + 1;
-  return e;
+  e->u.send.start = start;
+  return ast_finish(ps, e);
 }

@@ -99,6 +99,7 @@ struct chk_state {
   bool implicit;      /* unknown names are new variables (assumptions, symbolic work) */
   bool in_schedule;   /* checking a schedule's statements: `at` is allowed */
   bool in_messages;   /* checking a messages stage: `send` is allowed */
+  bool in_flows;      /* checking a flows stage: `send … at start` is allowed */
   int errors;
 };
 
@@ -620,6 +621,19 @@ static kind check_par(chk_state *c, ast_expr *e, const scope *sc) {
   return KIND_TIME;
 }
 
+/* The statements of a messages or flows stage, where `allowed` lets `send` place; no such
+ * stage nests in a schedule or in another. */
+static void check_placements(chk_state *c, ast_expr *e, ast_expr *body, bool *allowed,
+                             const scope *sc) {
+  if (c->in_messages || c->in_schedule || c->in_flows)
+    error_at(c, e->sp, "a %s stage cannot be inside a schedule, a messages stage or a flows "
+             "stage", e->kind == E_FLOWS ? "flows" : "messages");
+  bool outer = *allowed;
+  *allowed = true;
+  check(c, body, sc);
+  *allowed = outer;
+}
+
 /* messages on MAPPING(args) { sends }: the mapping places ranks on nodes. */
 static kind check_messages(chk_state *c, ast_expr *e, const scope *sc) {
   static const struct { const char *name; int min, max; } mappings[] = {
@@ -640,13 +654,53 @@ static kind check_messages(chk_state *c, ast_expr *e, const scope *sc) {
   for (int i = 0; i < n; i++)
     expect(c, check(c, e->u.msgs.args[i], found == 3 ? &rank : sc), KIND_COUNT,
            e->u.msgs.args[i]->sp, found == 3 ? "the node of a rank" : "an argument of a mapping");
-  if (c->in_messages || c->in_schedule)
-    error_at(c, e->sp, "a messages stage cannot be inside a schedule or another messages stage");
-  bool outer = c->in_messages;
-  c->in_messages = true;
-  check(c, e->u.msgs.body, sc);
-  c->in_messages = outer;
+  check_placements(c, e, e->u.msgs.body, &c->in_messages, sc);
   return KIND_TIME;
+}
+
+/* One of a flows stage's clauses: e of kind `want`, with `name` bound to a `bound`. The
+ * model has no defaults: a missing clause is an error. */
+static void check_clause(chk_state *c, ast_expr *stage, ast_expr *e, const char *name, kind bound,
+                         kind want, const char *role, const char *missing, const scope *sc) {
+  if (!e) {
+    error_at(c, stage->sp, "a flows stage needs %s", missing);
+    return;
+  }
+  scope s = {ctx_sym(c->model->ctx, name), bound, sc};
+  expect(c, check(c, e, &s), want, e->sp, role);
+}
+
+/* flows under CUTS alone TIME { sends }: CUTS the entry `entry` (0 … 4) of Table 2, TIME
+ * a flow's time alone for its Q bytes. */
+static kind check_flows(chk_state *c, ast_expr *e, const scope *sc) {
+  check_clause(c, e, e->u.flows.cuts, "entry", KIND_COUNT, KIND_COUNT, "a flow cut (under)",
+               "its flow cuts (Table 2 of Martinasso & Méhaut): write 'under CUTS', where "
+               "CUTS gives the cut of entry = 0 … 4", sc);
+  check_clause(c, e, e->u.flows.alone, "Q", KIND_SIZE, KIND_TIME, "the time of a flow alone",
+               "the time of a flow alone: write 'alone TIME', where TIME is the "
+               "contention-free time of Q bytes", sc);
+  check_placements(c, e, e->u.flows.body, &c->in_flows, sc);
+  return KIND_TIME;
+}
+
+/* send a -> b : size [at start]: a message between ranks, or a flow between nodes. */
+static kind check_send(chk_state *c, ast_expr *e, const scope *sc) {
+  bool flow = c->in_flows;
+  if (!c->in_messages && !flow)
+    error_at(c, e->sp, "'send' places a message in a messages or flows stage; it is not a value");
+  expect(c, check(c, e->u.send.src, sc), KIND_COUNT, e->u.send.src->sp,
+         flow ? "the sending node" : "the sending rank");
+  expect(c, check(c, e->u.send.dst, sc), KIND_COUNT, e->u.send.dst->sp,
+         flow ? "the receiving node" : "the receiving rank");
+  expect(c, check(c, e->u.send.size, sc), KIND_SIZE, e->u.send.size->sp,
+         flow ? "the size of a flow" : "the size of a message");
+  if (e->u.send.start && !flow)
+    error_at(c, e->u.send.start->sp, "'at' gives the start of a flow in a flows stage; "
+             "the messages of a messages stage start together");
+  else if (e->u.send.start)
+    expect(c, check(c, e->u.send.start, sc), KIND_TIME, e->u.send.start->sp,
+           "the start of a flow");
+  return KIND_NUM;
 }
 
 static kind check(chk_state *c, ast_expr *e, const scope *sc) {
@@ -719,12 +773,9 @@ static kind check(chk_state *c, ast_expr *e, const scope *sc) {
   case E_MESSAGES:
     return check_messages(c, e, sc);
   case E_SEND:
-    if (!c->in_messages)
-      error_at(c, e->sp, "'send' places a message in a messages stage; it is not a value");
-    expect(c, check(c, e->u.send.src, sc), KIND_COUNT, e->u.send.src->sp, "the sending rank");
-    expect(c, check(c, e->u.send.dst, sc), KIND_COUNT, e->u.send.dst->sp, "the receiving rank");
-    expect(c, check(c, e->u.send.size, sc), KIND_SIZE, e->u.send.size->sp, "the size of a message");
-    return KIND_NUM;
+    return check_send(c, e, sc);
+  case E_FLOWS:
+    return check_flows(c, e, sc);
   case E_AT:
     if (!c->in_schedule)
       error_at(c, e->sp, "'at' places transfers in a schedule; it is not a value");

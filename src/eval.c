@@ -43,7 +43,9 @@ struct eval_state {
   double sched_mult;
   msg *msgs; /* the messages of the messages stage being evaluated */
   size_t nmsgs, msgs_cap;
-  bool placing; /* inside a schedule or a messages stage */
+  net_flow *flows; /* the flows of the flows stage being evaluated */
+  size_t nflows, flows_cap;
+  bool placing; /* inside a schedule, a messages stage or a flows stage */
   unsigned extrap;
   struct {
     const pf_channel *ch;
@@ -91,6 +93,7 @@ void eval_free(eval_state *es) {
   free(es->par);
   free(es->taus);
   free(es->msgs);
+  free(es->flows);
   ptrmap_free(&es->param_ir);
   free(es);
 }
@@ -566,13 +569,18 @@ static bool eval_conc(eval_state *es, const ir_node *n, double *out) {
 
 /* ---- messages stages: messages placed on nodes; a channel towards a node is shared ---- */
 
-static bool check_rank(eval_state *es, const ir_node *n, double rank) {
-  if (rank >= 0 && isfinite(rank) && rank == floor(rank))
+/* A rank or a node: a whole number ≥ 0. */
+static bool check_whole(eval_state *es, const ir_node *n, double v, const char *what) {
+  if (v >= 0 && isfinite(v) && v == floor(v))
     return true;
   char num[40];
-  fmt_double(num, sizeof num, rank);
-  fail(es, n, "rank %s is not a whole number ≥ 0", num);
+  fmt_double(num, sizeof num, v);
+  fail(es, n, "%s %s is not a whole number ≥ 0", what, num);
   return false;
+}
+
+static bool check_rank(eval_state *es, const ir_node *n, double rank) {
+  return check_whole(es, n, rank, "rank");
 }
 
 /* sequential(Q) and round_robin(M) group ranks by a whole Q (M) ≥ 1: checked before the
@@ -689,6 +697,116 @@ static bool eval_msgs(eval_state *es, const ir_node *n, double *out) {
   }
   free(fl);
   *out = worst;
+  return ok;
+}
+
+/* ---- flows stages: Martinasso & Méhaut's flows between nodes (src/flows.c) ---- */
+
+/* One of a flows stage's functions: the cut of an entry, the time alone of a size. */
+static bool apply(eval_state *es, sym v, const ir_node *body, double value, double *out) {
+  ensure(es, v->id);
+  double saved = es->vals[v->id];
+  es->vals[v->id] = value;
+  bool ok = eval(es, body, out);
+  es->vals[v->id] = saved;
+  return ok;
+}
+
+/* send a -> b : Q at t; — one flow per pass of the loops around it. */
+static bool eval_flow(eval_state *es, const ir_node *n, double *out) {
+  const ir_node *send = n->kid[0];
+  net_flow f = {0};
+  *out = 0;
+  if (!eval(es, send->kid[0], &f.src) || !eval(es, send->kid[1], &f.dst) ||
+      !eval(es, send->kid[2], &f.size) || !eval(es, n->kid[1], &f.start))
+    return false;
+  if (!check_whole(es, send->kid[0], f.src, "node") ||
+      !check_whole(es, send->kid[1], f.dst, "node") || !check_size(es, send->kid[2], f.size))
+    return false;
+  char num[40];
+  if (f.src == f.dst) {
+    fmt_double(num, sizeof num, f.src);
+    fail(es, n, "a flow from node %s to itself: flows cross the network between two nodes", num);
+    return false;
+  }
+  if (!(isfinite(f.start) && f.start >= 0)) {
+    fmt_double(num, sizeof num, f.start);
+    fail(es, n->kid[1], "the start of a flow, %s s, is %s", num,
+         isfinite(f.start) ? "negative" : "not finite");
+    return false;
+  }
+  for (double k = 0; k < es->sched_mult; k++) {
+    if (es->nflows >= es->ctx->max_messages) {
+      fmt_double(num, sizeof num, es->ctx->max_messages);
+      fail(es, n, "more than %s flows in one flows stage (--max-messages)", num);
+      return false;
+    }
+    VEC_PUSH(es->flows, es->nflows, es->flows_cap, f);
+  }
+  return true;
+}
+
+/* Table 2's entries and each flow's time alone, all finite and ≥ 0. */
+static bool price_flows(eval_state *es, const ir_node *n, double cuts[FLOW_NCUTS]) {
+  char num[40];
+  for (int k = 0; k < FLOW_NCUTS; k++) {
+    const ir_node *cut = n->kid[1]->kid[2];
+    if (!apply(es, n->kid[1]->name, cut, k, &cuts[k]))
+      return false;
+    if (!(isfinite(cuts[k]) && cuts[k] >= 0)) {
+      fmt_double(num, sizeof num, cuts[k]);
+      fail(es, cut, "the flow cut of entry %d is %s: a cut is a finite number ≥ 0", k, num);
+      return false;
+    }
+  }
+  for (size_t i = 0; i < es->nflows; i++) {
+    net_flow *f = &es->flows[i];
+    if (!apply(es, n->name, n->kid[0], f->size, &f->alone))
+      return false;
+    if (!(isfinite(f->alone) && f->alone >= 0)) {
+      fmt_double(num, sizeof num, f->alone);
+      fail(es, n->kid[0], "the time of a flow alone is %s s: it must be finite and ≥ 0", num);
+      return false;
+    }
+  }
+  return true;
+}
+
+/* Places the flows, prices them and runs the progression: the stage lasts from the first
+ * start to the last completion. */
+static bool run_flows(eval_state *es, const ir_node *n, strbuf *trace, double *out) {
+  if (es->placing) {
+    fail(es, n, "a flows stage inside a schedule, a messages stage or another flows stage");
+    return false;
+  }
+  es->placing = true;
+  es->nflows = 0;
+  es->sched_mult = 1;
+  double cuts[FLOW_NCUTS], ignored;
+  bool ok = eval(es, n->kid[2], &ignored);
+  es->placing = false;
+  if (!ok || !price_flows(es, n, cuts))
+    return false;
+  char *error = flows_progress(es->flows, es->nflows, cuts, trace);
+  if (error) {
+    fail(es, n, "%s", error);
+    free(error);
+    return false;
+  }
+  double first = INFINITY, last = 0;
+  for (size_t i = 0; i < es->nflows; i++) {
+    first = fmin(first, es->flows[i].start);
+    last = fmax(last, es->flows[i].done);
+  }
+  *out = es->nflows ? last - first : 0;
+  return true;
+}
+
+bool eval_flows_trace(eval_state *es, const ir_node *n, char **text) {
+  strbuf b = {0};
+  double ignored;
+  bool ok = run_flows(es, n, &b, &ignored);
+  *text = sb_take(&b);
   return ok;
 }
 
@@ -926,6 +1044,10 @@ static bool eval(eval_state *es, const ir_node *n, double *out) {
     return eval_msgs(es, n, out);
   case IR_SEND:
     return eval_send(es, n, out);
+  case IR_FLOWS:
+    return run_flows(es, n, NULL, out);
+  case IR_FLOW:
+    return eval_flow(es, n, out);
   case IR_L:
     return eval_L(es, n, out);
   case IR_O:

@@ -60,6 +60,18 @@ static void schedule_rows(explainer *x, const ir_node *n, double par, double tim
   free(copy);
 }
 
+/* A flows stage is shown as the patterns of its progression, each divided into its
+ * elementary conflicts with their cuts (R1–R3). */
+static char *flows_text(explainer *x, const ir_node *n) {
+  char *trace;
+  if (!eval_flows_trace(x->es, n, &trace))
+    x->failed = true;
+  strbuf b = {0};
+  sb_printf(&b, "flows %s", trace);
+  free(trace);
+  return sb_take(&b);
+}
+
 static void row(explainer *x, const ir_node *n, double par, double times, const char *prefix,
                 const char *label, int *counter) {
   if (x->failed)
@@ -83,7 +95,10 @@ static void row(explainer *x, const ir_node *n, double par, double times, const 
   s.index = index_text(prefix, *counter, span);
   *counter += span;
   s.label = label ? strdup(label) : NULL;
-  s.expr = prt_expr(x->ctx, simp_instantiate(x->es, n, par), TLOP_FORMAT_UNICODE);
+  if (n->op == IR_FLOWS)
+    s.expr = flows_text(x, n);
+  else
+    s.expr = prt_expr(x->ctx, simp_instantiate(x->es, n, par), TLOP_FORMAT_UNICODE);
   s.times = times;
   s.cost = cost;
   x->total += times * cost;

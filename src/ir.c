@@ -96,7 +96,7 @@ ir_node *ir_make(tlop_ctx *ctx, ir_op op, sym name, double num, ir_node *a, ir_n
   n->depth = 1;
   /* binders too: a sum over i is not the same node inside another sum over i, where
    * its index must be renamed, so whoever memoizes by "mentions no index in scope" */
-  if (op == IR_VAR || op == IR_SUM || op == IR_MSGS)
+  if (op == IR_VAR || op == IR_SUM || op == IR_MSGS || op == IR_FLOWS)
     n->vars = 1ull << (name->id % 64);
   /* a ∥ is a cost even over a plain time: ∥ of 0 fails, so it is priced only if counted */
   if (op == IR_L || op == IR_O || op == IR_GAMMA || op == IR_PACK || op == IR_PAR)
@@ -105,15 +105,16 @@ ir_node *ir_make(tlop_ctx *ctx, ir_op op, sym name, double num, ir_node *a, ir_n
     n->flags |= IR_HAS_STAGE;
   if (op == IR_SUM)
     n->flags |= IR_HAS_SUM;
-  if (op == IR_SCHED || op == IR_MSGS)
+  if (op == IR_SCHED || op == IR_MSGS || op == IR_FLOWS)
     n->flags |= IR_HAS_COST;
-  if (op == IR_AT || op == IR_SEND)
+  if (op == IR_AT || op == IR_SEND || op == IR_FLOW)
     n->flags |= IR_HAS_AT;
   for (int i = 0; i < nk; i++) {
     n->kid[i] = kids[i];
     n->vars |= kids[i]->vars;
     /* a schedule's placements stay inside it */
-    n->flags |= op == IR_SCHED || op == IR_MSGS ? kids[i]->flags & ~IR_HAS_AT : kids[i]->flags;
+    n->flags |= op == IR_SCHED || op == IR_MSGS || op == IR_FLOWS ? kids[i]->flags & ~IR_HAS_AT
+                                                                  : kids[i]->flags;
     if (n->depth < kids[i]->depth + 1)
       n->depth = kids[i]->depth + 1;
   }
@@ -344,7 +345,7 @@ static void collect(const ir_node *n, ptrmap *seen, ir_names *vars, ir_names *in
   ptrmap_put(seen, n, (void *)n);
   if (n->op == IR_VAR)
     add_name(vars, n->name);
-  if (n->op == IR_SUM || n->op == IR_MSGS)
+  if (n->op == IR_SUM || n->op == IR_MSGS || n->op == IR_FLOWS)
     add_name(indices, n->name);
   if ((n->op == IR_L || n->op == IR_O || n->op == IR_PACK) && n->name)
     add_name(channels, n->name);

@@ -19,6 +19,7 @@ typedef struct lowerer {
   sym *active; /* sum indices being lowered, innermost last */
   size_t nactive, cap;
   double inlined; /* function calls inlined so far (--max-inline) */
+  bool in_flows;  /* lowering a flows stage: a send is a flow, with a start */
   bool failed;
 } lowerer;
 
@@ -204,6 +205,45 @@ static ir_node *lower_messages(lowerer *lw, ast_expr *e, const binding *env) {
   return ir_make(ctx, IR_MSGS, rank, 0, node, lower(lw, e->u.msgs.body, env), NULL);
 }
 
+/* One of a flows stage's two functions: e with `name` bound to the variable v. */
+static ir_node *lower_lambda(lowerer *lw, ast_expr *e, const char *name, sym v,
+                             const binding *env) {
+  binding b = {ctx_sym(ctx_of(lw), name), ir_var(ctx_of(lw), v), env};
+  VEC_PUSH(lw->active, lw->nactive, lw->cap, v);
+  ir_node *r = lower(lw, e, &b);
+  lw->nactive--;
+  return r;
+}
+
+/* A flows stage binds Q in its time alone, and entry in its cuts; both renamed apart like
+ * sum indices. The cuts, a function of entry = 0 … 4, are held by a sum node over that
+ * range because it is the binder every pass knows (substitution, free names); it is
+ * never added up. Each send in the stage is a flow with its start (0 s if not given). */
+static ir_node *lower_flows(lowerer *lw, ast_expr *e, const binding *env) {
+  tlop_ctx *ctx = ctx_of(lw);
+  sym q = index_name(lw, ctx_sym(ctx, "Q"), env);
+  sym entry = index_name(lw, ctx_sym(ctx, "entry"), env);
+  ir_node *alone = lower_lambda(lw, e->u.flows.alone, "Q", q, env);
+  ir_node *cuts = ir_make(ctx, IR_SUM, entry, 0, ir_num(ctx, 0), ir_num(ctx, FLOW_NCUTS - 1),
+                          lower_lambda(lw, e->u.flows.cuts, "entry", entry, env));
+  bool outer = lw->in_flows;
+  lw->in_flows = true;
+  ir_node *body = lower(lw, e->u.flows.body, env);
+  lw->in_flows = outer;
+  return ir_make(ctx, IR_FLOWS, q, 0, alone, cuts, body);
+}
+
+static ir_node *lower_send(lowerer *lw, ast_expr *e, const binding *env) {
+  tlop_ctx *ctx = ctx_of(lw);
+  ir_node *send = ir_make(ctx, IR_SEND, NULL, 0, lower(lw, e->u.send.src, env),
+                          lower(lw, e->u.send.dst, env), lower(lw, e->u.send.size, env));
+  if (!lw->in_flows)
+    return send;
+  ir_node *start = e->u.send.start ? lower(lw, e->u.send.start, env)
+                                   : ir_make(ctx, IR_NUM, ctx_sym(ctx, "s"), 0, NULL, NULL, NULL);
+  return ir_bin(ctx, IR_FLOW, send, start);
+}
+
 static ir_node *lower(lowerer *lw, ast_expr *e, const binding *env) {
   tlop_ctx *ctx = ctx_of(lw);
   ir_node *r = NULL;
@@ -295,8 +335,10 @@ static ir_node *lower(lowerer *lw, ast_expr *e, const binding *env) {
     r = lower_messages(lw, e, env);
     break;
   case E_SEND:
-    r = ir_make(ctx, IR_SEND, NULL, 0, lower(lw, e->u.send.src, env), lower(lw, e->u.send.dst, env),
-                lower(lw, e->u.send.size, env));
+    r = lower_send(lw, e, env);
+    break;
+  case E_FLOWS:
+    r = lower_flows(lw, e, env);
     break;
   }
   if (r && r->depth > IR_MAX_DEPTH && !lw->failed) {

@@ -15,6 +15,8 @@ typedef struct printer {
   strbuf *b;
   tlop_format f;
   bool followed; /* more of a product follows: a Σ here needs parentheses */
+  sym bound;            /* a flows stage's variable, printed as the name its clause binds */
+  const char *bound_as;
 } printer;
 
 static void pr(printer *p, const ir_node *n, int min);
@@ -105,6 +107,10 @@ static void num(printer *p, double v) {
 }
 
 static void name(printer *p, sym s) {
+  if (s == p->bound) {
+    put(p, p->bound_as);
+    return;
+  }
   if (!strcmp(s->name, "tau") && paper(p)) {
     put(p, tex(p) ? "\\tau" : "τ");
     return;
@@ -248,6 +254,27 @@ static void pr_sum(printer *p, const ir_node *n) {
     put(p, " : ");
     pr(p, body, P_OPEN);
   }
+}
+
+static void send(printer *p, const ir_node *n) {
+  put(p, "send ");
+  pr(p, n->kid[0], P_OPEN + 1);
+  put(p, " -> ");
+  pr(p, n->kid[1], P_OPEN + 1);
+  put(p, " : ");
+  size_arg(p, n->kid[2]);
+}
+
+/* A flows stage's cuts or time alone, its variable v named as that clause binds it (v
+ * may have been renamed apart). */
+static void flows_clause(printer *p, sym v, const ir_node *body, const char *as) {
+  sym bound = p->bound;
+  const char *bound_as = p->bound_as;
+  p->bound = v;
+  p->bound_as = as;
+  pr(p, body, P_OPEN + 1);
+  p->bound = bound;
+  p->bound_as = bound_as;
 }
 
 /* A schedule's placements as statements: for, if, at (a sum of them is a sequence). */
@@ -485,12 +512,25 @@ static void pr(printer *p, const ir_node *n, int min) {
     break;
   }
   case IR_SEND:
-    put(p, "send ");
-    pr(p, n->kid[0], P_OPEN + 1);
-    put(p, " -> ");
-    pr(p, n->kid[1], P_OPEN + 1);
-    put(p, " : ");
-    size_arg(p, n->kid[2]);
+    send(p, n);
+    put(p, ";");
+    break;
+  case IR_FLOWS:
+    put(p, "flows under ");
+    flows_clause(p, n->kid[1]->name, n->kid[1]->kid[2], "entry");
+    put(p, " alone ");
+    flows_clause(p, n->name, n->kid[0], "Q");
+    put(p, " {");
+    statements(p, n->kid[2]);
+    put(p, " }");
+    break;
+  case IR_FLOW:
+    send(p, n->kid[0]);
+    if (!(n->kid[1]->op == IR_NUM && n->kid[1]->num == 0 && n->kid[1]->name &&
+          !strcmp(n->kid[1]->name->name, "s"))) { /* not the start lowering gives */
+      put(p, " at ");
+      pr(p, n->kid[1], P_OPEN + 1);
+    }
     put(p, ";");
     break;
   case IR_AT:
@@ -521,7 +561,7 @@ static void pr(printer *p, const ir_node *n, int min) {
 }
 
 void prt_expr_to(strbuf *b, const ir_node *n, tlop_format f) {
-  printer p = {b, f, false};
+  printer p = {.b = b, .f = f};
   pr(&p, n, P_OPEN);
 }
 

@@ -722,6 +722,31 @@ static void numeric_done(simp *s, eval_state *es, tlop_diag_fn saved, int errors
   eval_free(es);
 }
 
+/* A stage the interpreter prices (messages, flows) as an opaque cost, with the values
+ * known here put in: the indices of unrolled sums, instantiated variables. */
+static ir_node *known_values(simp *s, const ir_node *n) {
+  ir_node *r = ir_make(s->ctx, (ir_op)n->op, n->name, n->num, n->kid[0], n->kid[1], n->kid[2]);
+  for (size_t i = s->nsubs; i-- > 0;) {
+    bool hidden = false; /* by a sum over the same name inside */
+    for (size_t j = i + 1; j < s->nsubs && !hidden; j++)
+      hidden = s->subs[j].var == s->subs[i].var;
+    if (!hidden && s->subs[i].value)
+      r = ir_subst(s->ctx, r, s->subs[i].var, simp_canon(s, s->subs[i].value));
+  }
+  return r;
+}
+
+/* A flows stage is priced by the interpreter: its time when everything in it is known. */
+static lin norm_flows(simp *s, const ir_node *n) {
+  tlop_diag_fn saved;
+  int errors;
+  eval_state *es = numeric_eval(s, &saved, &errors);
+  double v;
+  bool ok = eval_node(es, n, &v);
+  numeric_done(s, es, saved, errors);
+  return ok ? lin_term(s, NULL, poly_num(s, v)) : lin_term(s, known_values(s, n), poly_num(s, 1));
+}
+
 /* A messages stage with numbers for everything is its τ-Lop expression: per shared
  * resource (a channel towards a node) the messages of one size are one L(m, τ), of
  * several sizes their ∥; resources do not contend, so the stage is their max. */
@@ -761,8 +786,7 @@ static lin norm_messages(simp *s, const ir_node *n, const par_scope *par) {
   numeric_done(s, es, saved, errors);
   if (!ok || !stage)
     return ok ? lin_term(s, NULL, poly_num(s, 0))
-              : lin_term(s, ir_make(ctx, IR_MSGS, n->name, 0, n->kid[0], n->kid[1], NULL),
-                         poly_num(s, 1));
+              : lin_term(s, known_values(s, n), poly_num(s, 1));
   return norm(s, stage, NULL);
 }
 
@@ -774,11 +798,12 @@ static bool index_shift(simp *s, lin dep, sym idx, double *off) {
     if (!poly_shift_of(s, dep.t[i].c, idx, off, &seen))
       return false;
     const ir_node *a = dep.t[i].atom;
+    /* only transfers: the kids of a stage (messages, flows) are not scalars */
+    if (a->op != IR_L && a->op != IR_O && a->op != IR_GAMMA && a->op != IR_PACK)
+      return false;
     for (int k = 0; k < a->nkids; k++)
       if (ir_uses(a->kid[k], idx) && !poly_shift_of(s, scalar(s, a->kid[k]), idx, off, &seen))
         return false;
-    if (a->op != IR_L && a->op != IR_O && a->op != IR_GAMMA && a->op != IR_PACK)
-      return false;
   }
   return seen && *off != 0 && *off == floor(*off);
 }
@@ -900,6 +925,8 @@ static lin norm(simp *s, const ir_node *n, const par_scope *par) {
     return norm_schedule(s, n, par);
   case IR_MSGS:
     return norm_messages(s, n, par);
+  case IR_FLOWS:
+    return norm_flows(s, n);
   case IR_ADD:
   case IR_SUB: {
     /* x + x (a let used twice) is normalized once: nested doublings are a DAG */

@@ -128,7 +128,8 @@ typedef enum {
   E_SCHEDULE, /* schedule L[ch](size) { statements }: the statements place transfers */
   E_AT,     /* at step: count; — a placement inside a schedule */
   E_MESSAGES, /* messages on MAPPING(args) { statements }: a stage of messages */
-  E_SEND    /* send src -> dst : size; — a message inside a messages stage */
+  E_SEND,   /* send src -> dst : size [at start]; — a message, or a flow of a flows stage */
+  E_FLOWS   /* flows under CUTS alone TIME { statements }: Martinasso's flows between nodes */
 } ast_ekind;
 
 typedef enum {
@@ -157,7 +158,8 @@ struct ast_expr {
     struct { sym channel; ast_expr *size, *body; } sched;
     struct { ast_expr *step, *count; } at;
     struct { sym mapping; span mapping_sp; ast_expr **args; int nargs; ast_expr *body; } msgs;
-    struct { ast_expr *src, *dst, *size; } send;
+    struct { ast_expr *src, *dst, *size, *start; } send; /* start: NULL unless `at` */
+    struct { ast_expr *cuts, *alone, *body; } flows;      /* cuts, alone: NULL if missing */
   } u;
 };
 
@@ -223,7 +225,8 @@ ast_expr *ast_finish(parse_state *ps, ast_expr *e);
  * scoping over the statements after it. */
 ast_expr *ast_block(parse_state *ps, ast_expr *statements, span sp);
 ast_expr *ast_at(parse_state *ps, ast_expr *step, ast_expr *count, span sp);
-ast_expr *ast_send(parse_state *ps, ast_expr *src, ast_expr *dst, ast_expr *size, span sp);
+ast_expr *ast_send(parse_state *ps, ast_expr *src, ast_expr *dst, ast_expr *size, ast_expr *start,
+                   span sp);
 ast_decl *ast_decl_new(parse_state *ps, ast_dkind k, span sp);
 int ast_list_len(const ast_expr *e);
 ast_arg **ast_args_array(parse_state *ps, ast_arg *list, int *n);
@@ -319,7 +322,9 @@ void chk_free(chk_state *c);
   X(SCHED, "schedule", 2) /* name = channel or NULL; kids size, placements */    \
   X(AT, "at", 2)        /* kids step, count: transfers placed in a schedule */   \
   X(MSGS, "messages", 2) /* name = the rank variable; kids node(rank), sends */   \
-  X(SEND, "send", 3)    /* kids src, dst, size: a message of a messages stage */
+  X(SEND, "send", 3)    /* kids src, dst, size: a message of a messages stage */   \
+  X(FLOWS, "flows", 3)  /* name = Q; kids alone(Q), sum over entry of cut(entry), flows */ \
+  X(FLOW, "flow", 2)    /* kids send(src, dst, size), start: a flow of a flows stage */
 
 typedef enum {
 #define X(n, s, a) IR_##n,
@@ -437,6 +442,41 @@ bool eval_extrapolation_from_zero_row(const eval_state *es, int bit);
 bool eval_schedule_taus(eval_state *es, const ir_node *n, const double **taus, size_t *nsteps);
 /* The messages of a messages stage, with their nodes. */
 bool eval_messages(eval_state *es, const ir_node *n, msg **msgs, size_t *count);
+
+/* The flows of a flows stage, each interval of its progression as the paper writes the
+ * pattern ("0 → 1 → 2 [0, 3] & 2 → 3 [0]"), for explain; *text is malloc'd. */
+bool eval_flows_trace(eval_state *es, const ir_node *n, char **text);
+
+/* ======== flows.c: Martinasso & Méhaut's flows between nodes (CATALOG.md §5.2–5.3) ======== */
+
+/* The entries of a flows stage's cut data (Table 2), as its `under` clause numbers them. */
+enum {
+  FLOW_CUT_PAIRED,      /* an outgo/income chain of an even number of flows: every flow */
+  FLOW_CUT_CHAIN_END,   /* one of an odd number of flows (≥ 3): positions 0, 2, 4, … */
+  FLOW_CUT_CHAIN_INNER, /* … positions 1, 3, … */
+  FLOW_CUT_ENTERING,    /* a same-direction conflict →X→ or ←X←: the flow entering X */
+  FLOW_CUT_LEAVING,     /* … the flow leaving X */
+  FLOW_NCUTS
+};
+
+/* A flow: nodes, size, time alone (T(f|NC)), start; the progression fills cut and done. */
+typedef struct net_flow {
+  double src, dst, size, alone, start;
+  double cut;   /* α in the last pattern decomposed */
+  int group;    /* the elementary conflict it belongs to in that pattern */
+  int order;    /* its place in the path of that conflict */
+  double done;  /* completion time */
+} net_flow;
+
+/* R1–R3 on the flows active[0 … n-1]: sets their cut and group. NULL, or a malloc'd
+ * message (a node with more than two flows at once). */
+char *flows_decompose(net_flow *f, const size_t *active, size_t n, const double cuts[FLOW_NCUTS]);
+/* The pattern of the flows active[0 … n-1] as the paper writes it, each elementary
+ * conflict with its cuts, after flows_decompose. */
+void flows_describe(strbuf *out, const net_flow *f, const size_t *active, size_t n);
+/* §5.3's progression: every flow's completion (done). With trace, each interval's start
+ * and pattern is appended to it. NULL, or a malloc'd message. */
+char *flows_progress(net_flow *f, size_t n, const double cuts[FLOW_NCUTS], strbuf *trace);
 
 /* ======== poly.c: the normal form of scalar expressions ======== */
 

@@ -12,6 +12,7 @@
 typedef struct units {
   const tlop_expr *e;
   ir_names indices; /* sum and messages indices: counts */
+  ir_names sizes;   /* what flows stages bind to a flow's size (Q) */
   ptrmap kinds;     /* node → kind*, the kind the checker gives it */
 } units;
 
@@ -28,6 +29,9 @@ static kind var_kind(units *u, sym name) {
   for (size_t i = 0; i < e->nfree; i++)
     if (e->free[i] == name)
       return e->free_kinds[i];
+  for (size_t i = 0; i < u->sizes.n; i++)
+    if (u->sizes.v[i] == name)
+      return KIND_SIZE;
   for (size_t i = 0; i < u->indices.n; i++)
     if (u->indices.v[i] == name)
       return KIND_COUNT;
@@ -111,7 +115,7 @@ static kind kind_of(units *u, const ir_node *n) {
   case IR_SUM: k = kind_of(u, n->kid[2]); break;
   case IR_REPEAT: k = b; break;
   case IR_PAR: case IR_CONC: case IR_L: case IR_O: case IR_GAMMA: case IR_PACK: case IR_SCHED:
-  case IR_MSGS: k = KIND_TIME; break;
+  case IR_MSGS: case IR_FLOWS: k = KIND_TIME; break;
   default: break;
   }
   kind *slot = arena_alloc(u->e->model->ctx->ar, sizeof *slot);
@@ -221,6 +225,9 @@ static ir_node *restore_numbers(units *u, const ir_node *n, kind want, bool fact
   case IR_L: case IR_GAMMA: w[0] = KIND_SIZE, w[1] = KIND_COUNT; break;
   case IR_O: case IR_PACK: w[0] = KIND_SIZE; break;
   case IR_CONC: w[0] = w[1] = KIND_TIME; break;
+  case IR_SEND: w[2] = KIND_SIZE; break;
+  case IR_FLOWS: w[0] = KIND_TIME; break;
+  case IR_FLOW: w[1] = KIND_TIME; break;
   default: break;
   }
   bool changed = false;
@@ -246,11 +253,25 @@ static ir_node *restore(units *u, const ir_node *n, kind want, bool factor) {
   return r;
 }
 
+static void collect_flow_sizes(const ir_node *n, ptrmap *seen, ir_names *sizes) {
+  if (ptrmap_get(seen, n))
+    return;
+  ptrmap_put(seen, n, (void *)n);
+  if (n->op == IR_FLOWS)
+    VEC_PUSH(sizes->v, sizes->n, sizes->cap, n->name);
+  for (int i = 0; i < n->nkids; i++)
+    collect_flow_sizes(n->kid[i], seen, sizes);
+}
+
 ir_node *units_restore(const tlop_expr *e) {
   units u = {.e = e};
   ir_collect_indices(e->node, &u.indices);
+  ptrmap seen = {0};
+  collect_flow_sizes(e->node, &seen, &u.sizes);
+  ptrmap_free(&seen);
   ir_node *r = restore(&u, e->node, e->k, false);
   free(u.indices.v);
+  free(u.sizes.v);
   ptrmap_free(&u.kinds);
   return r;
 }

@@ -1488,6 +1488,10 @@ static jv emit_node(jit_fn *f, const ir_node *n) {
   case IR_SEND:
     fail(f, "messages stages are left to the interpreter");
     return konst(f, 0);
+  case IR_FLOWS:
+  case IR_FLOW:
+    fail(f, "flows stages are left to the interpreter");
+    return konst(f, 0);
   default: return emit_scalar(f, n);
   }
 }

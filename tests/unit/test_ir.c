@@ -821,6 +821,11 @@ static void test_round_trip(void) {
       "T(1 MiB / P)",
       "L(8 KiB * k, 1) + o(8 KiB / k)",
       "(m / 1 us) * 2 us",
+      /* flows stages: their two bound names, starts given, left out, or a plain 0 */
+      "flows under 1 alone Q * 1 s / 1 B { send 0 -> 1 : m; send 2 -> 1 : m at 1 us; }",
+      "flows under (if entry == 3 then 0 else 3) alone o(Q) { for i = 0 .. P - 1 { send i -> i + 1 : m at 0; } }",
+      "sum i = 0 .. 2 : flows under entry / 2 + k alone L(Q, 1) { for j = 0 .. 2^i - 1 { send j -> j + 2^i : m; } }",
+      "let Q = 2 in flows under Q alone T(m) { if P > 2 { send 0 -> 1 : m; } else { send 1 -> 0 : 2 * m; } }",
   };
   for (size_t i = 0; i < sizeof fixed / sizeof *fixed; i++) {
     int r = round_trip(fixed[i], 1);

@@ -1,0 +1,1 @@
+check flows_kinds.tlop

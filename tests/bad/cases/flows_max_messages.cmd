@@ -1,0 +1,1 @@
+eval flows.tlop 'many(3)' --max-messages 4

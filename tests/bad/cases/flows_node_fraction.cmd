@@ -1,0 +1,1 @@
+eval flows.tlop 'node_fraction()'

@@ -1,0 +1,1 @@
+eval flows.tlop 'three_at_a_node()'

@@ -1,0 +1,1 @@
+explain ../../../examples/martinasso_flows.tlop pairs
