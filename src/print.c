@@ -107,24 +107,21 @@ static void num(printer *p, double v) {
 }
 
 static void name(printer *p, sym s) {
-  if (s == p->bound) {
-    put(p, p->bound_as);
-    return;
-  }
-  if (!strcmp(s->name, "tau") && paper(p)) {
+  const char *text = s == p->bound ? p->bound_as : s->name;
+  if (!strcmp(text, "tau") && paper(p)) {
     put(p, tex(p) ? "\\tau" : "τ");
     return;
   }
   if (!tex(p)) {
-    put(p, s->name);
+    put(p, text);
     return;
   }
   /* LaTeX: one letter as it is (primes kept), longer names upright-italic, _ escaped */
-  size_t letters = strcspn(s->name, "'");
-  bool single = letters == 1 || (((unsigned char)s->name[0] & 0xE0) == 0xC0 && letters == 2);
+  size_t letters = strcspn(text, "'");
+  bool single = letters == 1 || (((unsigned char)text[0] & 0xE0) == 0xC0 && letters == 2);
   if (!single)
     put(p, "\\mathit{");
-  for (const char *c = s->name; *c && (size_t)(c - s->name) < letters; c++) {
+  for (const char *c = text; *c && (size_t)(c - text) < letters; c++) {
     if (*c == '_')
       put(p, "\\_");
     else
@@ -132,7 +129,7 @@ static void name(printer *p, sym s) {
   }
   if (!single)
     put(p, "}");
-  put(p, s->name + letters);
+  put(p, text + letters);
 }
 
 static void open_paren(printer *p) { put(p, tex(p) ? "\\left(" : "("); }
