@@ -116,8 +116,9 @@ TLOP_API void tlop_ctx_set_max_messages(tlop_ctx *ctx, double max_messages);
  * generated garbage) would otherwise give one error per byte or line. */
 TLOP_API void tlop_ctx_set_max_errors(tlop_ctx *ctx, double max_errors);
 /* The deepest nesting of an expression (default 2000; at most 20000, the depth an
- * expression may reach once its functions are inlined): the stages after the parser
- * recurse over it. */
+ * expression may reach once its functions are inlined). The stages after the parser
+ * recurse over it: the deepest take about 10 MiB of stack (60 MiB under AddressSanitizer;
+ * the tlop command gives itself 64 MiB). */
 TLOP_API void tlop_ctx_set_max_depth(tlop_ctx *ctx, double max_depth);
 /* Most terms a nest of sums written out by tlop_simplify's `unroll` may have (default
  * 4096); the sums beyond it are kept. */

@@ -125,6 +125,9 @@ bool cli_limit_value(cli *c, const char *option, const char *arg, double *value)
 void cli_limit_memory(double bytes);
 /* The value of --max-memory: 512MiB, 2GiB, 1e9 (bytes); false after a usage error. */
 bool cli_memory_value(cli *c, const char *arg, double *bytes);
+/* Raises the stack limit of the process to what the deepest expressions need (unless the
+ * system's hard limit is lower). */
+void cli_grow_stack(void);
 
 /* Prints a usage error and the hint to --help; returns EXIT_USAGE. */
 int cli_usage_error(const char *cmd, const char *fmt, ...) __attribute__((format(printf, 2, 3)));

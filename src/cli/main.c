@@ -373,6 +373,7 @@ int main(int argc, char **argv) {
     if (strcmp(name, commands[i].name) != 0)
       continue;
     cli_limit_memory(DEFAULT_MAX_MEMORY);
+    cli_grow_stack();
     cli c = {0};
     c.cmd = name;
     c.ctx = tlop_ctx_new();
