@@ -91,9 +91,14 @@ int cli_take_format_output(cli *c, int opt, const char *arg);
   "  -I, --include DIR      search DIR for imports (after the importing file's directory)\n" \
   "      --max-errors N     stop reading a file after N errors (100)\n"                      \
   "      --max-inline N     most function calls one expression may inline (1e6)\n"          \
-  "      --max-depth N      deepest nesting of an expression (2000, at most 20000)\n"      \
+  HELP_DEPTH HELP_MEMORY
+#define HELP_DEPTH                                                                           \
+  "      --max-depth N      deepest nesting of an expression (2000, at most 20000)\n"
+/* --max-memory, which every command takes, with its default (DEFAULT_MAX_MEMORY) */
+#define HELP_MEMORY HELP_MEMORY_OF("4GiB")
+#define HELP_MEMORY_OF(dflt)                                                                 \
   "      --max-memory SIZE  most memory the command may use: 512MiB, 2GiB or bytes\n"      \
-  "                         (4GiB; no bound in a build with AddressSanitizer)\n"
+  "                         (" dflt "; no bound in a build with AddressSanitizer)\n"
 #define HELP_PLATFORM                                                                        \
   "      --platform NAME    price transfers on platform NAME (declared in the file or\n"    \
   "                         stdlib/platforms/NAME.tlop); default: the file's first\n"        \

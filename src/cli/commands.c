@@ -297,6 +297,7 @@ static const char simplify_help[] =
     "  -I, --include DIR      search DIR for imports\n"
     "      --set NAME=VALUE,… substitute values (they win over --assume)\n"
     "      --platform NAME    name the default channel (for channel-scoped ∥)\n"
+    HELP_DEPTH HELP_MEMORY
     "  -h, --help             this help\n"
     "  -a, --assume FACTS     facts besides the file's `assume`s, comma separated:\n"
     "                         x = e (substitute), P = 2^p (a power of two, p integer),\n"

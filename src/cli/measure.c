@@ -109,7 +109,7 @@ static const char measure_help[] =
     "  -v, --verbose          print how each L(S,τ) was obtained, as the paper's Fig. 18b\n"
     "                         (on stdout; on stderr when the table goes to stdout)\n"
     "      --no-progress      no progress bar (shown only on a terminal anyway)\n"
-    "  -h, --help             this help\n";
+    HELP_MEMORY_OF("no default") "  -h, --help             this help\n";
 
 static struct {
   tlop_measure_opts o;
