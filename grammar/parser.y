@@ -36,8 +36,9 @@ int tlop_yylex(TLOP_YYSTYPE *lval, TLOP_YYLTYPE *lloc, void *scanner);
 #include <stdlib.h>
 #include <string.h>
 #define SP(l) ((span){ps->src, (l).lo, (l).hi})
-/* Bison's own stack bound; past it the input is nested beyond any real model. */
-#define YYMAXDEPTH 10000
+/* Bison's own stack bound; past it the input is nested beyond any real model. A level of
+ * nesting takes at most a few entries: room for the deepest --max-depth. */
+#define YYMAXDEPTH (5 * IR_MAX_DEPTH)
 static ast_arg *arg_new(parse_state *ps, sym name, kind k, TLOP_YYLTYPE l);
 static ast_decl *fn_decl(parse_state *ps, ast_dkind dk, sym name, TLOP_YYLTYPE nl,
                          ast_arg *args, ast_expr *body, TLOP_YYLTYPE l);

@@ -86,6 +86,13 @@ TLOP_API void tlop_format_size(char *buf, size_t n, double bytes);
 TLOP_API void tlop_format_time(char *buf, size_t n, double seconds);
 TLOP_API const char *tlop_status_name(tlop_status st);
 
+/* Out of memory: the library cannot hand an error back from deep inside an allocation,
+ * so it calls this handler with the size of the request it was refused. The handler
+ * should not return (exit, or longjmp out of the whole library); if it does, or none is
+ * installed, the library aborts. One for the process; returns the previous one. */
+typedef void (*tlop_oom_fn)(size_t bytes);
+TLOP_API tlop_oom_fn tlop_set_oom_handler(tlop_oom_fn fn);
+
 /* ---- context ---- */
 TLOP_API tlop_ctx *tlop_ctx_new(void);
 TLOP_API void tlop_ctx_free(tlop_ctx *ctx);
@@ -108,6 +115,23 @@ TLOP_API void tlop_ctx_set_max_messages(tlop_ctx *ctx, double max_messages);
 /* Errors after which reading a file stops (default 100): hostile input (binary data,
  * generated garbage) would otherwise give one error per byte or line. */
 TLOP_API void tlop_ctx_set_max_errors(tlop_ctx *ctx, double max_errors);
+/* The deepest nesting of an expression (default 2000; at most 20000, the depth an
+ * expression may reach once its functions are inlined). The stages after the parser
+ * recurse over it: the deepest take about 10 MiB of stack (60 MiB under AddressSanitizer;
+ * the tlop command gives itself 64 MiB). */
+TLOP_API void tlop_ctx_set_max_depth(tlop_ctx *ctx, double max_depth);
+/* Most terms a nest of sums written out by tlop_simplify's `unroll` may have (default
+ * 4096); the sums beyond it are kept. */
+TLOP_API void tlop_ctx_set_max_unroll(tlop_ctx *ctx, double max_unroll);
+/* Most nodes an expression printed as text may have as a tree (default 1e6): a DAG of
+ * nested doublings (let x = y + y) prints 2^depth of them. */
+TLOP_API void tlop_ctx_set_max_print(tlop_ctx *ctx, double max_print);
+/* Most stages one explained breakdown may have (default 1e5). */
+TLOP_API void tlop_ctx_set_max_stages(tlop_ctx *ctx, double max_stages);
+/* Most rows (message sizes, default 1e7) and value columns (τ or operators, default 1e5)
+ * of a parameter table; a larger table is refused as not a measured one. */
+TLOP_API void tlop_ctx_set_max_table_rows(tlop_ctx *ctx, double max_rows);
+TLOP_API void tlop_ctx_set_max_table_cols(tlop_ctx *ctx, double max_cols);
 /* Numeric honesty made strict: every warning (a table extrapolated beyond its last row
  * or column, …) is reported as an error and counted by tlop_ctx_errors, so that a caller
  * can refuse a result built on it. */

@@ -2,6 +2,7 @@
  * that runs the stages in order (parse → check → lower → evaluate). Internal failures
  * arrive here as diagnostics already reported and leave as a tlop_status. */
 #include "tlop_int.h"
+#include "table.h"
 
 #include <math.h>
 #include <stdlib.h>
@@ -41,6 +42,12 @@ tlop_ctx *tlop_ctx_new(void) {
   ctx->max_messages = 1e6;
   ctx->max_inline = 1e6;
   ctx->max_errors = 100;
+  ctx->max_depth = 2000;
+  ctx->max_unroll = 4096; /* four nested sums of 30 written out would be 810 000 terms */
+  ctx->max_print = 1e6;
+  ctx->max_stages = 1e5;
+  ctx->max_table_rows = TAB_DEFAULT_LIMITS.max_rows;
+  ctx->max_table_cols = TAB_DEFAULT_LIMITS.max_cols;
   return ctx;
 }
 
@@ -107,6 +114,14 @@ void tlop_ctx_set_max_messages(tlop_ctx *ctx, double max_messages) {
   ctx->max_messages = max_messages;
 }
 void tlop_ctx_set_max_errors(tlop_ctx *ctx, double max_errors) { ctx->max_errors = max_errors; }
+void tlop_ctx_set_max_depth(tlop_ctx *ctx, double max_depth) {
+  ctx->max_depth = fmin(max_depth, IR_MAX_DEPTH);
+}
+void tlop_ctx_set_max_unroll(tlop_ctx *ctx, double max_unroll) { ctx->max_unroll = max_unroll; }
+void tlop_ctx_set_max_print(tlop_ctx *ctx, double max_print) { ctx->max_print = max_print; }
+void tlop_ctx_set_max_stages(tlop_ctx *ctx, double max_stages) { ctx->max_stages = max_stages; }
+void tlop_ctx_set_max_table_rows(tlop_ctx *ctx, double max_rows) { ctx->max_table_rows = max_rows; }
+void tlop_ctx_set_max_table_cols(tlop_ctx *ctx, double max_cols) { ctx->max_table_cols = max_cols; }
 void tlop_ctx_set_strict(tlop_ctx *ctx, int strict) { ctx->strict = strict != 0; }
 int tlop_ctx_errors(const tlop_ctx *ctx) { return ctx->errors; }
 

@@ -9,19 +9,22 @@
 static uint32_t depth_of(const ast_expr *e) { return e ? e->depth : 0; }
 
 static void note_depth(parse_state *ps, ast_expr *e) {
-  if (e->depth > AST_MAX_DEPTH && !ps->too_deep) {
+  double max = ps->ctx->max_depth;
+  if (e->depth > max && !ps->too_deep) {
     ps->too_deep = true;
     ps->stopped = true; /* the scanner reads no further: a 10 MB line would build on */
     ps->errors++;
     /* 1 + 1 + … + 1 nests to the left: say so rather than "nested" */
     bool chain = e->kind == E_BINARY && e->u.bin.r && e->u.bin.l->kind == E_BINARY &&
                  e->u.bin.l->u.bin.op == e->u.bin.op && e->u.bin.l->u.bin.r;
+    char lim[40];
+    fmt_double(lim, sizeof lim, max);
     if (chain)
-      diag_error(ps->ctx, e->sp, "expression too long: more than %d operators in a row (each "
-                 "one nests; write a sum)", AST_MAX_DEPTH);
+      diag_error(ps->ctx, e->sp, "expression too long: more than %s operators in a row (each "
+                 "one nests; write a sum; --max-depth)", lim);
     else
-      diag_error(ps->ctx, e->sp, "expression nested too deeply (more than %d levels)",
-                 AST_MAX_DEPTH);
+      diag_error(ps->ctx, e->sp, "expression nested too deeply (more than %s levels, "
+                 "--max-depth)", lim);
   }
 }
 

@@ -61,11 +61,9 @@ static void ensure(eval_state *es, uint32_t id) {
   size_t n = es->nvals ? es->nvals : 64;
   while (n <= id)
     n *= 2;
-  es->vals = realloc(es->vals, n * sizeof *es->vals);
-  es->param_cache = realloc(es->param_cache, n * sizeof *es->param_cache);
-  es->param_epoch = realloc(es->param_epoch, n * sizeof *es->param_epoch);
-  if (!es->vals || !es->param_cache || !es->param_epoch)
-    abort();
+  es->vals = xrealloc(es->vals, n * sizeof *es->vals);
+  es->param_cache = xrealloc(es->param_cache, n * sizeof *es->param_cache);
+  es->param_epoch = xrealloc(es->param_epoch, n * sizeof *es->param_epoch);
   for (size_t i = es->nvals; i < n; i++) {
     es->vals[i] = NAN;
     es->param_epoch[i] = 0;
@@ -74,9 +72,7 @@ static void ensure(eval_state *es, uint32_t id) {
 }
 
 eval_state *eval_new(tlop_ctx *ctx, const tlop_platform *pf) {
-  eval_state *es = calloc(1, sizeof *es);
-  if (!es)
-    abort();
+  eval_state *es = xcalloc(1, sizeof *es);
   es->ctx = ctx;
   es->pf = pf;
   es->epoch = 1;

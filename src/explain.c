@@ -10,9 +10,6 @@
 #include <stdlib.h>
 #include <string.h>
 
-/* A breakdown longer than this is refused rather than printed. */
-#define EXPLAIN_MAX_ROWS 100000
-
 typedef struct explainer {
   eval_state *es;
   tlop_ctx *ctx;
@@ -32,6 +29,18 @@ static char *index_text(const char *prefix, int k, int count) {
   else
     sb_printf(&b, "%s%d", prefix, k);
   return sb_take(&b);
+}
+
+/* Whether a breakdown of `count` stages is refused (said, and x failed): a longer one
+ * would not be read, only printed. */
+static bool too_many_stages(explainer *x, const ir_node *n, double count) {
+  if (count <= x->ctx->max_stages)
+    return false;
+  char lim[40];
+  fmt_double(lim, sizeof lim, x->ctx->max_stages);
+  diag_error(x->ctx, n->origin, "too many stages to explain: more than %s (--max-stages)", lim);
+  x->failed = true;
+  return true;
 }
 
 static void row(explainer *x, const ir_node *n, double par, double times, const char *prefix,
@@ -80,11 +89,8 @@ static void row(explainer *x, const ir_node *n, double par, double times, const 
     schedule_rows(x, n, par, times, prefix, label, counter);
     return;
   }
-  if (x->n >= EXPLAIN_MAX_ROWS) {
-    diag_error(x->ctx, n->origin, "more than %d stages to explain", EXPLAIN_MAX_ROWS);
-    x->failed = true;
+  if (too_many_stages(x, n, x->n + 1))
     return;
-  }
   double cost;
   if (!eval_node_scaled(x->es, n, par, &cost)) {
     x->failed = true;
@@ -149,11 +155,8 @@ static void walk(explainer *x, const ir_node *n, double par, double times, const
     if (!eval_scalar(x, n->kid[0], &lo) || !eval_scalar(x, n->kid[1], &hi))
       return;
     double count = hi >= lo ? floor(hi - lo) + 1 : 0;
-    if (count > EXPLAIN_MAX_ROWS) {
-      diag_error(x->ctx, n->origin, "more than %d stages to explain", EXPLAIN_MAX_ROWS);
-      x->failed = true;
+    if (too_many_stages(x, n, count))
       return;
-    }
     for (double k = 0; k < count && !x->failed; k++) {
       eval_bind(x->es, n->name, lo + k);
       walk(x, n->kid[2], par, times, prefix, label, counter);

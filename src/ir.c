@@ -29,14 +29,10 @@ static const int op_arity[] = {
 const char *ir_op_name(ir_op op) { return op < IR_NOPS ? op_names[op] : "?"; }
 
 ir_table *ir_table_new(void) {
-  ir_table *t = calloc(1, sizeof *t);
-  if (!t)
-    abort();
+  ir_table *t = xcalloc(1, sizeof *t);
   t->ar = arena_new();
   t->cap = 1024;
-  t->buckets = calloc(t->cap, sizeof *t->buckets);
-  if (!t->buckets)
-    abort();
+  t->buckets = xcalloc(t->cap, sizeof *t->buckets);
   return t;
 }
 
@@ -56,9 +52,7 @@ static uint32_t mix(uint32_t h, uint64_t v) {
 
 static void rehash(ir_table *t) {
   size_t cap = t->cap * 2;
-  ir_node **b = calloc(cap, sizeof *b);
-  if (!b)
-    abort();
+  ir_node **b = xcalloc(cap, sizeof *b);
   for (size_t i = 0; i < t->cap; i++)
     for (ir_node *n = t->buckets[i], *next; n; n = next) {
       next = n->next_in_bucket;

@@ -3,6 +3,8 @@
  * the command line. The first channel is the default one (L without [channel]). */
 #include "tlop_int.h"
 
+#include <limits.h>
+#include <math.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -24,7 +26,9 @@ static tab_table *read_table(tlop_ctx *ctx, const char *path, span from, tab_kin
     return NULL;
   tab_table *t = NULL;
   report_ctx r = {ctx, path};
-  if (tab_parse(text, len, &t, report, &r) != 0)
+  tab_limits limits = {(long)fmin(ctx->max_table_rows, INT_MAX),
+                       (long)fmin(ctx->max_table_cols, INT_MAX)};
+  if (tab_parse_within(text, len, limits, &t, report, &r) != 0)
     return NULL;
   if (t->kind != want) {
     diag_error_line(ctx, path, 0, want == TAB_CHANNEL

@@ -577,9 +577,7 @@ static double tree_size(const ir_node *n, ptrmap *memo) {
   double size = 1;
   for (int i = 0; i < n->nkids; i++)
     size += tree_size(n->kid[i], memo);
-  double *slot = malloc(sizeof *slot);
-  if (!slot)
-    abort();
+  double *slot = xmalloc(sizeof *slot);
   *slot = size;
   ptrmap_put(memo, n, slot);
   return size;
@@ -592,12 +590,13 @@ bool prt_fits(tlop_ctx *ctx, const ir_node *n) {
     if (memo.keys[i])
       free(memo.vals[i]);
   ptrmap_free(&memo);
-  if (size <= PRINT_MAX_NODES)
+  if (size <= ctx->max_print)
     return true;
-  char num[40];
+  char num[40], lim[40];
   fmt_double(num, sizeof num, size);
-  diag_error(ctx, n->origin, "expression too large to print: %s nodes as a tree (print its "
-             "DAG instead: dump-ir --format dag)", num);
+  fmt_double(lim, sizeof lim, ctx->max_print);
+  diag_error(ctx, n->origin, "expression too large to print: %s nodes as a tree, more than %s "
+             "(--max-print; or print its DAG: dump-ir --format dag)", num, lim);
   return false;
 }
 
@@ -608,9 +607,7 @@ static void dump(strbuf *b, const ir_node *n, ptrmap *done, uint32_t *next) {
     return;
   for (int i = 0; i < n->nkids; i++)
     dump(b, n->kid[i], done, next);
-  uint32_t *slot = malloc(sizeof *slot);
-  if (!slot)
-    abort();
+  uint32_t *slot = xmalloc(sizeof *slot);
   *slot = ++*next;
   ptrmap_put(done, n, slot);
   sb_printf(b, "%%%u = %s", *slot, ir_op_name((ir_op)n->op));

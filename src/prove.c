@@ -1061,9 +1061,7 @@ static void render(tlop_proof *p, const tlop_prove_opts *o) {
 }
 
 static tlop_proof *start(prover *pv, tlop_model *model, const tlop_prove_opts *o, bool strict) {
-  tlop_proof *p = calloc(1, sizeof *p);
-  if (!p)
-    abort();
+  tlop_proof *p = xcalloc(1, sizeof *p);
   *pv = (prover){model->ctx, model, o, strict || o->strict, 0, false, p, NULL, NULL, 0, 0};
   pv->deadline = clock_seconds() + (o->timeout > 0 ? o->timeout : DEFAULT_TIMEOUT);
   p->seconds = clock_seconds();

@@ -42,9 +42,7 @@ static ir_node *family(tlop_ctx *ctx, size_t f, sym m, sym tau) {
 
 /* A platform whose channels all price L by one family, o by 0 or 1, and p, γ as 0. */
 static tlop_platform *axiom_platform(tlop_ctx *ctx, const ir_names *channels, sym m, sym tau) {
-  tlop_platform *pf = calloc(1, sizeof *pf);
-  if (!pf)
-    abort();
+  tlop_platform *pf = xcalloc(1, sizeof *pf);
   pf->ctx = ctx;
   pf->name = ctx_sym(ctx, "axioms");
   pf_add_channel(pf, ctx_sym(ctx, "default"));
@@ -109,10 +107,8 @@ typedef struct grid {
 } grid;
 
 static void grid_open(grid *g, tlop_ctx *ctx, size_t n) {
-  *g = (grid){ctx, calloc(n + 1, sizeof *g->at), calloc(n + 1, sizeof *g->count),
-              calloc(n + 1, sizeof *g->v), ctx->diag_fn, ctx->errors};
-  if (!g->at || !g->count || !g->v)
-    abort();
+  *g = (grid){ctx, xcalloc(n + 1, sizeof *g->at), xcalloc(n + 1, sizeof *g->count),
+              xcalloc(n + 1, sizeof *g->v), ctx->diag_fn, ctx->errors};
   ctx->diag_fn = NULL;
 }
 

@@ -15,10 +15,8 @@
 #include <string.h>
 
 /* Concrete sums up to this many terms are written out when unrolling, as long as the
- * nest of sums written out stays within UNROLL_TOTAL terms (four nested sums of 30
- * would be 810 000); the sums beyond it are kept. */
+ * nest of sums written out stays within --max-unroll terms; the sums beyond it are kept. */
 #define UNROLL_MAX 64
-#define UNROLL_TOTAL 4096
 
 typedef struct subst {
   sym var;
@@ -150,7 +148,7 @@ static bool unroll_begin(simp *s, const poly *lo, const poly *hi, double *a, dou
   if (!(s->unroll && poly_is_num(lo, a) && poly_is_num(hi, b) && *b - *a < UNROLL_MAX))
     return false;
   double terms = s->unrolled * fmax(*b - *a + 1, 1);
-  if (terms > UNROLL_TOTAL)
+  if (terms > s->ctx->max_unroll)
     return false;
   s->unrolled = terms;
   return true;
@@ -1117,9 +1115,7 @@ static void assume(simp *s, const ir_node *f, int pass) {
 }
 
 static simp *simp_new(tlop_ctx *ctx, bool expand, bool unroll, sym default_ch) {
-  simp *s = calloc(1, sizeof *s);
-  if (!s)
-    abort();
+  simp *s = xcalloc(1, sizeof *s);
   s->ctx = ctx;
   s->ar = arena_new();
   s->expand = expand;

@@ -10,8 +10,6 @@
 #include <stdlib.h>
 #include <string.h>
 
-#define MAX_ROWS 10000000L   /* more message sizes than this is not a measured table */
-#define MAX_COLS 100000L     /* nor are more τ columns or operators */
 #define MAX_REPORTS 100      /* a binary file would otherwise yield millions of reports */
 #define MAX_NUMBER_LEN 1000  /* longer "numbers" are refused rather than fed to strtod */
 
@@ -26,6 +24,7 @@
 typedef struct {
   tab_report_fn report;
   void *user;
+  tab_limits limits;
   int nerr;
   int stop; /* too many problems or out of memory: read no further */
 
@@ -233,7 +232,7 @@ static void number_problem(parser *p, int line, int code, const char *s, size_t 
 
 /* A positive integer count of a header, or 0 after reporting why not. */
 static long parse_count(parser *p, int line, const char *what, const char *s, size_t n,
-                        long max) {
+                        long max, const char *flag) {
   char q[200];
   long v = 0;
   size_t i;
@@ -250,7 +249,7 @@ static long parse_count(parser *p, int line, const char *what, const char *s, si
     return 0;
   }
   if (v > max) {
-    problem(p, line, "%s %s is refused as unreasonable (at most %ld)", what, q, max);
+    problem(p, line, "%s %s is refused as unreasonable (at most %ld, %s)", what, q, max, flag);
     return 0;
   }
   return v;
@@ -301,15 +300,16 @@ static void row(parser *p, int line, const char *b, const char *e, int csv) {
   int ok = 1, m_ok, code;
   char q[200];
 
-  if (++p->nseen > (size_t)MAX_ROWS) {
-    problem(p, line, "more than %ld rows, refused as unreasonable", MAX_ROWS);
+  if (++p->nseen > (size_t)p->limits.max_rows) {
+    problem(p, line, "more than %ld rows, refused as unreasonable (--max-table-rows)",
+            p->limits.max_rows);
     p->stop = 1;
     return;
   }
   if (p->ncols == 0) {
     /* The headers were unusable (already reported): take the width from this row so
      * that the rest of the file can still be checked. */
-    if (nf < 2 || nf - 1 > (size_t)MAX_COLS) return;
+    if (nf < 2 || nf - 1 > (size_t)p->limits.max_cols) return;
     p->ncols = (long)nf - 1;
   }
   if (nf != (size_t)p->ncols + 1) {
@@ -476,7 +476,7 @@ static void text_header(parser *p, text_state *st, int line, const char *b, cons
       return;
     }
     snprintf(what, sizeof what, "row count in %s:", q);
-    st->nrows = parse_count(p, line, what, arg, argn, MAX_ROWS);
+    st->nrows = parse_count(p, line, what, arg, argn, p->limits.max_rows, "--max-table-rows");
   } else if (!st->seen_tau && !st->seen_header && ntok <= 2 &&
              (token_is(key, keyn, "tau") || is_gamma_key(key, keyn) ||
               (st->seen_m && !token_is(key, keyn, "m")))) {
@@ -495,7 +495,7 @@ static void text_header(parser *p, text_state *st, int line, const char *b, cons
       return;
     }
     snprintf(what, sizeof what, "%s count", q);
-    st->ncount = parse_count(p, line, what, arg, argn, MAX_COLS);
+    st->ncount = parse_count(p, line, what, arg, argn, p->limits.max_cols, "--max-table-cols");
   } else if (!st->seen_header && st->seen_m && st->seen_tau) {
     /* the column header follows the two counts; a '#' line before them is a comment */
     st->seen_header = 1;
@@ -576,9 +576,9 @@ static void csv_header(parser *p, int line, const char *b, const char *e) {
     problem(p, line, "csv header has no value columns after 'm'");
     return;
   }
-  if (nf - 1 > (size_t)MAX_COLS) {
-    problem(p, line, "csv header has %zu columns, refused as unreasonable (at most %ld)", nf - 1,
-            MAX_COLS);
+  if (nf - 1 > (size_t)p->limits.max_cols) {
+    problem(p, line, "csv header has %zu columns, refused as unreasonable (at most %ld, "
+            "--max-table-cols)", nf - 1, p->limits.max_cols);
     return;
   }
   p->ncols = (long)nf - 1;
@@ -663,6 +663,11 @@ static char **channel_names(long ncols) {
 }
 
 int tab_parse(const char *text, size_t len, tab_table **out, tab_report_fn report, void *user) {
+  return tab_parse_within(text, len, TAB_DEFAULT_LIMITS, out, report, user);
+}
+
+int tab_parse_within(const char *text, size_t len, tab_limits limits, tab_table **out,
+                     tab_report_fn report, void *user) {
   parser p;
   reader r;
   int empty;
@@ -676,6 +681,7 @@ int tab_parse(const char *text, size_t len, tab_table **out, tab_report_fn repor
   memset(&p, 0, sizeof p);
   p.report = report;
   p.user = user;
+  p.limits = limits;
 
   if (looks_csv(text, len, &empty))
     parse_csv(&p, &r);

@@ -42,6 +42,16 @@ typedef void (*tab_report_fn)(void *user, int line, const char *message);
  * Every problem is reported (not only the first); returns the number of problems,
  * and *out is set only when it is 0. */
 int tab_parse(const char *text, size_t len, tab_table **out, tab_report_fn report, void *user);
+/* Bounds beyond which a table is refused as not a measured one (--max-table-rows,
+ * --max-table-cols); the rows must fit an int. */
+typedef struct tab_limits {
+  long max_rows; /* message sizes */
+  long max_cols; /* τ columns or operators */
+} tab_limits;
+#define TAB_DEFAULT_LIMITS ((tab_limits){10000000L, 100000L})
+/* tab_parse within other limits. */
+int tab_parse_within(const char *text, size_t len, tab_limits limits, tab_table **out,
+                     tab_report_fn report, void *user);
 
 void tab_free(tab_table *t);
 

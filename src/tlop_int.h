@@ -16,6 +16,13 @@
 
 /* ======== util.c: arenas, growable arrays, interned symbols, string buffers ======== */
 
+/* The handler of tlop_set_oom_handler, then abort: a request of `bytes` was refused. */
+_Noreturn void out_of_memory(size_t bytes);
+/* malloc, calloc and realloc that call out_of_memory rather than return NULL. */
+void *xmalloc(size_t n);
+void *xcalloc(size_t count, size_t size);
+void *xrealloc(void *p, size_t n);
+
 typedef struct arena arena;
 arena *arena_new(void);
 void arena_free(arena *a);
@@ -210,8 +217,6 @@ typedef struct parse_state {
   bool end_statement; /* an unterminated string ended its line: give ';' next */
 } parse_state;
 
-/* Deepest expression the parser builds: the later stages recurse over it. */
-#define AST_MAX_DEPTH 2000
 
 ast_expr *ast_expr_new(parse_state *ps, ast_ekind k, span sp);
 ast_expr *ast_num(parse_state *ps, double v, kind k, span sp);
@@ -336,7 +341,8 @@ typedef enum {
 typedef struct ir_node ir_node;
 enum { IR_HAS_COST = 1, IR_HAS_STAGE = 2, IR_HAS_AT = 4, IR_HAS_SUM = 8 };
 
-/* Deepest DAG the lowering builds (inlining nests bodies): the evaluator recurses. */
+/* Deepest DAG the lowering builds (inlining nests bodies): the evaluator recurses over
+ * it, within an 8 MiB stack. --max-depth goes no further. */
 #define IR_MAX_DEPTH 20000
 
 struct ir_node {
@@ -606,9 +612,7 @@ char *prt_expr(tlop_ctx *ctx, const ir_node *n, tlop_format f);
 /* ======== units.c: the units a simplified expression's numbers lost, for printing ======== */
 ir_node *units_restore(const tlop_expr *e);
 void prt_expr_to(strbuf *b, const ir_node *n, tlop_format f);
-/* Most nodes a printed expression may have as a tree. */
-#define PRINT_MAX_NODES 1e6
-/* Whether n prints within PRINT_MAX_NODES; if not, says so. */
+/* Whether n prints within --max-print nodes as a tree; if not, says so. */
 bool prt_fits(tlop_ctx *ctx, const ir_node *n);
 char *prt_dump(tlop_ctx *ctx, const ir_node *n);
 
@@ -658,6 +662,12 @@ struct tlop_ctx {
   double max_messages;   /* most messages of one messages stage */
   double max_inline;     /* most function calls inlined into one expression */
   double max_errors;     /* errors in one file before its reading stops */
+  double max_depth;      /* deepest expression parsed, at most IR_MAX_DEPTH */
+  double max_unroll;     /* most terms a nest of sums written out by simplify may have */
+  double max_print;      /* most nodes an expression printed as a tree may have */
+  double max_stages;     /* most rows of an explained breakdown */
+  double max_table_rows; /* most rows (message sizes) of a parameter table */
+  double max_table_cols; /* most value columns (τ, operators) of a parameter table */
   bool strict;           /* warnings are errors */
   struct model_list *models; /* every model loaded, freed with the context */
   tlop_model *empty;         /* the scope of constant values (--set, grids) */

@@ -20,14 +20,42 @@ struct arena {
   chunk *head;
 };
 
-static void *xmalloc(size_t n) {
+/* ---- out of memory: the application's handler, else abort ---- */
+
+static tlop_oom_fn oom_handler;
+
+tlop_oom_fn tlop_set_oom_handler(tlop_oom_fn fn) {
+  tlop_oom_fn previous = oom_handler;
+  oom_handler = fn;
+  return previous;
+}
+
+/* Out of memory is not an input error: there is nothing sensible to hand back. */
+void out_of_memory(size_t bytes) {
+  if (oom_handler)
+    oom_handler(bytes);
+  abort();
+}
+
+void *xmalloc(size_t n) {
   void *p = malloc(n ? n : 1);
-  if (!p) {
-    /* Out of memory is not an input error; there is nothing sensible to hand back. */
-    fputs("tlop: out of memory\n", stderr);
-    abort();
-  }
+  if (!p)
+    out_of_memory(n);
   return p;
+}
+
+void *xcalloc(size_t count, size_t size) {
+  void *p = calloc(count ? count : 1, size ? size : 1);
+  if (!p)
+    out_of_memory(count * size);
+  return p;
+}
+
+void *xrealloc(void *p, size_t n) {
+  void *q = realloc(p, n ? n : 1);
+  if (!q)
+    out_of_memory(n);
+  return q;
 }
 
 arena *arena_new(void) {
@@ -78,11 +106,7 @@ void *grow_array(void *p, size_t *cap, size_t need, size_t elem) {
   size_t c = *cap ? *cap : 8;
   while (c < need)
     c *= 2;
-  void *q = realloc(p, c * elem);
-  if (!q) {
-    fputs("tlop: out of memory\n", stderr);
-    abort();
-  }
+  void *q = xrealloc(p, c * elem);
   *cap = c;
   return q;
 }
@@ -107,9 +131,7 @@ symtab *symtab_new(void) {
   symtab *t = xmalloc(sizeof *t);
   t->ar = arena_new();
   t->cap = 256;
-  t->slots = calloc(t->cap, sizeof *t->slots);
-  if (!t->slots)
-    abort();
+  t->slots = xcalloc(t->cap, sizeof *t->slots);
   t->count = 0;
   return t;
 }
@@ -127,9 +149,7 @@ uint32_t symtab_count(const symtab *t) { return t->count; }
 sym sym_intern(symtab *t, const char *s, size_t n) {
   if (2 * (t->count + 1) > t->cap) {
     size_t cap = t->cap * 2;
-    struct symbol **slots = calloc(cap, sizeof *slots);
-    if (!slots)
-      abort();
+    struct symbol **slots = xcalloc(cap, sizeof *slots);
     for (size_t i = 0; i < t->cap; i++) {
       struct symbol *y = t->slots[i];
       if (!y)
@@ -179,10 +199,8 @@ void ptrmap_put(ptrmap *m, const void *key, void *val) {
   if (2 * (m->count + 1) > m->cap) {
     ptrmap bigger = {0};
     bigger.cap = m->cap ? m->cap * 2 : 16;
-    bigger.keys = calloc(bigger.cap, sizeof *bigger.keys);
-    bigger.vals = calloc(bigger.cap, sizeof *bigger.vals);
-    if (!bigger.keys || !bigger.vals)
-      abort();
+    bigger.keys = xcalloc(bigger.cap, sizeof *bigger.keys);
+    bigger.vals = xcalloc(bigger.cap, sizeof *bigger.vals);
     for (size_t i = 0; i < m->cap; i++)
       if (m->keys[i])
         ptrmap_put(&bigger, m->keys[i], m->vals[i]);

@@ -44,7 +44,7 @@ static const char lint_help[] =
     "(Intel MPI's I_MPI_ADJUST_<COLL>=\"ID:l-m@p-q;…\" assignment).\n\n"
     "  -f, --format FORMAT    the file's format\n"
     "  -c, --collective NAME  the collective whose rules to read (default bcast)\n"
-    "      --catalog FILE     another catalogue than the stdlib's\n" HELP_HELP;
+    "      --catalog FILE     another catalogue than the stdlib's\n" HELP_MEMORY HELP_HELP;
 
 typedef struct best_opts {
   const char *collective, *emit, *catalog;

@@ -15,6 +15,9 @@ enum { EXIT_OK = 0, EXIT_INPUT = 1, EXIT_USAGE = 2 };
 
 /* Most points of a grid unless --max-points: 1e8 points of a few doubles each are GBs. */
 #define DEFAULT_MAX_POINTS 1e8
+/* Most memory of a command unless --max-memory: room for a sweep of DEFAULT_MAX_POINTS
+ * (2.4 GB over two axes), while a runaway input stops long before it swaps. */
+#define DEFAULT_MAX_MEMORY 0x1p32
 
 typedef struct cli_opts {
   const char *platform;
@@ -58,7 +61,12 @@ int cli_common_option(cli *c, int opt, const char *arg);
       {"tau-beyond", required_argument, 0, 'B'},                                      \
       {"max-terms", required_argument, 0, 'M'}, {"max-steps", required_argument, 0, 'G'}, \
       {"max-messages", required_argument, 0, 'Q'}, {"max-errors", required_argument, 0, 'R'},  \
-      {"max-inline", required_argument, 0, 'Y'}, {"strict", no_argument, 0, 'W'},          \
+      {"max-inline", required_argument, 0, 'Y'}, {"max-depth", required_argument, 0, 'D'},  \
+      {"max-unroll", required_argument, 0, 'J'}, {"max-print", required_argument, 0, 'V'},  \
+      {"max-stages", required_argument, 0, 'x'},                                          \
+      {"max-table-rows", required_argument, 0, 'L'},                                      \
+      {"max-table-cols", required_argument, 0, 'O'},                                      \
+      {"max-memory", required_argument, 0, 'z'}, {"strict", no_argument, 0, 'W'},         \
       {"help", no_argument, 0, 'h'}
 #define CLI_COMMON_SHORTOPTS "I:h"
 
@@ -70,8 +78,9 @@ int cli_parse_options(cli *c, int argc, char **argv, const char *cmd, const char
                       const struct option *extra, const char *extra_short, cli_option_fn take);
 /* The shared options a command takes, as their letters (I include, P platform, T params,
  * s set, B tau-beyond, M max-terms, G max-steps, Q max-messages, R max-errors, Y
- * max-inline); the others are refused.
- * NULL: all of them. */
+ * max-inline, D max-depth, J max-unroll, V max-print, x max-stages, L max-table-rows,
+ * O max-table-cols); the others are refused. NULL: all of them. Every command takes
+ * --help and --max-memory. */
 void cli_allow(cli *c, const char *letters);
 /* --format and -o, which most subcommands take. */
 extern const struct option cli_format_output_opts[];
@@ -81,14 +90,24 @@ int cli_take_format_output(cli *c, int opt, const char *arg);
 #define HELP_SOURCES                                                                         \
   "  -I, --include DIR      search DIR for imports (after the importing file's directory)\n" \
   "      --max-errors N     stop reading a file after N errors (100)\n"                      \
-  "      --max-inline N     most function calls one expression may inline (1e6)\n"
+  "      --max-inline N     most function calls one expression may inline (1e6)\n"          \
+  HELP_DEPTH HELP_MEMORY
+#define HELP_DEPTH                                                                           \
+  "      --max-depth N      deepest nesting of an expression (2000, at most 20000)\n"
+/* --max-memory, which every command takes, with its default (DEFAULT_MAX_MEMORY) */
+#define HELP_MEMORY HELP_MEMORY_OF("4GiB")
+#define HELP_MEMORY_OF(dflt)                                                                 \
+  "      --max-memory SIZE  most memory the command may use: 512MiB, 2GiB or bytes\n"      \
+  "                         (" dflt "; no bound in a build with AddressSanitizer)\n"
 #define HELP_PLATFORM                                                                        \
   "      --platform NAME    price transfers on platform NAME (declared in the file or\n"    \
   "                         stdlib/platforms/NAME.tlop); default: the file's first\n"        \
   "                         platform, else the built-in 'generic'\n"
 #define HELP_PARAMS                                                                          \
   "      --params [CH=]FILE back channel CH (default: the platform's first) with a\n"      \
-  "                         measured table (libtaulop text or CSV)\n"
+  "                         measured table (libtaulop text or CSV)\n"                        \
+  "      --max-table-rows N most rows (message sizes) a table may have (1e7)\n"           \
+  "      --max-table-cols N most τ or operator columns a table may have (1e5)\n"
 #define HELP_SET                                                                             \
   "      --set NAME=VALUE,… give values; units allowed (m=1MiB, o=0.3us); a bare\n"      \
   "                         number is bytes for a size, seconds for a time\n"
@@ -105,6 +124,16 @@ int cli_take_format_output(cli *c, int opt, const char *arg);
 /* The value of a limit option (--max-terms, --max-points …): a finite number ≥ 1; false
  * after a usage error naming the option. */
 bool cli_limit_value(cli *c, const char *option, const char *arg, double *value);
+/* ---- memory.c: --max-memory ---- */
+/* Bounds the memory of the process to `bytes` (RLIMIT_DATA; none under AddressSanitizer)
+ * and installs the library's out-of-memory handler, which names the bound. */
+void cli_limit_memory(double bytes);
+/* The value of --max-memory: 512MiB, 2GiB, 1e9 (bytes); false after a usage error. */
+bool cli_memory_value(cli *c, const char *arg, double *bytes);
+/* Raises the stack limit of the process to what the deepest expressions need (unless the
+ * system's hard limit is lower). */
+void cli_grow_stack(void);
+
 /* Prints a usage error and the hint to --help; returns EXIT_USAGE. */
 int cli_usage_error(const char *cmd, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
 

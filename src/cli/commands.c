@@ -15,7 +15,7 @@ static const char check_help[] =
     "Silent on success.\n\n" HELP_SOURCES HELP_PLATFORM HELP_PARAMS HELP_SET HELP_HELP;
 
 int cmd_check(cli *c, int argc, char **argv) {
-  cli_allow(c, "IPTsRY");
+  cli_allow(c, "IPTsRYDLO");
   int rc = cli_parse_options(c, argc, argv, "check", check_help, NULL, NULL, NULL);
   if (rc >= 0)
     return rc;
@@ -169,6 +169,7 @@ static const char explain_help[] =
     "Print the stages of algorithm ALGO with its numbers substituted: each stage's\n"
     "τ-Lop expression (∥ pushed into the transfers), its cost and the cumulative cost.\n"
     "ALGO may also be any expression, e.g. 'bcast_binomial(4MiB, 16)'.\n\n" COMMON_HELP
+    "      --max-stages N     most stages the breakdown may have (1e5)\n"
     "  -f, --format FMT       text (default) or json\n"
     "  -o, --output FILE      write there instead of standard output\n";
 
@@ -248,10 +249,11 @@ static const char dump_help[] =
     "(--format dag, default), or the expression in the papers' notation (unicode) or\n"
     "as .tlop source (tlop). Names the file does not define are symbols.\n\n" HELP_SOURCES HELP_HELP
     "  -f, --format FMT       dag, unicode or tlop\n"
+    "      --max-print N      most nodes unicode or tlop may print as a tree (1e6)\n"
     "  -o, --output FILE      write there instead of standard output\n";
 
 int cmd_dump_ir(cli *c, int argc, char **argv) {
-  cli_allow(c, "IRY");
+  cli_allow(c, "IRYDV");
   int rc = cli_parse_options(c, argc, argv, "dump-ir", dump_help, cli_format_output_opts, "f:o:",
                          cli_take_format_output);
   if (rc >= 0)
@@ -295,6 +297,7 @@ static const char simplify_help[] =
     "  -I, --include DIR      search DIR for imports\n"
     "      --set NAME=VALUE,… substitute values (they win over --assume)\n"
     "      --platform NAME    name the default channel (for channel-scoped ∥)\n"
+    HELP_DEPTH HELP_MEMORY
     "  -h, --help             this help\n"
     "  -a, --assume FACTS     facts besides the file's `assume`s, comma separated:\n"
     "                         x = e (substitute), P = 2^p (a power of two, p integer),\n"
@@ -303,6 +306,8 @@ static const char simplify_help[] =
     "                         (source that parses back to the same expression)\n"
     "      --expand           multiply polynomials out instead of taking common factors\n"
     "      --unroll           write out sums with concrete bounds (up to 64 terms)\n"
+    "      --max-unroll N     most terms a nest of sums written out may have (4096)\n"
+    "      --max-print N      most nodes the expression may print as a tree (1e6)\n"
     "  -o, --output FILE      write there instead of standard output\n";
 
 void cli_add_facts(char **facts, const char *more) {
@@ -330,7 +335,7 @@ static int take_simplify(cli *c, int opt, const char *arg) {
 }
 
 int cmd_simplify(cli *c, int argc, char **argv) {
-  cli_allow(c, "IPsRY");
+  cli_allow(c, "IPsRYDJV");
   static const struct option opts[] = {{"assume", required_argument, 0, 'a'},
                                        {"format", required_argument, 0, 'f'},
                                        {"output", required_argument, 0, 'o'},

@@ -168,7 +168,7 @@ int cmd_emit(cli *c, int argc, char **argv) {
                                        {"bake-params", required_argument, 0, 'K'},
                                        {0, 0, 0, 0}};
   memset(&eflags, 0, sizeof eflags);
-  cli_allow(c, "IPTsBMGQRY");
+  cli_allow(c, "IPTsBMGQRYDLO");
   int rc = cli_parse_options(c, argc, argv, "emit", emit_help, opts, "t:o:", take_emit);
   if (rc < 0 && optind >= argc)
     rc = cli_usage_error("emit", "expected FILE (and the algorithms to compile)");

@@ -71,9 +71,16 @@ int cli_usage_error(const char *cmd, const char *fmt, ...) {
 void cli_allow(cli *c, const char *letters) { c->allowed = letters; }
 
 int cli_common_option(cli *c, int opt, const char *arg) {
-  if (c->allowed && opt != 'h' && !strchr(c->allowed, opt))
+  if (c->allowed && opt != 'h' && opt != 'z' && !strchr(c->allowed, opt))
     return 0; /* "does not apply here" */
   switch (opt) {
+  case 'z': {
+    double bytes;
+    if (!cli_memory_value(c, arg, &bytes))
+      return -1;
+    cli_limit_memory(bytes);
+    return 1;
+  }
   case 'I':
     tlop_ctx_add_path(c->ctx, arg);
     return 1;
@@ -108,7 +115,13 @@ int cli_common_option(cli *c, int opt, const char *arg) {
   case 'G':
   case 'Q':
   case 'R':
-  case 'Y': {
+  case 'Y':
+  case 'D':
+  case 'J':
+  case 'V':
+  case 'x':
+  case 'L':
+  case 'O': {
     static const struct {
       int opt;
       const char *name;
@@ -117,7 +130,13 @@ int cli_common_option(cli *c, int opt, const char *arg) {
                   {'G', "--max-steps", tlop_ctx_set_max_steps},
                   {'Q', "--max-messages", tlop_ctx_set_max_messages},
                   {'R', "--max-errors", tlop_ctx_set_max_errors},
-                  {'Y', "--max-inline", tlop_ctx_set_max_inline}};
+                  {'Y', "--max-inline", tlop_ctx_set_max_inline},
+                  {'D', "--max-depth", tlop_ctx_set_max_depth},
+                  {'J', "--max-unroll", tlop_ctx_set_max_unroll},
+                  {'V', "--max-print", tlop_ctx_set_max_print},
+                  {'x', "--max-stages", tlop_ctx_set_max_stages},
+                  {'L', "--max-table-rows", tlop_ctx_set_max_table_rows},
+                  {'O', "--max-table-cols", tlop_ctx_set_max_table_cols}};
     size_t i = 0;
     while (limits[i].opt != opt)
       i++;
@@ -353,6 +372,8 @@ int main(int argc, char **argv) {
   for (size_t i = 0; i < sizeof commands / sizeof *commands; i++) {
     if (strcmp(name, commands[i].name) != 0)
       continue;
+    cli_limit_memory(DEFAULT_MAX_MEMORY);
+    cli_grow_stack();
     cli c = {0};
     c.cmd = name;
     c.ctx = tlop_ctx_new();

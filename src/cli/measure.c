@@ -109,7 +109,7 @@ static const char measure_help[] =
     "  -v, --verbose          print how each L(S,τ) was obtained, as the paper's Fig. 18b\n"
     "                         (on stdout; on stderr when the table goes to stdout)\n"
     "      --no-progress      no progress bar (shown only on a terminal anyway)\n"
-    "  -h, --help             this help\n";
+    HELP_MEMORY_OF("no default") "  -h, --help             this help\n";
 
 static struct {
   tlop_measure_opts o;
@@ -286,6 +286,9 @@ int cmd_measure(cli *c, int argc, char **argv) {
       {"verbose", no_argument, 0, 'v'},           {"no-progress", no_argument, 0, OPT_NO_PROGRESS},
       {0, 0, 0, 0}};
   cli_allow(c, "");
+  /* no default bound: its buffers grow with the cores (64 MiB each off cache), and it
+   * reads no input of others */
+  cli_limit_memory(INFINITY);
   memset(&mflags, 0, sizeof mflags);
   int rc = cli_parse_options(c, argc, argv, "measure", measure_help, opts, "o:f:v", take_measure);
   const char *fmt = c->o.format ? c->o.format : "text";

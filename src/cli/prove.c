@@ -84,7 +84,7 @@ static bool prove_file(cli *c, const char *path, tlop_prove_opts *o, FILE *out, 
 }
 
 int cmd_prove(cli *c, int argc, char **argv) {
-  cli_allow(c, "IPTsRY");
+  cli_allow(c, "IPTsRYDLO");
   static const struct option opts[] = {
       {"assume", required_argument, 0, 'a'}, {"strict", no_argument, 0, 'S'},
       {"timeout", required_argument, 0, 't'}, {"grid", required_argument, 0, 'g'},
@@ -134,7 +134,7 @@ static const char compare_help[] =
     "  -o, --output FILE      write there instead of standard output\n" HELP_SOURCES;
 
 int cmd_compare(cli *c, int argc, char **argv) {
-  cli_allow(c, "IRY");
+  cli_allow(c, "IRYD");
   static const struct option opts[] = {
       {"assume", required_argument, 0, 'a'}, {"strict", no_argument, 0, 'S'},
       {"timeout", required_argument, 0, 't'}, {"format", required_argument, 0, 'f'},

@@ -17,7 +17,9 @@
 #  - tlop runs under tlop_limit (built beside tlop: BUILD/tests/bad/tlop_limit, or
 #    $TLOP_LIMIT), which measures its wall time and peak memory. A case fails when tlop
 #    crashes (a signal), runs longer than TLOP_BAD_TIME_MS (default 1000 ms; it is killed
-#    at 10 s), or its peak RSS passes TLOP_BAD_RSS_MB (default 256 MiB).
+#    at 10 s), or its peak RSS passes TLOP_BAD_RSS_MB (default 256 MiB);
+#  - tlop is given --max-memory TLOP_BAD_RSS_MB MiB, so that it stops itself, with a
+#    message, before the bound measured from outside.
 # Environment of tlop: LC_ALL=C.UTF-8, no TLOP_PATH, stdin /dev/null, XDG_CACHE_HOME inside
 # the case's directory. Exit status 1 when a case failed, 2 when run.sh was misused.
 set -u
@@ -85,6 +87,11 @@ run_case() {
   while IFS= read -r -d '' word; do
     args+=("$word")
   done <"$tmp/args"
+  # tlop bounds its own memory as well (--max-memory, put after the command; a case's own
+  # --max-memory, later on its line, wins): past the bound it says so and exits 1.
+  if ((${#args[@]})) && [[ ${args[0]} != -* ]]; then
+    args=("${args[0]}" --max-memory "${rss_mb}MiB" "${args[@]:1}")
+  fi
 
   local work=$tmp/work/$name out=$tmp/out
   rm -rf "$work"

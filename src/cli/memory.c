@@ -1,0 +1,85 @@
+/* memory.c — the memory of the command: the bound of --max-memory, enforced by the
+ * kernel (RLIMIT_DATA), the library's out-of-memory handler that names it, and the stack
+ * that the recursive stages need for the deepest expressions. */
+#include "cli.h"
+
+#include <errno.h>
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/resource.h>
+
+/* AddressSanitizer reserves terabytes of address space and its own heap: no bound there. */
+#if defined(__SANITIZE_ADDRESS__)
+#define UNDER_ASAN 1
+#elif defined(__has_feature)
+#if __has_feature(address_sanitizer)
+#define UNDER_ASAN 1
+#endif
+#endif
+#ifndef UNDER_ASAN
+#define UNDER_ASAN 0
+#endif
+
+/* The stack of the command: the recursive stages take about 10 MiB for an expression of
+ * the deepest --max-depth (20000 levels), 60 MiB under AddressSanitizer. */
+#define CLI_STACK ((rlim_t)64 << 20)
+
+/* The bound in force (bytes), 0 when none: named by the out-of-memory message. */
+static double memory_bound;
+
+/* The library refused an allocation: say why, and fail as a bad input does. */
+static void report_out_of_memory(size_t bytes) {
+  char size[40];
+  if (memory_bound > 0) {
+    tlop_format_size(size, sizeof size, memory_bound);
+    fprintf(stderr, "tlop: out of memory: more than %s (--max-memory)\n", size);
+  } else {
+    tlop_format_size(size, sizeof size, (double)bytes);
+    fprintf(stderr, "tlop: out of memory: the system refused %s\n", size);
+  }
+  exit(EXIT_INPUT);
+}
+
+void cli_limit_memory(double bytes) {
+  tlop_set_oom_handler(report_out_of_memory);
+  struct rlimit lim;
+  if (UNDER_ASAN || getrlimit(RLIMIT_DATA, &lim) != 0)
+    return;
+  /* the hard limit set by the system stays: only the soft one moves, up or down */
+  rlim_t want = bytes >= (double)lim.rlim_max ? lim.rlim_max : (rlim_t)bytes;
+  lim.rlim_cur = want;
+  if (setrlimit(RLIMIT_DATA, &lim) == 0)
+    memory_bound = want == RLIM_INFINITY ? 0 : (double)want;
+}
+
+void cli_grow_stack(void) {
+  struct rlimit lim;
+  if (getrlimit(RLIMIT_STACK, &lim) != 0 || lim.rlim_cur >= CLI_STACK)
+    return;
+  /* the main thread's stack grows on demand up to the current limit, so raising it here
+   * is enough; the hard limit set by the system stays */
+  lim.rlim_cur = lim.rlim_max < CLI_STACK ? lim.rlim_max : CLI_STACK;
+  setrlimit(RLIMIT_STACK, &lim);
+}
+
+bool cli_memory_value(cli *c, const char *arg, double *bytes) {
+  static const struct {
+    const char *suffix;
+    double scale;
+  } units[] = {{"", 1},          {"B", 1},     {"KiB", 0x1p10}, {"MiB", 0x1p20}, {"GiB", 0x1p30},
+               {"TiB", 0x1p40},  {"kB", 1e3},  {"MB", 1e6},     {"GB", 1e9},     {"TB", 1e12}};
+  char *end;
+  errno = 0;
+  double v = strtod(arg, &end);
+  for (size_t i = 0; i < sizeof units / sizeof *units; i++)
+    if (!errno && v > 0 && !strcmp(end, units[i].suffix) && isfinite(v * units[i].scale) &&
+        v * units[i].scale >= 1) {
+      *bytes = v * units[i].scale;
+      return true;
+    }
+  cli_usage_error(c->cmd, "--max-memory takes a size such as 512MiB, 2GiB or a number of "
+                  "bytes, not '%s'", arg);
+  return false;
+}

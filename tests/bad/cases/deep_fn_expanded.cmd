@@ -1,0 +1,1 @@
+eval deep_fn_expanded.tlop 'f10(1)'

@@ -1,0 +1,1 @@
+eval deep_fn_long_bodies.tlop 'f9(1)'

@@ -1,0 +1,1 @@
+check ev.tlop --max-depth 3

@@ -1,0 +1,1 @@
+eval ev.tlop 'T(1KiB)' --max-memory 256MiB

@@ -1,0 +1,1 @@
+eval ev.tlop 'T(1KiB)' --params chan.csv --max-table-cols 2

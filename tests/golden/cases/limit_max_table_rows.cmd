@@ -1,0 +1,1 @@
+eval ev.tlop 'T(1KiB)' --params chan.txt --max-table-rows 3
