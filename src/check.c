@@ -247,8 +247,10 @@ static unsigned edit_distance(const char *a, const char *b) {
 static void consider(const char *name, const char *cand, const char **best, unsigned *dist) {
   unsigned d = edit_distance(name, cand);
   size_t len = strlen(name);
-  /* replacing every letter of a name does not make a near name: b is not m */
-  if (d < *dist && d < len && d <= (len > 3 ? 2u : 1u)) {
+  /* replacing every letter of a name does not make a near name: b is not m; of two as
+   * near, the first in alphabetical order, whatever the order of the tables */
+  bool nearer = d < *dist || (d == *dist && *best && strcmp(cand, *best) < 0);
+  if (nearer && d < len && d <= (len > 3 ? 2u : 1u)) {
     *dist = d;
     *best = cand;
   }
@@ -301,6 +303,18 @@ static void anchor(chk_state *c, const ast_expr *e) {
     ptrmap_put(c->anchored, e->u.name.name, (void *)e);
 }
 
+/* Where a parameter's resolved kind is kept: the usual kinds are constants, so that a
+ * model of 600 000 params does not take a slot for each. */
+static kind *kind_slot(chk_state *c, kind k) {
+  static const kind *const usual[] = {&KIND_NUM, &KIND_COUNT, &KIND_SIZE, &KIND_TIME, &KIND_ANY};
+  for (size_t i = 0; i < sizeof usual / sizeof *usual; i++)
+    if (kind_eq(*usual[i], k))
+      return (kind *)usual[i]; /* only ever read */
+  kind *slot = arena_alloc(c->model->ctx->ar, sizeof *slot);
+  *slot = k;
+  return slot;
+}
+
 /* The kind of a global parameter: its annotation, else its default's kind. */
 static kind param_kind(chk_state *c, ast_decl *d, span use) {
   static kind pending = {K_ANY, 0, 0};
@@ -321,9 +335,7 @@ static kind param_kind(chk_state *c, ast_decl *d, span use) {
     else
       expect(c, dk, d->k, d->body->sp, "the default value");
   }
-  kind *slot = arena_alloc(c->model->ctx->ar, sizeof *slot);
-  *slot = k;
-  ptrmap_put(&c->params, d, slot);
+  ptrmap_put(&c->params, d, kind_slot(c, k));
   return k;
 }
 
