@@ -303,21 +303,28 @@ static void anchor(chk_state *c, const ast_expr *e) {
     ptrmap_put(c->anchored, e->u.name.name, (void *)e);
 }
 
-/* Where a parameter's resolved kind is kept: the usual kinds are constants, so that a
- * model of 600 000 params does not take a slot for each. */
-static kind *kind_slot(chk_state *c, kind k) {
-  static const kind *const usual[] = {&KIND_NUM, &KIND_COUNT, &KIND_SIZE, &KIND_TIME, &KIND_ANY};
-  for (size_t i = 0; i < sizeof usual / sizeof *usual; i++)
-    if (kind_eq(*usual[i], k))
-      return (kind *)usual[i]; /* only ever read */
-  kind *slot = arena_alloc(c->model->ctx->ar, sizeof *slot);
-  *slot = k;
-  return slot;
+/* Its annotation, else its default's kind; the default is checked against the annotation. */
+static kind declared_kind(chk_state *c, ast_decl *d) {
+  kind k = d->k;
+  if (d->body) {
+    kind dk = check(c, d->body, NULL);
+    if (d->k.tag == K_ANY)
+      k = dk;
+    else
+      expect(c, dk, d->k, d->body->sp, "the default value");
+  }
+  return k;
 }
+
+/* Without a default or with a literal one, a param has its kind at once: no cycle, nothing
+ * to remember (a model of 600 000 `param a = 1;`); chk_model checks the literal once. */
+static bool literal_param(const ast_decl *d) { return !d->body || d->body->kind == E_NUM; }
 
 /* The kind of a global parameter: its annotation, else its default's kind. */
 static kind param_kind(chk_state *c, ast_decl *d, span use) {
   static kind pending = {K_ANY, 0, 0};
+  if (literal_param(d))
+    return d->k.tag != K_ANY || !d->body ? d->k : d->body->u.num.k;
   kind *known = ptrmap_get(&c->params, d);
   if (known == &pending) {
     error_at(c, use, "parameter '%s' depends on itself through its default value",
@@ -327,15 +334,10 @@ static kind param_kind(chk_state *c, ast_decl *d, span use) {
   if (known)
     return *known;
   ptrmap_put(&c->params, d, &pending);
-  kind k = d->k;
-  if (d->body) {
-    kind dk = check(c, d->body, NULL);
-    if (d->k.tag == K_ANY)
-      k = dk;
-    else
-      expect(c, dk, d->k, d->body->sp, "the default value");
-  }
-  ptrmap_put(&c->params, d, kind_slot(c, k));
+  kind k = declared_kind(c, d);
+  kind *slot = arena_alloc(c->model->ctx->ar, sizeof *slot);
+  *slot = k;
+  ptrmap_put(&c->params, d, slot);
   return k;
 }
 
@@ -947,7 +949,10 @@ int chk_model(tlop_model *model) {
     for (ast_decl *d = model->mods[m]->decls; d; d = d->next) {
       switch (d->kind) {
       case D_PARAM:
-        param_kind(c, d, d->name_sp);
+        if (literal_param(d))
+          declared_kind(c, d);
+        else
+          param_kind(c, d, d->name_sp);
         break;
       case D_FN:
       case D_ALGORITHM:
