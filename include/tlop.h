@@ -167,8 +167,9 @@ TLOP_API tlop_status tlop_value_parse(tlop_ctx *ctx, const char *text, double *v
 TLOP_API tlop_status tlop_expr_parse(tlop_model *model, const char *text, const tlop_env *env,
                             tlop_expr **out);
 /* The body of an algorithm with its parameters as free variables (bound by env or a
- * grid when evaluated); TLOP_ERR_ARG when there is no such algorithm, TLOP_ERR_CHECK when
- * a value of env does not fit the kind of the parameter it binds (P: count = 3us). */
+ * grid when evaluated); TLOP_ERR_ARG when there is no such algorithm or a value of env for
+ * a count is not a whole number ≥ 0 (P = 1.5), TLOP_ERR_CHECK when a value of env does not
+ * fit the kind of the parameter it binds (P: count = 3us). */
 TLOP_API tlop_status tlop_algorithm_expr(tlop_model *model, const char *name, const tlop_env *env,
                                          tlop_expr **out);
 /* Does the model (its file or an import) declare a `param` of this name? */
@@ -244,6 +245,11 @@ typedef struct tlop_axis {
 
 TLOP_API tlop_status tlop_axis_parse(tlop_ctx *ctx, const char *spec, tlop_axis *out);
 TLOP_API void tlop_axis_free(tlop_axis *axis);
+/* Whether every value of the axis fits what it binds among the parameters of these
+ * algorithms and the model's params: a count (P: count) takes whole numbers ≥ 0.
+ * TLOP_ERR_ARG, with a diagnostic naming the first value that does not. */
+TLOP_API tlop_status tlop_axis_check(tlop_model *model, const char *const *algorithms, size_t n,
+                                     const tlop_axis *axis);
 
 /* ---- claims: proofs, counterexamples, evidence ---- */
 typedef enum { TLOP_PROVED, TLOP_REFUTED, TLOP_UNKNOWN } tlop_verdict;

@@ -326,25 +326,44 @@ static tlop_status expr_parse(tlop_model *model, const char *text, const tlop_en
   return TLOP_OK;
 }
 
-/* A value given for an annotated algorithm parameter must have its kind. */
-static bool env_fits(tlop_model *model, const ast_decl *fn, const tlop_env *env) {
-  bool ok = true;
+/* A count is a number of things (processes, segments, steps): a whole number, 0 or more.
+ * False, after an error saying where the value came from ("the value given for"), when v
+ * is not one. */
+static bool count_fits(tlop_ctx *ctx, const char *given, double v, const char *name,
+                       const char *owner, span decl) {
+  if (v >= 0 && v == floor(v))
+    return true;
+  diag_error(ctx, (span){0}, "%s '%s' is %.15g, but '%s' of %s is a count: a whole number, "
+             "0 or more", given, name, v, name, owner);
+  diag_note(ctx, decl, "'%s' is declared here", name);
+  return false;
+}
+
+/* A value given for an annotated algorithm parameter must have its kind (TLOP_ERR_CHECK),
+ * and a count must be whole (TLOP_ERR_ARG). */
+static tlop_status env_fits(tlop_model *model, const ast_decl *fn, const tlop_env *env) {
+  tlop_status st = TLOP_OK;
   for (int i = 0; env && i < fn->nargs; i++) {
-    kind want = fn->args[i]->k;
+    const ast_arg *arg = fn->args[i];
     for (size_t j = 0; j < env->n; j++) {
-      kind got = env->kinds[j];
-      if (env->names[j] != fn->args[i]->name || want.tag != K_DIM || got.tag != K_DIM ||
-          kind_eq(got, want))
+      kind want = arg->k, got = env->kinds[j];
+      if (env->names[j] != arg->name)
         continue;
-      char b1[48], b2[48];
-      diag_error(model->ctx, (span){0}, "the value given for '%s' is a %s, but '%s' of %s is a %s",
-                 fn->args[i]->name->name, kind_name(got, b2, sizeof b2), fn->args[i]->name->name,
-                 fn->name->name, kind_name(want, b1, sizeof b1));
-      diag_note(model->ctx, fn->args[i]->sp, "'%s' is declared here", fn->args[i]->name->name);
-      ok = false;
+      if (want.tag == K_DIM && got.tag == K_DIM && !kind_eq(got, want)) {
+        char b1[48], b2[48];
+        diag_error(model->ctx, (span){0}, "the value given for '%s' is a %s, but '%s' of %s is a %s",
+                   arg->name->name, kind_name(got, b2, sizeof b2), arg->name->name,
+                   fn->name->name, kind_name(want, b1, sizeof b1));
+        diag_note(model->ctx, arg->sp, "'%s' is declared here", arg->name->name);
+        st = TLOP_ERR_CHECK;
+      } else if (kind_eq(want, KIND_COUNT) && st == TLOP_OK &&
+                 !count_fits(model->ctx, "the value given for", env->values[j], arg->name->name,
+                             fn->name->name, arg->sp)) {
+        st = TLOP_ERR_ARG;
+      }
     }
   }
-  return ok;
+  return st;
 }
 
 int tlop_model_has_param(const tlop_model *model, const char *name) {
@@ -359,8 +378,9 @@ tlop_status tlop_algorithm_expr(tlop_model *model, const char *name, const tlop_
   ast_decl *fn = ptrmap_get(&model->funcs, ctx_sym(model->ctx, name));
   if (!fn || fn->kind != D_ALGORITHM)
     return TLOP_ERR_ARG;
-  if (!env_fits(model, fn, env))
-    return TLOP_ERR_CHECK;
+  tlop_status fits = env_fits(model, fn, env);
+  if (fits != TLOP_OK)
+    return fits;
   ir_node *n = lower_function(model, fn);
   if (!n)
     return TLOP_ERR_CHECK;
@@ -657,6 +677,36 @@ tlop_status tlop_axis_parse(tlop_ctx *ctx, const char *spec, tlop_axis *out) {
   if (st != TLOP_OK)
     tlop_axis_free(out);
   return st;
+}
+
+/* Where the axis binds a count: a count parameter of one of the algorithms, or a `param`
+ * of the model whose kind is count. NULL when it binds none. */
+static const char *count_binding(tlop_model *model, const char *const *algorithms, size_t n,
+                                 sym name, span *decl) {
+  for (size_t a = 0; a < n; a++) {
+    ast_decl *fn = ptrmap_get(&model->funcs, ctx_sym(model->ctx, algorithms[a]));
+    for (int i = 0; fn && fn->kind == D_ALGORITHM && i < fn->nargs; i++)
+      if (fn->args[i]->name == name && kind_eq(fn->args[i]->k, KIND_COUNT)) {
+        *decl = fn->args[i]->sp;
+        return fn->name->name;
+      }
+  }
+  ast_decl *param = ptrmap_get(&model->values, name);
+  if (param && kind_eq(chk_param_kind(model, param), KIND_COUNT)) {
+    *decl = param->name_sp;
+    return "the model";
+  }
+  return NULL;
+}
+
+tlop_status tlop_axis_check(tlop_model *model, const char *const *algorithms, size_t n,
+                            const tlop_axis *axis) {
+  span decl;
+  const char *owner = count_binding(model, algorithms, n, ctx_sym(model->ctx, axis->name), &decl);
+  bool ok = true;
+  for (size_t i = 0; owner && ok && i < axis->count; i++)
+    ok = count_fits(model->ctx, "a value of grid axis", axis->values[i], axis->name, owner, decl);
+  return ok ? TLOP_OK : TLOP_ERR_ARG;
 }
 
 void tlop_axis_free(tlop_axis *axis) {

@@ -81,6 +81,13 @@ typedef struct scope {
   const struct scope *up;
 } scope;
 
+/* Names in the order they first appear, each once. */
+typedef struct name_list {
+  ptrmap seen; /* sym → its first use (ast_expr) */
+  ast_expr **first;
+  size_t n, cap;
+} name_list;
+
 typedef struct call_frame {
   const ast_decl *fn;
   span at;
@@ -100,6 +107,11 @@ struct chk_state {
   bool in_schedule;   /* checking a schedule's statements: `at` is allowed */
   bool in_messages;   /* checking a messages stage: `send` is allowed */
   bool in_flows;      /* checking a flows stage: `send … at start` is allowed */
+  /* Free names of the facts and claims being checked, and those of a claim's comparison
+   * that stand where the language gives them a kind (a call's argument, a sum's bound). */
+  name_list *free_names;
+  ptrmap *anchored;
+  name_list assumed;  /* free names of the model's assumptions: the variables they declare */
   int errors;
 };
 
@@ -235,7 +247,11 @@ static unsigned edit_distance(const char *a, const char *b) {
 
 static void consider(const char *name, const char *cand, const char **best, unsigned *dist) {
   unsigned d = edit_distance(name, cand);
-  if (d < *dist && d <= (strlen(name) > 3 ? 2u : 1u)) {
+  size_t len = strlen(name);
+  /* replacing every letter of a name does not make a near name: b is not m; of two as
+   * near, the first in alphabetical order, whatever the order of the tables */
+  bool nearer = d < *dist || (d == *dist && *best && strcmp(cand, *best) < 0);
+  if (nearer && d < len && d <= (len > 3 ? 2u : 1u)) {
     *dist = d;
     *best = cand;
   }
@@ -269,9 +285,47 @@ static const char *suggest(chk_state *c, sym name, const scope *sc, bool call) {
 
 static kind check(chk_state *c, ast_expr *e, const scope *sc);
 
+static void names_add(name_list *l, ast_expr *use) {
+  sym name = use->u.name.name;
+  if (ptrmap_get(&l->seen, name))
+    return;
+  ptrmap_put(&l->seen, name, use);
+  VEC_PUSH(l->first, l->n, l->cap, use);
+}
+
+static void names_free(name_list *l) {
+  ptrmap_free(&l->seen);
+  free(l->first);
+}
+
+/* A name that stands where the language gives it a kind. */
+static void anchor(chk_state *c, const ast_expr *e) {
+  if (c->anchored && e->kind == E_NAME)
+    ptrmap_put(c->anchored, e->u.name.name, (void *)e);
+}
+
+/* Its annotation, else its default's kind; the default is checked against the annotation. */
+static kind declared_kind(chk_state *c, ast_decl *d) {
+  kind k = d->k;
+  if (d->body) {
+    kind dk = check(c, d->body, NULL);
+    if (d->k.tag == K_ANY)
+      k = dk;
+    else
+      expect(c, dk, d->k, d->body->sp, "the default value");
+  }
+  return k;
+}
+
+/* Without a default or with a literal one, a param has its kind at once: no cycle, nothing
+ * to remember (a model of 600 000 `param a = 1;`); chk_model checks the literal once. */
+static bool literal_param(const ast_decl *d) { return !d->body || d->body->kind == E_NUM; }
+
 /* The kind of a global parameter: its annotation, else its default's kind. */
 static kind param_kind(chk_state *c, ast_decl *d, span use) {
   static kind pending = {K_ANY, 0, 0};
+  if (literal_param(d))
+    return d->k.tag != K_ANY || !d->body ? d->k : d->body->u.num.k;
   kind *known = ptrmap_get(&c->params, d);
   if (known == &pending) {
     error_at(c, use, "parameter '%s' depends on itself through its default value",
@@ -281,14 +335,7 @@ static kind param_kind(chk_state *c, ast_decl *d, span use) {
   if (known)
     return *known;
   ptrmap_put(&c->params, d, &pending);
-  kind k = d->k;
-  if (d->body) {
-    kind dk = check(c, d->body, NULL);
-    if (d->k.tag == K_ANY)
-      k = dk;
-    else
-      expect(c, dk, d->k, d->body->sp, "the default value");
-  }
+  kind k = declared_kind(c, d);
   kind *slot = arena_alloc(c->model->ctx->ar, sizeof *slot);
   *slot = k;
   ptrmap_put(&c->params, d, slot);
@@ -308,8 +355,11 @@ static kind check_name(chk_state *c, ast_expr *e, const scope *sc) {
   ast_decl *d = ptrmap_get(&c->model->values, name);
   if (d)
     return param_kind(c, d, e->sp);
-  if (c->implicit)
+  if (c->implicit) {
+    if (c->free_names)
+      names_add(c->free_names, e);
     return KIND_ANY;
+  }
   if (ptrmap_get(&c->model->funcs, name)) {
     error_at(c, e->sp, "'%s' is a function: call it with its arguments, '%s(…)'", name->name,
              name->name);
@@ -339,6 +389,9 @@ static kind check_builtin(chk_state *c, ast_expr *e, const struct builtin *b, ki
              "its parameters", name);
   if (b->kind == B_GAMMA && !e->u.call.op)
     error_at(c, e->sp, "gamma takes the operator first: gamma(sum, m, τ)");
+  if (b->kind != B_SAME1 && b->kind != B_MINMAX)
+    for (int i = 0; i < n; i++)
+      anchor(c, a[i]);
   char role[96];
   switch (b->kind) {
   case B_SCALAR1:
@@ -405,6 +458,7 @@ static kind check_call(chk_state *c, ast_expr *e, const scope *sc) {
     } else {
       for (int i = 0; i < n; i++) {
         char role[96];
+        anchor(c, e->u.call.args[i]);
         snprintf(role, sizeof role, "argument '%s' of %s", fn->args[i]->name->name, name->name);
         expect(c, args[i], fn->args[i]->k, e->u.call.args[i]->sp, role);
       }
@@ -458,6 +512,11 @@ static kind check_body(chk_state *c, ast_decl *fn, const kind *args) {
     return KIND_ANY;
   }
   VEC_PUSH(c->active, c->nactive, c->active_cap, fn);
+  /* the body's names are its parameters and the model's, wherever it is called from */
+  bool implicit = c->implicit;
+  name_list *free_names = c->free_names;
+  ptrmap *anchored = c->anchored;
+  c->implicit = false, c->free_names = NULL, c->anchored = NULL;
   scope *frames = calloc((size_t)(fn->nargs ? fn->nargs : 1), sizeof *frames);
   const scope *sc = NULL;
   for (int i = 0; i < fn->nargs; i++) {
@@ -466,6 +525,7 @@ static kind check_body(chk_state *c, ast_decl *fn, const kind *args) {
   }
   kind k = check(c, fn->body, sc);
   free(frames);
+  c->implicit = implicit, c->free_names = free_names, c->anchored = anchored;
   c->nactive--;
   if (fn->k.tag != K_ANY)
     expect(c, k, fn->k, fn->body->sp, "the result");
@@ -602,6 +662,7 @@ static kind check_binary(chk_state *c, ast_expr *e, const scope *sc) {
 
 static kind check_par(chk_state *c, ast_expr *e, const scope *sc) {
   ast_expr *l = e->u.par.count, *r = e->u.par.body;
+  anchor(c, l);
   kind a = check(c, l, sc), b = check(c, r, sc);
   char b1[48];
   if (is_dim(a, 0, 1)) {
@@ -736,6 +797,8 @@ static kind check(chk_state *c, ast_expr *e, const scope *sc) {
     return check(c, e->u.let.body, &s);
   }
   case E_SUM: {
+    anchor(c, e->u.sum.lo);
+    anchor(c, e->u.sum.hi);
     kind lo = check(c, e->u.sum.lo, sc), hi = check(c, e->u.sum.hi, sc);
     expect(c, lo, KIND_COUNT, e->u.sum.lo->sp, "the lower bound of a sum");
     expect(c, hi, KIND_COUNT, e->u.sum.hi->sp, "the upper bound of a sum");
@@ -755,6 +818,7 @@ static kind check(chk_state *c, ast_expr *e, const scope *sc) {
     return k;
   }
   case E_REPEAT: {
+    anchor(c, e->u.repeat.count);
     kind n = check(c, e->u.repeat.count, sc);
     expect(c, n, KIND_COUNT, e->u.repeat.count->sp, "the count of a repeat");
     return check(c, e->u.repeat.body, sc);
@@ -883,6 +947,44 @@ static void check_fact(chk_state *c, ast_expr *e, const char *what) {
   }
 }
 
+/* A claim holds for every value of its variables, so a misspelt name would pass as one more
+ * variable. A free name of the comparison is a variable only when something gives it a
+ * kind: it is an argument of a call (its parameter's kind) or a sum's bound, ∥'s count or a
+ * repeat's count, or an assumption of the model or the claim's `when` declares it
+ * (assume P = 2^p). A name only compared or combined with others is an error. */
+static void check_claim(chk_state *c, ast_decl *d) {
+  name_list free_names = {0}, declared = {0};
+  ptrmap anchored = {0};
+  c->free_names = &free_names, c->anchored = &anchored;
+  check_fact(c, d->body, "a claim");
+  c->free_names = &declared, c->anchored = NULL;
+  for (int i = 0; i < d->nfacts; i++)
+    check_fact(c, d->facts[i], "an assumption");
+  c->free_names = NULL;
+  for (size_t i = 0; i < free_names.n; i++) {
+    ast_expr *use = free_names.first[i];
+    sym name = use->u.name.name;
+    if (ptrmap_get(&anchored, name) || ptrmap_get(&declared.seen, name) ||
+        ptrmap_get(&c->assumed.seen, name))
+      continue;
+    const char *near = suggest(c, name, NULL, false);
+    unsigned dist = 99;
+    for (size_t j = 0; j < anchored.cap; j++)
+      if (anchored.keys[j])
+        consider(name->name, ((sym)anchored.keys[j])->name, &near, &dist);
+    if (near)
+      error_only(c, use->sp, "unknown name '%s' in a claim; did you mean '%s'?", name->name, near);
+    else
+      error_only(c, use->sp, "unknown name '%s' in a claim", name->name);
+    note_at(c, (span){0}, "a claim's variables must stand where they get a kind (an argument "
+            "of a call, a sum's bound, the count of ∥ or repeat) or be declared by an "
+            "assumption (assume …, when …)");
+  }
+  names_free(&free_names);
+  names_free(&declared);
+  ptrmap_free(&anchored);
+}
+
 static chk_state *state_of(tlop_model *model) {
   if (!model->chk) {
     model->chk = arena_alloc(model->ctx->ar, sizeof *model->chk);
@@ -898,7 +1000,10 @@ int chk_model(tlop_model *model) {
     for (ast_decl *d = model->mods[m]->decls; d; d = d->next) {
       switch (d->kind) {
       case D_PARAM:
-        param_kind(c, d, d->name_sp);
+        if (literal_param(d))
+          declared_kind(c, d);
+        else
+          param_kind(c, d, d->name_sp);
         break;
       case D_FN:
       case D_ALGORITHM:
@@ -910,18 +1015,20 @@ int chk_model(tlop_model *model) {
         check_platform(c, d);
         break;
       case D_ASSUME:
+        c->free_names = &c->assumed;
         for (int i = 0; i < d->nfacts; i++)
           check_fact(c, d->facts[i], "an assumption");
-        break;
-      case D_CLAIM:
-        check_fact(c, d->body, "a claim");
-        for (int i = 0; i < d->nfacts; i++)
-          check_fact(c, d->facts[i], "an assumption");
+        c->free_names = NULL;
         break;
       default:
         break;
       }
     }
+  /* last: the variables of a claim may be declared by any assumption of the model */
+  for (size_t m = 0; m < model->nmods; m++)
+    for (ast_decl *d = model->mods[m]->decls; d; d = d->next)
+      if (d->kind == D_CLAIM)
+        check_claim(c, d);
   return c->errors - before;
 }
 
@@ -949,6 +1056,7 @@ void chk_free(chk_state *c) {
     return;
   ptrmap_free(&c->fns);
   ptrmap_free(&c->params);
+  names_free(&c->assumed);
   free(c->active);
 }
 

@@ -42,6 +42,7 @@ void *grow_array(void *p, size_t *cap, size_t need, size_t elem);
 typedef const struct symbol {
   const char *name;
   uint32_t id;
+  uint32_t hash; /* of the name, in the symbol table */
 } *sym;
 
 typedef struct symtab symtab;
@@ -184,21 +185,22 @@ typedef struct ast_arg {
 typedef struct ast_decl ast_decl;
 struct ast_decl {
   ast_dkind kind;
+  bool strict;        /* claim under the axiom that L is strictly increasing in τ */
+  kind k;             /* param: annotated kind or KIND_ANY */
   span sp, name_sp;
   sym name;
-  ast_arg **args;     /* fn, algorithm, channel members L/o/p */
-  int nargs;
-  kind k;             /* param: annotated kind or KIND_ANY */
   ast_expr *body;     /* fn/algorithm body, param default, claim (a comparison) */
-  bool strict;        /* claim under the axiom that L is strictly increasing in τ */
-  ast_expr **facts;   /* assume; a claim's `when` */
-  int nfacts;
-  const char *path;   /* import path; channel/gamma table path */
-  span path_sp;
-  ast_decl **members; /* platform: channels and gamma; channel: its L, o, p */
-  int nmembers;
   ast_decl *next;
   struct module *mod; /* the file that declares it */
+  /* A param ends here (ast_decl_new): a file of 600 000 params holds nothing else. */
+  union {
+    struct { ast_arg **args; int nargs; };        /* fn, algorithm, L/o/p, gamma */
+    struct { ast_expr **facts; int nfacts; };     /* assume; a claim's `when` */
+    struct { ast_decl **members; int nmembers; }; /* platform: channels and gamma;
+                                                     channel: its L, o, p */
+  };
+  const char *path;   /* import path; channel/gamma table path */
+  span path_sp;
 };
 
 /* Parser state handed to the flex scanner and the bison parser (parse-params). */

@@ -59,7 +59,7 @@ void *xrealloc(void *p, size_t n) {
 }
 
 arena *arena_new(void) {
-  arena *a = xmalloc(sizeof *a);
+  arena *a = xcalloc(1, sizeof *a);
   a->head = NULL;
   return a;
 }
@@ -75,11 +75,15 @@ void arena_free(arena *a) {
 }
 
 void *arena_alloc(arena *a, size_t size) {
-  size = (size + sizeof(max_align_t) - 1) / sizeof(max_align_t) * sizeof(max_align_t);
+  /* the alignment, not the size, of max_align_t (16 and 32 bytes on x86-64): a symbol
+   * or a leaf of the syntax tree would take twice its room */
+  size_t align = _Alignof(max_align_t);
+  size = (size + align - 1) / align * align;
   chunk *c = a->head;
   if (!c || c->size - c->used < size) {
     size_t cap = size > 65536 ? size : 65536;
-    c = xmalloc(sizeof *c + cap);
+    /* zeroed once here, where the pages are fresh: the kernel has cleared them already */
+    c = xcalloc(1, sizeof *c + cap);
     c->size = cap;
     c->used = 0;
     c->next = a->head;
@@ -87,7 +91,6 @@ void *arena_alloc(arena *a, size_t size) {
   }
   void *p = (char *)c->data + c->used;
   c->used += size;
-  memset(p, 0, size);
   return p;
 }
 
@@ -128,7 +131,7 @@ static uint32_t hash_bytes(const char *s, size_t n) {
 }
 
 symtab *symtab_new(void) {
-  symtab *t = xmalloc(sizeof *t);
+  symtab *t = xcalloc(1, sizeof *t);
   t->ar = arena_new();
   t->cap = 256;
   t->slots = xcalloc(t->cap, sizeof *t->slots);
@@ -146,15 +149,19 @@ void symtab_free(symtab *t) {
 
 uint32_t symtab_count(const symtab *t) { return t->count; }
 
+/* Open addressing stays fast up to three quarters full; tables of 600 000 names or
+ * parameters are common enough (generated models) that half full would cost megabytes. */
+static bool table_full(size_t count, size_t cap) { return 4 * (count + 1) > 3 * cap; }
+
 sym sym_intern(symtab *t, const char *s, size_t n) {
-  if (2 * (t->count + 1) > t->cap) {
+  if (table_full(t->count, t->cap)) {
     size_t cap = t->cap * 2;
     struct symbol **slots = xcalloc(cap, sizeof *slots);
     for (size_t i = 0; i < t->cap; i++) {
       struct symbol *y = t->slots[i];
       if (!y)
         continue;
-      size_t j = hash_bytes(y->name, strlen(y->name)) & (cap - 1);
+      size_t j = y->hash & (cap - 1);
       while (slots[j])
         j = (j + 1) & (cap - 1);
       slots[j] = y;
@@ -163,14 +170,20 @@ sym sym_intern(symtab *t, const char *s, size_t n) {
     t->slots = slots;
     t->cap = cap;
   }
-  size_t j = hash_bytes(s, n) & (t->cap - 1);
+  uint32_t h = hash_bytes(s, n);
+  size_t j = h & (t->cap - 1);
   for (; t->slots[j]; j = (j + 1) & (t->cap - 1)) {
-    const char *name = t->slots[j]->name;
-    if (strncmp(name, s, n) == 0 && name[n] == 0)
-      return t->slots[j];
+    const struct symbol *y = t->slots[j];
+    if (y->hash == h && strncmp(y->name, s, n) == 0 && y->name[n] == 0)
+      return y;
   }
-  struct symbol *y = arena_alloc(t->ar, sizeof *y);
-  y->name = arena_strndup(t->ar, s, n);
+  /* the name right after the symbol: one allocation */
+  struct symbol *y = arena_alloc(t->ar, sizeof *y + n + 1);
+  char *name = (char *)(y + 1);
+  memcpy(name, s, n);
+  name[n] = 0;
+  y->name = name;
+  y->hash = h;
   y->id = t->count++;
   t->slots[j] = y;
   return y;
@@ -196,7 +209,7 @@ void *ptrmap_get(const ptrmap *m, const void *key) {
 }
 
 void ptrmap_put(ptrmap *m, const void *key, void *val) {
-  if (2 * (m->count + 1) > m->cap) {
+  if (table_full(m->count, m->cap)) {
     ptrmap bigger = {0};
     bigger.cap = m->cap ? m->cap * 2 : 16;
     bigger.keys = xcalloc(bigger.cap, sizeof *bigger.keys);
@@ -255,11 +268,7 @@ void sb_printf(strbuf *b, const char *fmt, ...) {
 }
 
 char *sb_take(strbuf *b) {
-  char *s = b->s;
-  if (!s) {
-    s = xmalloc(1);
-    s[0] = 0;
-  }
+  char *s = b->s ? b->s : xcalloc(1, 1); /* "" */
   b->s = NULL;
   b->len = b->cap = 0;
   return s;

@@ -91,6 +91,8 @@ bool cli_grid_open(cli *c, tlop_model *m, tlop_env *env, char **algos, size_t na
         cli_misuse(c, "grid axis '%s' is given twice", g->names[j]);
         return false;
       }
+    if (tlop_axis_check(m, (const char *const *)algos, nalgo, &g->axes[j]) != TLOP_OK)
+      return false;
     /* Grid names are free variables of the calls, with the kinds of their values. */
     tlop_env_set(env, g->axes[j].name, g->axes[j].values[0], g->axes[j].kind);
   }

@@ -1,0 +1,1 @@
+check claim_before_body_undefined.tlop

@@ -1,0 +1,1 @@
+check claim_unknown_names.tlop

@@ -1,0 +1,1 @@
+check claim_variables.tlop
