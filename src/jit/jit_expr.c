@@ -1479,6 +1479,9 @@ static jv emit_sched(jit_fn *f, const ir_node *n) {
   at(f, d);
   jv r = placed;
   r.level = d;
+  /* the interpreter evaluates the size first, with steps or none */
+  absorb_checked(f, &r, size, nonfinite);
+  at(f, d);
   LLVMValueRef data = LLVMBuildLoad2(b, g->ptr, sc.data, "");
   LLVMValueRef steps = LLVMBuildSIToFP(b, LLVMBuildLoad2(b, g->i64, sc.cap, ""), g->f64, "");
   loop L;
