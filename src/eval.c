@@ -416,14 +416,13 @@ static bool place(eval_state *es, const ir_node *n) {
 /* Bytes a transfer moves in time t at concurrency τ: the x ≤ r with L(x, τ) = t, by
  * bisection on the look-up down to adjacent doubles (the look-up is piecewise linear or
  * analytic, monotone in m as far as the table is). */
-static bool moved(eval_state *es, const ir_node *at, const pf_channel *ch, double tau, double t,
-                  double r, double *x) {
+static bool moved(const msg_pricer *pr, double tau, double t, double r, double *x) {
   double lo = 0, hi = r;
   for (int i = 0; i < 2100; i++) {
     double mid = lo + (hi - lo) / 2, c;
     if (mid <= lo || mid >= hi)
       break;
-    if (!transfer_cost(es, at, ch, mid, tau, &c))
+    if (!pr->L(pr->self, mid, tau, &c))
       return false;
     if (c < t)
       lo = mid;
@@ -439,8 +438,8 @@ static bool moved(eval_state *es, const ir_node *at, const pf_channel *ch, doubl
  * the bytes it moves in that time at that concurrency; the finished ones leave and the
  * concurrency drops (the "minimum part" progression of libtaulop and Martinasso). Equal
  * sizes finish together, so one size is a single round: L(m, Σ τ). */
-static bool progress(eval_state *es, const ir_node *at, const pf_channel *ch, const double *size,
-                     const double *count, size_t n, double *out) {
+static bool progression(const msg_pricer *pr, const double *size, const double *count, size_t n,
+                        double *out) {
   double *left = malloc((n ? n : 1) * sizeof *left);
   bool *done = calloc(n ? n : 1, sizeof *done);
   memcpy(left, size, n * sizeof *left);
@@ -454,7 +453,7 @@ static bool progress(eval_state *es, const ir_node *at, const pf_channel *ch, co
     /* one round, every transfer priced at the round's concurrency */
     double first = INFINITY, leaving = 0;
     for (size_t j = 0; j < n && ok; j++)
-      if (!done[j] && (ok = transfer_cost(es, at, ch, left[j], tau, &cost[j])) && cost[j] < first)
+      if (!done[j] && (ok = pr->L(pr->self, left[j], tau, &cost[j])) && cost[j] < first)
         first = cost[j];
     total += first;
     for (size_t j = 0; j < n && ok; j++) {
@@ -465,7 +464,7 @@ static bool progress(eval_state *es, const ir_node *at, const pf_channel *ch, co
         done[j] = true;
         remaining--;
         leaving += count[j];
-      } else if ((ok = moved(es, at, ch, tau, first, left[j], &x))) {
+      } else if ((ok = moved(pr, tau, first, left[j], &x))) {
         left[j] -= x;
       }
     }
@@ -476,6 +475,25 @@ static bool progress(eval_state *es, const ir_node *at, const pf_channel *ch, co
   free(done);
   *out = total;
   return ok;
+}
+
+/* A transfer the interpreter prices: on channel ch, its diagnostics naming node at. */
+typedef struct priced_transfer {
+  eval_state *es;
+  const ir_node *at;
+  const pf_channel *ch;
+} priced_transfer;
+
+static bool price_transfer(void *self, double m, double tau, double *cost) {
+  priced_transfer *t = self;
+  return transfer_cost(t->es, t->at, t->ch, m, tau, cost);
+}
+
+static bool progress(eval_state *es, const ir_node *at, const pf_channel *ch, const double *size,
+                     const double *count, size_t n, double *out) {
+  priced_transfer t = {es, at, ch};
+  msg_pricer pr = {price_transfer, &t};
+  return progression(&pr, size, count, n, out);
 }
 
 /* ---- binary concurrency: L(m,a) ∥ L(m,b) = L(m,a+b); other channels do not contend ---- */
@@ -657,43 +675,111 @@ static int msg_order(const void *a, const void *b) {
   return (x->size > y->size) - (x->size < y->size);
 }
 
+/* One shared resource — the same channel towards the same node — at a time: its messages
+ * progress together (equal sizes as one group, each count times the ∥ of its channel);
+ * resources do not contend: the slowest one. ms is sorted in place. */
+bool msgs_cost(msg *ms, size_t n, const double par[2], const msg_pricer pr[2], double *out) {
+  if (n > 1)
+    qsort(ms, n, sizeof *ms, msg_order);
+  double worst = 0, *size = malloc((n ? n : 1) * sizeof *size),
+         *count = malloc((n ? n : 1) * sizeof *count);
+  bool ok = true;
+  for (size_t i = 0, j; ok && i < n; i = j) {
+    size_t k = 0;
+    for (j = i; j < n && ms[j].net == ms[i].net && ms[j].node == ms[i].node; j++) {
+      double c = ms[j].count * par[ms[j].net];
+      if (k && size[k - 1] == ms[j].size) {
+        count[k - 1] += c;
+      } else {
+        size[k] = ms[j].size;
+        count[k++] = c;
+      }
+    }
+    double c;
+    if ((ok = progression(&pr[ms[i].net], size, count, k, &c)) && c > worst)
+      worst = c;
+  }
+  free(size);
+  free(count);
+  *out = worst;
+  return ok;
+}
+
+/* A message's transfers the interpreter prices: the stage's channel, or why it has none. */
+typedef struct priced_message {
+  priced_transfer t;
+  bool net;
+} priced_message;
+
+static bool price_message(void *self, double m, double tau, double *cost) {
+  priced_message *pm = self;
+  if (pm->t.ch)
+    return transfer_cost(pm->t.es, pm->t.at, pm->t.ch, m, tau, cost);
+  fail(pm->t.es, pm->t.at, "messages %s need a channel '%s' on platform '%s'",
+       pm->net ? "between nodes" : "within a node", pm->net ? "net" : "shm",
+       pm->t.es->pf->name->name);
+  return false;
+}
+
 static bool eval_msgs(eval_state *es, const ir_node *n, double *out) {
   msg *ms;
   size_t nm;
   if (!eval_messages(es, n, &ms, &nm))
     return false;
-  if (nm > 1)
-    qsort(ms, nm, sizeof *ms, msg_order);
-  const pf_channel *shm = pf_channel_find(es->pf, ctx_sym(es->ctx, "shm"));
-  const pf_channel *net = pf_channel_find(es->pf, ctx_sym(es->ctx, "net"));
-  double worst = 0;
-  flow *fl = NULL;
-  size_t nf = 0, cap = 0;
-  bool ok = true;
-  for (size_t i = 0; ok && i < nm;) {
-    const pf_channel *ch = ms[i].net ? net : shm;
-    if (!ch) {
-      fail(es, n, "messages %s need a channel '%s' on platform '%s'",
-           ms[i].net ? "between nodes" : "within a node", ms[i].net ? "net" : "shm",
-           es->pf->name->name);
-      ok = false;
-      break;
-    }
-    /* one shared resource: the same channel towards the same node */
-    size_t j = i;
-    nf = 0;
-    for (; j < nm && ms[j].net == ms[i].net && ms[j].node == ms[i].node; j++) {
-      flow f = {ch, n, ms[j].size, ms[j].count * par_factor(es, ch)};
-      VEC_PUSH(fl, nf, cap, f);
-    }
-    double c;
-    if ((ok = channels_max(es, n, fl, nf, &c)) && c > worst)
-      worst = c;
-    i = j;
+  priced_message pm[2];
+  msg_pricer pr[2];
+  double par[2];
+  for (int net = 0; net < 2; net++) {
+    const pf_channel *ch = pf_channel_find(es->pf, ctx_sym(es->ctx, net ? "net" : "shm"));
+    pm[net] = (priced_message){{es, n, ch}, net};
+    pr[net] = (msg_pricer){price_message, &pm[net]};
+    par[net] = par_factor(es, ch);
   }
-  free(fl);
-  *out = worst;
-  return ok;
+  return msgs_cost(ms, nm, par, pr, out);
+}
+
+/* The JIT's messages stages: a price function per channel (NULL: the platform has none)
+ * is called with x[nx] = m and x[nx + 1] = τ appended to the point x. */
+typedef struct priced_jit {
+  tlop_rt_price fn;
+  double *x;
+  int64_t nx;
+  const void *tables;
+  uint8_t flags;
+} priced_jit;
+
+static bool price_jit(void *self, double m, double tau, double *cost) {
+  priced_jit *pj = self;
+  if (!pj->fn)
+    return false;
+  uint8_t flags = 0;
+  pj->x[pj->nx] = m;
+  pj->x[pj->nx + 1] = tau;
+  *cost = pj->fn(pj->x, pj->tables, &flags);
+  pj->flags |= flags;
+  return isfinite(*cost);
+}
+
+double tlop_rt_messages(msg *ms, int64_t n, double par_shm, double par_net, tlop_rt_price shm,
+                        tlop_rt_price net, const double *x, int64_t nx, const void *tables,
+                        uint8_t *xflags) {
+  /* the code flagged these as errors already; msgs_cost could not even sort them */
+  for (int64_t i = 0; i < n; i++)
+    if (!isfinite(ms[i].size) || !isfinite(ms[i].node))
+      return NAN;
+  double *xm = malloc(((size_t)nx + 2) * sizeof *xm), cost = NAN;
+  if (!xm)
+    return NAN;
+  if (nx)
+    memcpy(xm, x, (size_t)nx * sizeof *xm);
+  priced_jit pj[2] = {{shm, xm, nx, tables, 0}, {net, xm, nx, tables, 0}};
+  msg_pricer pr[2] = {{price_jit, &pj[0]}, {price_jit, &pj[1]}};
+  double par[2] = {par_shm, par_net};
+  if (!msgs_cost(ms, (size_t)n, par, pr, &cost))
+    cost = NAN;
+  *xflags |= pj[0].flags | pj[1].flags;
+  free(xm);
+  return cost;
 }
 
 /* ---- flows stages: Martinasso & Méhaut's flows between nodes (src/flows.c) ---- */

@@ -486,6 +486,25 @@ void flows_describe(strbuf *out, const net_flow *f, const size_t *active, size_t
  * and pattern is appended to it. NULL, or a malloc'd message. */
 char *flows_progress(net_flow *f, size_t n, const double cuts[FLOW_NCUTS], strbuf *trace);
 
+/* Prices L(m, τ) on one channel; false when it cannot (a diagnostic was given, or the
+ * point is left to the interpreter). */
+typedef struct msg_pricer {
+  bool (*L)(void *self, double m, double tau, double *cost);
+  void *self;
+} msg_pricer;
+/* The cost of the messages of one stage (only size, count, node and net are read; ms is
+ * sorted), par[net] the ∥ around it for each channel, pr[net] its look-ups: what both the
+ * interpreter and the JIT's tlop_rt_messages compute. */
+bool msgs_cost(msg *ms, size_t n, const double par[2], const msg_pricer pr[2], double *out);
+/* A JIT'd L(m, τ) on one channel: the point x with m and τ appended. */
+typedef double (*tlop_rt_price)(const double *x, const void *tables, uint8_t *xflags);
+/* What the code of a messages stage calls, the JIT's and emitted objects' (hence exported
+ * by libtlop): msgs_cost with the price functions of shm and net (NULL: no such channel),
+ * NaN where the interpreter must look; the look-ups' TAB_* flags are or'ed into *xflags. */
+TLOP_API double tlop_rt_messages(msg *ms, int64_t n, double par_shm, double par_net,
+                                 tlop_rt_price shm, tlop_rt_price net, const double *x,
+                                 int64_t nx, const void *tables, uint8_t *xflags);
+
 /* ======== poly.c: the normal form of scalar expressions ======== */
 
 /* A polynomial over canonical factors: Σ c · Π base^e · Π b^E, where base is a canonical

@@ -123,6 +123,19 @@ tlop_status tlop_jit_new(tlop_ctx *ctx, tlop_jit **out) {
     goto fail;
   }
   LLVMOrcJITDylibAddGenerator(jit->jd, gen); /* the JITDylib owns the generator now */
+  /* ... and libtlop's run-time routines, which this process need not export (a static
+   * libtlop, or hidden symbols): by their address. */
+  LLVMOrcCSymbolMapPair rt = {
+      LLVMOrcLLJITMangleAndIntern(jit->lljit, JIT_RT_MESSAGES),
+      {(LLVMOrcExecutorAddress)(uintptr_t)tlop_rt_messages,
+       {LLVMJITSymbolGenericFlagsExported | LLVMJITSymbolGenericFlagsCallable, 0}}};
+  LLVMOrcMaterializationUnitRef mu = LLVMOrcAbsoluteSymbols(&rt, 1);
+  err = LLVMOrcJITDylibDefine(jit->jd, mu); /* owns mu, unless it fails */
+  if (err) {
+    LLVMOrcDisposeMaterializationUnit(mu);
+    st = jit_fail(ctx, err, "cannot give the JIT tlop's run-time routines");
+    goto fail;
+  }
   jit->llctx = LLVMContextCreate();
   *out = jit;
   return TLOP_OK;

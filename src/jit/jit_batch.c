@@ -47,6 +47,11 @@ tlop_status tlop_engine_parse(const char *text, tlop_engine *out) {
   return TLOP_ERR_ARG;
 }
 
+/* Point i of a batch; with no variables the batch may be NULL, which takes no offset. */
+static const double *point_at(const double *pts, size_t i, size_t nvars) {
+  return pts ? pts + i * nvars : NULL;
+}
+
 tlop_engine tlop_engine_pick(tlop_engine engine, size_t npoints) {
   if (engine != TLOP_ENGINE_AUTO)
     return engine;
@@ -203,7 +208,7 @@ tlop_status jit_kernels_run(tlop_kernels *k, size_t which, const double *pts, si
    * gives the same bits. */
   for (size_t t = 0, start = 0; t < jobs; t++) {
     size_t len = n / jobs + (t < n % jobs);
-    w[t] = (work){fn, pts + start * k->nvars, len, k->nvars, out + start, xf + start};
+    w[t] = (work){fn, point_at(pts, start, k->nvars), len, k->nvars, out + start, xf + start};
     start += len;
     if (t > 0)
       started[t] = pthread_create(&th[t], NULL, run_work, &w[t]) == 0;
@@ -274,7 +279,7 @@ tlop_status tlop_kernels_eval(tlop_kernels *k, size_t which, const double *point
   for (size_t i = 0; i < npoints && st == TLOP_OK; i++) {
     if (isfinite(out[i]))
       continue;
-    eval_state *es = interp_at(k, e, points + i * k->nvars);
+    eval_state *es = interp_at(k, e, point_at(points, i, k->nvars));
     if (!eval_node(es, e->node, &out[i]))
       st = TLOP_ERR_EVAL;
     xf[i] = (uint8_t)eval_extrapolations(es);

@@ -59,9 +59,13 @@ static void header_text(strbuf *h, const jit_gen *g, tlop_model *model, const ch
                " * Each function returns the cost in seconds, or NaN where the model has no value\n"
                " * (`tlop eval` at that point says why). Parameters that are not arguments keep\n"
                " * the values they had at emit time (defaults, --set); so does the τ rule beyond a\n"
-               " * table's last column: %s. */\n",
+               " * table's last column: %s.",
             prefix, TLOP_VERSION, file, g->pf ? tlop_platform_name(g->pf) : "none",
             g->tau_rule == TLOP_TAU_CLAMP ? "clamp" : "proportional");
+  if (g->fn_rt_messages)
+    sb_puts(h, "\n *\n * Messages stages are priced by libtlop's " JIT_RT_MESSAGES " (the interpreter's\n"
+               " * own routine): link with libtlop (-ltlop), baked tables or not.");
+  sb_puts(h, " */\n");
   sb_printf(h, "#ifndef %s_H\n#define %s_H\n\n", up, up);
   if (g->nslots) {
     sb_puts(h, "#include <stdint.h>\n#include <tlop.h>\n\n");

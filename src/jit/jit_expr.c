@@ -98,11 +98,16 @@ typedef struct jit_fn {
     jit_tab tab;
   } *tabs;
   size_t ntabs, tabs_cap;
-  /* the schedule whose placements are being emitted, or NULL */
-  struct sched {
-    LLVMValueRef data, cap;      /* allocas: the steps' τ (malloc'd, zeroed), its size */
-    LLVMValueRef mult;           /* how many times the loops around place each `at` */
-  } *sched;
+  /* the schedule or messages stage whose placements are being emitted, or NULL */
+  struct placing {
+    LLVMValueRef data, cap;      /* allocas: a schedule's steps' τ (malloc'd, zeroed) or a
+                                    stage's messages (msg records), and the capacity */
+    LLVMValueRef used;           /* messages: alloca, the records written */
+    LLVMValueRef mult;           /* how many times the loops around place each `at` or `send` */
+    const ir_node *stage;        /* the messages stage (its mapping); NULL: a schedule */
+  } *place;
+  LLVMValueRef price[2];         /* L of shm and net for tlop_rt_messages, once made */
+  bool priced;
   bool outline;          /* table look-ups are calls (see JIT_INLINE_LOOKUPS) */
   bool failed;
 } jit_fn;
@@ -245,6 +250,7 @@ void jit_gen_init(jit_gen *g, tlop_ctx *ctx, LLVMContextRef c, const char *modul
   g->tau_rule = ctx->tau_rule;
   g->max_terms = ctx->max_terms;
   g->max_steps = ctx->max_steps;
+  g->max_messages = ctx->max_messages;
 }
 
 void jit_gen_dispose(jit_gen *g) {
@@ -444,6 +450,13 @@ static LLVMValueRef as_double(jit_fn *f, LLVMValueRef i1) {
 /* eval.c's check_size and check_tau, negated. */
 static LLVMValueRef bad_size(jit_fn *f, LLVMValueRef m) { return outside(f, m, LLVMRealULT, 0); }
 static LLVMValueRef bad_tau(jit_fn *f, LLVMValueRef tau) { return outside(f, tau, LLVMRealULT, 1); }
+
+/* Adds operand k's errors and flags to r, and the error `bad` finds in its value. */
+static void absorb_checked(jit_fn *f, jv *r, jv k, LLVMValueRef (*bad)(jit_fn *, LLVMValueRef)) {
+  absorb(f, r, k);
+  at(f, k.level);
+  add_err(f, r, bad(f, k.v));
+}
 
 /* eval.c's check_cost on the cost r holds: a negative or infinite one is the interpreter's
  * to report. */
@@ -989,14 +1002,14 @@ static jv emit_sum(jit_fn *f, const ir_node *n) {
    * placements in it happen count times. */
   LLVMValueRef some = cmpk(f, LLVMRealUNE, count, 0);
   int level = r.level;
-  LLVMValueRef mult = f->sched ? f->sched->mult : NULL;
-  if (f->sched) {
+  LLVMValueRef mult = f->place ? f->place->mult : NULL;
+  if (f->place) {
     at(f, f->depth); /* where both the outer multiplicity and count are */
-    f->sched->mult = LLVMBuildFMul(b, mult, count, "");
+    f->place->mult = LLVMBuildFMul(b, mult, count, "");
   }
   jv body = guarded(f, some, level, n->kid[2]);
-  if (f->sched)
-    f->sched->mult = mult;
+  if (f->place)
+    f->place->mult = mult;
   r.level = maxl(level, body.level);
   absorb(f, &r, body);
   at(f, r.level);
@@ -1037,7 +1050,8 @@ static jit_locus locus(jit_fn *f, const jit_tab *t, jv m) {
   return p;
 }
 
-/* A channel's analytic formula with its parameters bound, outside any ∥. */
+/* An expression with one or two names bound, in a context of its own, outside any ∥: a
+ * channel's analytic formula (its parameters), a stage's mapping (the rank). */
 static jv analytic(jit_fn *f, const ir_node *body, sym p1, jv v1, sym p2, jv v2) {
   size_t par_base = f->par_base;
   uint32_t ctx_id = f->ctx_id, bind_id = f->bind_id;
@@ -1084,12 +1098,8 @@ static jv scaled(jit_fn *f, jv tau, const pf_channel *ch) {
 /* eval.c's transfer_cost: L(m, τ) on channel ch. */
 static jv transfer(jit_fn *f, const pf_channel *ch, jv m, jv tau) {
   jv r = val(NULL, maxl(m.level, tau.level));
-  absorb(f, &r, m);
-  absorb(f, &r, tau);
-  at(f, m.level);
-  add_err(f, &r, bad_size(f, m.v));
-  at(f, tau.level);
-  add_err(f, &r, bad_tau(f, tau.v));
+  absorb_checked(f, &r, m, bad_size);
+  absorb_checked(f, &r, tau, bad_tau);
   if (!ch->table) {
     if (!ch->L) {
       fail(f, "channel '%s' has no L", ch->name->name);
@@ -1144,12 +1154,8 @@ static jv emit_gamma(jit_fn *f, const ir_node *n) {
   const tlop_platform *pf = f->g->pf;
   jv m = emit(f, n->kid[0]), tau = scaled(f, emit(f, n->kid[1]), NULL);
   jv r = val(NULL, maxl(m.level, tau.level));
-  absorb(f, &r, m);
-  absorb(f, &r, tau);
-  at(f, m.level);
-  add_err(f, &r, bad_size(f, m.v));
-  at(f, tau.level);
-  add_err(f, &r, bad_tau(f, tau.v));
+  absorb_checked(f, &r, m, bad_size);
+  absorb_checked(f, &r, tau, bad_tau);
   if (pf && pf->gamma) {
     int col = tab_gamma_column(pf->gamma, n->name->name);
     if (col < 0) {
@@ -1276,11 +1282,19 @@ static jv emit_conc(jit_fn *f, const ir_node *n) {
 
 /* ======== schedules: transfers placed at pipeline steps; a step costs one L(S, Σ τ) ======== */
 
-static LLVMValueRef libc_fn(jit_gen *g, LLVMValueRef *cache, const char *name, LLVMTypeRef ret,
-                            LLVMTypeRef *params, unsigned n) {
+/* An external function (libc's, libtlop's), declared once per module. */
+static LLVMValueRef extern_fn(jit_gen *g, LLVMValueRef *cache, const char *name, LLVMTypeRef ret,
+                              LLVMTypeRef *params, unsigned n) {
   if (!*cache)
     *cache = LLVMAddFunction(g->mod, name, LLVMFunctionType(ret, params, n, 0));
   return *cache;
+}
+
+/* free(p): the buffer of a schedule or a messages stage. */
+static void call_free(jit_gen *g, LLVMValueRef p) {
+  LLVMTypeRef fp[1] = {g->ptr}, void_ty = LLVMVoidTypeInContext(g->c);
+  LLVMValueRef fr = extern_fn(g, &g->fn_free, "free", void_ty, fp, 1);
+  LLVMBuildCall2(g->b, LLVMFunctionType(void_ty, fp, 1, 0), fr, &p, 1, "");
 }
 
 /* Whether e is affine in j, the index of loop level d — j, integers that do not depend on
@@ -1355,11 +1369,59 @@ static LLVMValueRef steps_checked(jit_fn *f, const ir_node *step, int d) {
   return ok;
 }
 
+/* Makes room for record i (i64) of `elem` bytes in the buffer of pl: beyond its capacity,
+ * reallocates it to twice that (at least i + 1 records), the new part zeroed if `zero`.
+ * Returns the block that branches to `fail` when memory runs out; the builder ends where
+ * record i has room. */
+static LLVMBasicBlockRef make_room(jit_fn *f, struct placing *pl, LLVMValueRef i, unsigned elem,
+                                   bool zero, LLVMBasicBlockRef fail) {
+  jit_gen *g = f->g;
+  LLVMBuilderRef b = g->b;
+  LLVMBasicBlockRef grow = block(f, "grow"), grown = block(f, "grown"), room = block(f, "room");
+  LLVMValueRef cap = LLVMBuildLoad2(b, g->i64, pl->cap, "");
+  LLVMBuildCondBr(b, LLVMBuildICmp(b, LLVMIntSGE, i, cap, ""), grow, room);
+  LLVMPositionBuilderAtEnd(b, grow);
+  LLVMValueRef i1 = LLVMBuildAdd(b, i, jit_i64(g, 1), ""), twice = LLVMBuildShl(b, cap, jit_i64(g, 1), "");
+  LLVMValueRef size = LLVMBuildSelect(b, LLVMBuildICmp(b, LLVMIntSGT, twice, i1, ""), twice, i1, "");
+  LLVMTypeRef rp[2] = {g->ptr, g->i64};
+  LLVMValueRef fn = extern_fn(g, &g->fn_realloc, "realloc", g->ptr, rp, 2);
+  LLVMValueRef args[2] = {LLVMBuildLoad2(b, g->ptr, pl->data, ""), LLVMBuildMul(b, size, jit_i64(g, elem), "")};
+  LLVMValueRef mem = LLVMBuildCall2(b, LLVMFunctionType(g->ptr, rp, 2, 0), fn, args, 2, "");
+  LLVMBuildCondBr(b, LLVMBuildIsNull(b, mem, ""), fail, grown);
+  LLVMPositionBuilderAtEnd(b, grown);
+  if (zero) {
+    LLVMValueRef used = LLVMBuildMul(b, cap, jit_i64(g, elem), "");
+    LLVMValueRef fresh = LLVMBuildInBoundsGEP2(b, g->i8, mem, &used, 1, "");
+    LLVMBuildMemSet(b, fresh, LLVMConstInt(g->i8, 0, 0),
+                    LLVMBuildMul(b, LLVMBuildSub(b, size, cap, ""), jit_i64(g, elem), ""), 8);
+  }
+  LLVMBuildStore(b, mem, pl->data);
+  LLVMBuildStore(b, size, pl->cap);
+  LLVMBuildBr(b, room);
+  LLVMPositionBuilderAtEnd(b, room);
+  return grow;
+}
+
+/* The error of a placement: set when it came from `bad` or `grow` (no memory), not from
+ * `done`, the block the builder is in, which branches to join; the builder moves there. */
+static LLVMValueRef placement_failed(jit_fn *f, LLVMBasicBlockRef bad, LLVMBasicBlockRef grow,
+                                     LLVMBasicBlockRef join) {
+  jit_gen *g = f->g;
+  LLVMBasicBlockRef done = LLVMGetInsertBlock(g->b);
+  LLVMBuildBr(g->b, join);
+  LLVMPositionBuilderAtEnd(g->b, join);
+  LLVMValueRef failed = LLVMBuildPhi(g->b, g->i1, "");
+  LLVMValueRef yes = LLVMConstInt(g->i1, 1, 0);
+  LLVMAddIncoming(failed, (LLVMValueRef[]){yes, yes, LLVMConstInt(g->i1, 0, 0)},
+                  (LLVMBasicBlockRef[]){bad, grow, done}, 3);
+  return failed;
+}
+
 /* `at STEP[, COUNT]`: count transfers at a step (eval.c's eval_at), into a buffer that
  * grows with the steps. Its value is 0; a bad step or count (or no memory) is an error. */
 static jv emit_at(jit_fn *f, const ir_node *n) {
-  struct sched *sc = f->sched;
-  if (!sc) {
+  struct placing *pl = f->place;
+  if (!pl || pl->stage) {
     fail(f, "`at` outside a schedule");
     return konst(f, 0);
   }
@@ -1374,9 +1436,7 @@ static jv emit_at(jit_fn *f, const ir_node *n) {
   add_err(f, &r, outside(f, count.v, LLVMRealULT, 0)); /* a count does not touch memory */
   LLVMValueRef all_good = steps_checked(f, n->kid[0], d);
   at(f, d);
-  LLVMBasicBlockRef check = block(f, "at.check"), ok = block(f, "at"),
-                    grow = block(f, "at.grow"), zero = block(f, "at.zero"), add = block(f, "at.add"),
-                    join = block(f, "at.end");
+  LLVMBasicBlockRef check = block(f, "at.check"), ok = block(f, "at"), join = block(f, "at.end");
   if (all_good)
     LLVMBuildCondBr(b, all_good, ok, check);
   else
@@ -1385,34 +1445,11 @@ static jv emit_at(jit_fn *f, const ir_node *n) {
   LLVMBuildCondBr(b, bad_step(f, step.v), join, ok);
   LLVMPositionBuilderAtEnd(b, ok);
   LLVMValueRef t = LLVMBuildFPToSI(b, step.v, g->i64, "step");
-  LLVMValueRef cap = LLVMBuildLoad2(b, g->i64, sc->cap, "");
-  LLVMBuildCondBr(b, LLVMBuildICmp(b, LLVMIntSGE, t, cap, ""), grow, add);
-  LLVMPositionBuilderAtEnd(b, grow);
-  LLVMValueRef t1 = LLVMBuildAdd(b, t, jit_i64(g, 1), ""), twice = LLVMBuildShl(b, cap, jit_i64(g, 1), "");
-  LLVMValueRef size = LLVMBuildSelect(b, LLVMBuildICmp(b, LLVMIntSGT, twice, t1, ""), twice, t1, "");
-  LLVMTypeRef rp[2] = {g->ptr, g->i64};
-  LLVMValueRef fn = libc_fn(g, &g->fn_realloc, "realloc", g->ptr, rp, 2);
-  LLVMValueRef args[2] = {LLVMBuildLoad2(b, g->ptr, sc->data, ""), LLVMBuildShl(b, size, jit_i64(g, 3), "")};
-  LLVMValueRef mem = LLVMBuildCall2(b, LLVMFunctionType(g->ptr, rp, 2, 0), fn, args, 2, "");
-  LLVMBuildCondBr(b, LLVMBuildIsNull(b, mem, ""), join, zero);
-  LLVMPositionBuilderAtEnd(b, zero);
-  LLVMValueRef fresh = LLVMBuildInBoundsGEP2(b, g->f64, mem, &cap, 1, "");
-  LLVMBuildMemSet(b, fresh, LLVMConstInt(g->i8, 0, 0),
-                  LLVMBuildShl(b, LLVMBuildSub(b, size, cap, ""), jit_i64(g, 3), ""), 8);
-  LLVMBuildStore(b, mem, sc->data);
-  LLVMBuildStore(b, size, sc->cap);
-  LLVMBuildBr(b, add);
-  LLVMPositionBuilderAtEnd(b, add);
-  LLVMValueRef p = LLVMBuildInBoundsGEP2(b, g->f64, LLVMBuildLoad2(b, g->ptr, sc->data, ""), &t, 1, "");
-  LLVMValueRef placed = LLVMBuildFMul(b, count.v, sc->mult, "");
+  LLVMBasicBlockRef grow = make_room(f, pl, t, sizeof(double), true, join);
+  LLVMValueRef p = LLVMBuildInBoundsGEP2(b, g->f64, LLVMBuildLoad2(b, g->ptr, pl->data, ""), &t, 1, "");
+  LLVMValueRef placed = LLVMBuildFMul(b, count.v, pl->mult, "");
   LLVMBuildStore(b, LLVMBuildFAdd(b, LLVMBuildLoad2(b, g->f64, p, ""), placed, ""), p);
-  LLVMBuildBr(b, join);
-  LLVMPositionBuilderAtEnd(b, join);
-  LLVMValueRef failed = LLVMBuildPhi(b, g->i1, "");
-  LLVMValueRef yes = LLVMConstInt(g->i1, 1, 0);
-  LLVMAddIncoming(failed, (LLVMValueRef[]){yes, yes, LLVMConstInt(g->i1, 0, 0)},
-                  (LLVMBasicBlockRef[]){check, grow, add}, 3);
-  add_err(f, &r, failed);
+  add_err(f, &r, placement_failed(f, check, grow, join));
   return r;
 }
 
@@ -1420,8 +1457,8 @@ static jv emit_at(jit_fn *f, const ir_node *n) {
  * over the non-empty steps in order, A the ∥ around (eval.c's eval_schedule). The steps are
  * read up to the buffer's size: those past the last used are 0, skipped like empty ones. */
 static jv emit_sched(jit_fn *f, const ir_node *n) {
-  if (f->sched) {
-    fail(f, "a schedule inside another one");
+  if (f->place) {
+    fail(f, "a schedule or messages stage inside another one");
     return konst(f, 0);
   }
   const pf_channel *ch = channel_of(f, n);
@@ -1430,18 +1467,21 @@ static jv emit_sched(jit_fn *f, const ir_node *n) {
   jit_gen *g = f->g;
   LLVMBuilderRef b = g->b;
   jv size = emit(f, n->kid[0]);
-  struct sched sc = {jit_entry_alloca(g, g->ptr, "steps"), jit_entry_alloca(g, g->i64, "cap"),
-                     jit_const(g, 1)};
+  struct placing sc = {jit_entry_alloca(g, g->ptr, "steps"), jit_entry_alloca(g, g->i64, "cap"),
+                       NULL, jit_const(g, 1), NULL};
   int d = f->depth;
   at(f, d);
   LLVMBuildStore(b, LLVMConstNull(g->ptr), sc.data);
   LLVMBuildStore(b, jit_i64(g, 0), sc.cap);
-  f->sched = &sc;
+  f->place = &sc;
   jv placed = emit(f, n->kid[1]);
-  f->sched = NULL;
+  f->place = NULL;
   at(f, d);
   jv r = placed;
   r.level = d;
+  /* the interpreter evaluates the size first, with steps or none */
+  absorb_checked(f, &r, size, nonfinite);
+  at(f, d);
   LLVMValueRef data = LLVMBuildLoad2(b, g->ptr, sc.data, "");
   LLVMValueRef steps = LLVMBuildSIToFP(b, LLVMBuildLoad2(b, g->i64, sc.cap, ""), g->f64, "");
   loop L;
@@ -1457,9 +1497,193 @@ static jv emit_sched(jit_fn *f, const ir_node *n) {
   at(f, L.d + 1);
   c.v = LLVMBuildSelect(b, some, c.v, jit_const(g, 0), "");
   r = loop_close(f, &L, c, r);
-  LLVMTypeRef fp[1] = {g->ptr};
-  LLVMValueRef fr = libc_fn(g, &g->fn_free, "free", LLVMVoidTypeInContext(g->c), fp, 1);
-  LLVMBuildCall2(b, LLVMFunctionType(LLVMVoidTypeInContext(g->c), fp, 1, 0), fr, &data, 1, "");
+  call_free(g, data);
+  return r;
+}
+
+/* ======== messages stages: messages placed on nodes; a channel towards a node is shared ======== */
+
+/* Not a whole number ≥ 0 (eval.c's check_rank, negated). */
+static LLVMValueRef bad_rank(jit_fn *f, LLVMValueRef rank) {
+  return or_(f, outside(f, rank, LLVMRealULT, 0),
+             cmp(f, LLVMRealUNE, rank, jit_call_intrinsic(f->g, "llvm.floor", rank, NULL)));
+}
+
+/* The field at byte offset `offset` of the msg record at p. */
+static LLVMValueRef field(jit_fn *f, LLVMValueRef p, size_t offset) {
+  LLVMValueRef off = jit_i64(f->g, (long long)offset);
+  return LLVMBuildInBoundsGEP2(f->g->b, f->g->i8, p, &off, 1, "");
+}
+
+static void store_field(jit_fn *f, LLVMValueRef p, size_t offset, LLVMValueRef v) {
+  LLVMBuildStore(f->g->b, v, field(f, p, offset));
+}
+
+/* The record i (i64) of a stage's buffer. */
+static LLVMValueRef record(jit_fn *f, LLVMValueRef data, LLVMValueRef i) {
+  LLVMValueRef at_byte = LLVMBuildMul(f->g->b, i, jit_i64(f->g, sizeof(msg)), "");
+  return LLVMBuildInBoundsGEP2(f->g->b, f->g->i8, data, &at_byte, 1, "");
+}
+
+/* `send SRC -> DST : SIZE` (eval.c's eval_send): a msg record — ranks, size, how many
+ * times the loops around place it — appended to the stage's buffer. Its value is 0; a bad
+ * size or rank, a message beyond --max-messages or no memory is an error. */
+static jv emit_send(jit_fn *f, const ir_node *n) {
+  struct placing *pl = f->place;
+  if (!pl || !pl->stage) {
+    fail(f, "`send` outside a messages stage");
+    return konst(f, 0);
+  }
+  jit_gen *g = f->g;
+  LLVMBuilderRef b = g->b;
+  jv src = emit(f, n->kid[0]), dst = emit(f, n->kid[1]), size = emit(f, n->kid[2]);
+  int d = f->depth;
+  jv r = val(jit_const(g, 0), d);
+  absorb_checked(f, &r, size, bad_size);
+  absorb_checked(f, &r, src, bad_rank);
+  absorb_checked(f, &r, dst, bad_rank);
+  at(f, d);
+  LLVMBasicBlockRef check = LLVMGetInsertBlock(b), ok = block(f, "send"), join = block(f, "send.end");
+  LLVMValueRef used = LLVMBuildLoad2(b, g->i64, pl->used, "");
+  LLVMValueRef too_many = cmpk(f, LLVMRealOGE, LLVMBuildSIToFP(b, used, g->f64, ""), g->max_messages);
+  LLVMBuildCondBr(b, too_many, join, ok);
+  LLVMPositionBuilderAtEnd(b, ok);
+  LLVMBasicBlockRef grow = make_room(f, pl, used, sizeof(msg), false, join);
+  LLVMValueRef p = record(f, LLVMBuildLoad2(b, g->ptr, pl->data, ""), used);
+  store_field(f, p, offsetof(msg, src), src.v);
+  store_field(f, p, offsetof(msg, dst), dst.v);
+  store_field(f, p, offsetof(msg, size), size.v);
+  store_field(f, p, offsetof(msg, count), pl->mult);
+  LLVMBuildStore(b, LLVMBuildAdd(b, used, jit_i64(g, 1), ""), pl->used);
+  add_err(f, &r, placement_failed(f, check, grow, join));
+  return r;
+}
+
+/* Once every message is placed, the node of each destination under the stage's mapping
+ * and whether the source's differs (eval.c's eval_messages and node_of), in a loop over
+ * the records; r gets the mapping's errors. */
+static jv place_on_nodes(jit_fn *f, const ir_node *stage, LLVMValueRef data, LLVMValueRef used,
+                         jv r) {
+  jit_gen *g = f->g;
+  LLVMBuilderRef b = g->b;
+  loop L;
+  LLVMValueRef k = loop_open(f, &L, jit_const(g, 0), LLVMBuildSIToFP(b, used, g->f64, ""),
+                             f->depth, false, &r);
+  if (!k)
+    return r;
+  LLVMValueRef p = record(f, data, LLVMBuildFPToSI(b, k, g->i64, ""));
+  jv src = val(LLVMBuildLoad2(b, g->f64, field(f, p, offsetof(msg, src)), "src"), L.d + 1);
+  jv dst = val(LLVMBuildLoad2(b, g->f64, field(f, p, offsetof(msg, dst)), "dst"), L.d + 1);
+  jv from = analytic(f, stage->kid[0], stage->name, src, NULL, src);
+  jv to = analytic(f, stage->kid[0], stage->name, dst, NULL, dst);
+  jv term = val(jit_const(g, 0), L.d + 1);
+  absorb(f, &term, from);
+  absorb(f, &term, to);
+  at(f, L.d + 1);
+  store_field(f, p, offsetof(msg, node), to.v);
+  store_field(f, p, offsetof(msg, net), LLVMBuildZExt(b, cmp(f, LLVMRealUNE, from.v, to.v), g->i8, ""));
+  return loop_close(f, &L, term, r);
+}
+
+/* sequential(Q) and round_robin(M) group ranks by a whole Q (M) ≥ 1 (eval.c's
+ * check_mapping): r at the stage's level with that error. */
+static jv mapping_checked(jit_fn *f, const ir_node *n) {
+  const ir_node *arg;
+  jv r = val(NULL, f->depth);
+  if (!ir_mapping(n, &arg))
+    return r;
+  jv q = emit(f, arg);
+  absorb(f, &r, q);
+  at(f, q.level);
+  add_err(f, &r, bad_rank(f, q.v));
+  add_err(f, &r, cmpk(f, LLVMRealOLT, q.v, 1));
+  return r;
+}
+
+/* L of shm and net as functions of their own, which tlop_rt_messages calls with the
+ * point's variables then m and τ (a null pointer where the platform has no such channel);
+ * made once per function. False when one cannot be compiled (g->why says why). */
+static bool prices(jit_fn *f) {
+  jit_gen *g = f->g;
+  if (f->priced)
+    return true;
+  const char **names = calloc(f->nvars + 2, sizeof *names);
+  if (!names)
+    abort();
+  for (size_t j = 0; j < f->nvars; j++)
+    names[j] = f->vars[j]->name;
+  names[f->nvars] = "\x01msg.m";
+  names[f->nvars + 1] = "\x01msg.tau";
+  size_t len;
+  const char *outer = LLVMGetValueName2(f->fn, &len);
+  LLVMBasicBlockRef here = LLVMGetInsertBlock(g->b);
+  for (int net = 0; net < 2 && !f->failed; net++) {
+    sym name = ctx_sym(g->ctx, net ? "net" : "shm");
+    f->price[net] = LLVMConstNull(g->ptr);
+    if (!g->pf || !pf_channel_find(g->pf, name))
+      continue;
+    ir_node *L = ir_make(g->ctx, IR_L, name, 0, ir_var(g->ctx, ctx_sym(g->ctx, names[f->nvars])),
+                         ir_var(g->ctx, ctx_sym(g->ctx, names[f->nvars + 1])), NULL);
+    strbuf fn = {0};
+    sb_printf(&fn, "%.*s.L.%s", (int)len, outer, name->name);
+    f->price[net] = jit_gen_point(g, f->model, L, names, f->nvars + 2, fn.s);
+    free(fn.s);
+    f->failed = !f->price[net]; /* g->why says why */
+  }
+  LLVMPositionBuilderAtEnd(g->b, here);
+  free(names);
+  f->priced = !f->failed;
+  return f->priced;
+}
+
+/* `messages on MAPPING { sends }` (eval.c's eval_msgs): the sends fill a buffer of msg
+ * records, which libtlop's tlop_rt_messages prices as the interpreter does (msgs_cost)
+ * through prices(), each channel's counts scaled by the ∥ around. NaN from it is an error:
+ * a missing channel, a bad look-up — the interpreter says which. */
+static jv emit_msgs(jit_fn *f, const ir_node *n) {
+  if (f->place) {
+    fail(f, "a schedule or messages stage inside another one");
+    return konst(f, 0);
+  }
+  jit_gen *g = f->g;
+  LLVMBuilderRef b = g->b;
+  jv r = mapping_checked(f, n);
+  if (!prices(f))
+    return konst(f, 0);
+  jv par[2];
+  for (int net = 0; net < 2; net++) {
+    const pf_channel *ch = g->pf ? pf_channel_find(g->pf, ctx_sym(g->ctx, net ? "net" : "shm")) : NULL;
+    par[net] = scaled(f, konst(f, 1), ch);
+    absorb(f, &r, par[net]);
+  }
+  struct placing pl = {jit_entry_alloca(g, g->ptr, "msgs"), jit_entry_alloca(g, g->i64, "cap"),
+                       jit_entry_alloca(g, g->i64, "used"), jit_const(g, 1), n};
+  LLVMValueRef xf = jit_entry_alloca(g, g->i8, "msgs.xf");
+  int d = f->depth;
+  at(f, d);
+  LLVMBuildStore(b, LLVMConstNull(g->ptr), pl.data);
+  LLVMBuildStore(b, jit_i64(g, 0), pl.cap);
+  LLVMBuildStore(b, jit_i64(g, 0), pl.used);
+  LLVMBuildStore(b, LLVMConstInt(g->i8, 0, 0), xf);
+  f->place = &pl;
+  jv placed = emit(f, n->kid[1]);
+  f->place = NULL;
+  absorb(f, &r, placed);
+  at(f, d);
+  LLVMValueRef data = LLVMBuildLoad2(b, g->ptr, pl.data, ""), used = LLVMBuildLoad2(b, g->i64, pl.used, "");
+  r = place_on_nodes(f, n, data, used, r);
+  at(f, d);
+  LLVMTypeRef params[10] = {g->ptr, g->i64, g->f64, g->f64, g->ptr, g->ptr, g->ptr, g->i64, g->ptr, g->ptr};
+  LLVMTypeRef ty = LLVMFunctionType(g->f64, params, 10, 0);
+  LLVMValueRef fn = extern_fn(g, &g->fn_rt_messages, JIT_RT_MESSAGES, g->f64, params, 10);
+  LLVMValueRef args[10] = {data, used, par[0].v, par[1].v,
+                           f->price[0], f->price[1], f->x, jit_i64(g, (long long)f->nvars),
+                           f->tables, xf};
+  r.v = LLVMBuildCall2(b, ty, fn, args, 10, "messages");
+  r.level = d;
+  add_err(f, &r, nonfinite(f, r.v));
+  add_xf(f, &r, LLVMBuildLoad2(b, g->i8, xf, ""));
+  call_free(g, data);
   return r;
 }
 
@@ -1484,10 +1708,8 @@ static jv emit_node(jit_fn *f, const ir_node *n) {
   case IR_POW: return emit_pow(f, n);
   case IR_SCHED: return emit_sched(f, n);
   case IR_AT: return emit_at(f, n);
-  case IR_MSGS:
-  case IR_SEND:
-    fail(f, "messages stages are left to the interpreter");
-    return konst(f, 0);
+  case IR_MSGS: return emit_msgs(f, n);
+  case IR_SEND: return emit_send(f, n);
   case IR_FLOWS:
   case IR_FLOW:
     fail(f, "flows stages are left to the interpreter");

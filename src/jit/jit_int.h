@@ -121,14 +121,18 @@ typedef struct jit_gen {
   const tlop_env *env;
   bool bake;                /* tables as constants; else slots of the tables argument */
   tlop_tau_rule tau_rule;
-  double max_terms, max_steps;
+  double max_terms, max_steps, max_messages;
   jit_modtab **tabs;     /* each allocated once: functions keep pointers to them */
   size_t ntabs, tabs_cap;
   int nslots;
-  LLVMValueRef fn_pow, fn_log, fn_log_base, fn_realloc, fn_free;
+  LLVMValueRef fn_pow, fn_log, fn_log_base, fn_realloc, fn_free, fn_rt_messages;
   LLVMTypeRef ty_d_d, ty_d_dd;
   char why[200];            /* why the last expression was left to the interpreter */
 } jit_gen;
+
+/* libtlop's routine that messages stages call (eval.c): the JIT links it by address, an
+ * emitted object needs libtlop. */
+#define JIT_RT_MESSAGES "tlop_rt_messages"
 
 /* The run-time table slot layout: { const double *m, *v; int64_t nrows, ncols; }. */
 #define JIT_SLOT_FIELDS 4

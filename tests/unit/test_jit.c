@@ -55,7 +55,8 @@ static const char *MODEL =
     "  channel shm { L(m, τ) = 0.2 us + m * max(1, τ / 4) / 8 GB/s; o(m) = 0.4 us; }\n"
     "  channel net { L(m, τ) = 5 us + m * τ / 3 GB/s; }\n"
     "  gamma(m, τ) = m * τ / 1 GB/s;\n"
-    "}\n";
+    "}\n"
+    "platform tn { channel shm = table \"shm.txt\"; }\n";
 
 /* Sizes below the first row, on rows, between them, beyond the last (262144) by a
  * fraction and by many rows; counts within and beyond the τ columns (4). */
@@ -68,7 +69,7 @@ static const double PS[] = {1, 2, 3, 4, 5, 7, 8, 13, 16, 33, 64};
 
 static tlop_ctx *ctx;
 static tlop_model *model;
-static tlop_platform *tp, *ta;
+static tlop_platform *tp, *ta, *tn;
 static tlop_env *env;
 static tlop_jit *jit;
 static char dir[64];
@@ -97,7 +98,8 @@ static bool setup(void) {
   snprintf(path, sizeof path, "%s/model.tlop", dir);
   env = tlop_env_new(ctx);
   if (tlop_load_file(ctx, path, &model) != TLOP_OK || tlop_platform_open(model, "tp", &tp) != TLOP_OK ||
-      tlop_platform_open(model, "ta", &ta) != TLOP_OK || tlop_env_set(env, "x", 3.5, TLOP_KIND_NUMBER) != TLOP_OK ||
+      tlop_platform_open(model, "ta", &ta) != TLOP_OK ||
+      tlop_platform_open(model, "tn", &tn) != TLOP_OK || tlop_env_set(env, "x", 3.5, TLOP_KIND_NUMBER) != TLOP_OK ||
       tlop_jit_new(ctx, &jit) != TLOP_OK) {
     fputs(diags.s ? diags.s : "setup failed\n", stderr);
     return false;
@@ -367,6 +369,17 @@ static ir_node *transfer(gen *g, int d, ir_node *m) {
   }
 }
 
+/* A loop over j = 0 .. 3 or 0 .. P − 1 around body(g, d − 1), j in scope for it. */
+static ir_node *loop_of(gen *g, int d, ir_node *(*body)(gen *, int)) {
+  char name[8];
+  snprintf(name, sizeof name, "j%d", g->next_idx++ % 8);
+  sym j = ctx_sym(ctx, name);
+  g->idx[g->nidx++] = j;
+  ir_node *b = body(g, d - 1);
+  g->nidx--;
+  return ir_make(ctx, IR_SUM, j, 0, num(0), pick(g, 2) ? num(3) : bin(IR_SUB, var("P"), num(1)), b);
+}
+
 /* The placements of a schedule: `at` steps under loops (with and without their index)
  * and conditions; steps and counts are now and then bad. */
 static ir_node *placements(gen *g, int d) {
@@ -380,22 +393,48 @@ static ir_node *placements(gen *g, int d) {
   }
   case 1: return bin(IR_ADD, placements(g, d - 1), placements(g, d - 1));
   case 2: return ir_make(ctx, IR_IF, NULL, 0, scalar(g, 1), placements(g, d - 1), num(0));
-  default: {
-    char name[8];
-    snprintf(name, sizeof name, "j%d", g->next_idx++ % 8);
-    sym j = ctx_sym(ctx, name);
-    g->idx[g->nidx++] = j;
-    ir_node *body = placements(g, d - 1);
-    g->nidx--;
-    return ir_make(ctx, IR_SUM, j, 0, num(0), pick(g, 2) ? num(3) : bin(IR_SUB, var("P"), num(1)), body);
+  default: return loop_of(g, d, placements);
   }
+}
+
+/* The sends of a messages stage: between ranks of 0 .. P − 1 and beyond (now and then
+ * negative or fractional), under loops and conditions, any size. */
+static ir_node *sends(gen *g, int d) {
+  switch (d <= 0 ? 0 : pick(g, 5)) {
+  case 0: {
+    ir_node *src = index_var(g), *dst;
+    switch (pick(g, 5)) {
+    case 0: dst = bin(IR_MOD, bin(IR_ADD, src, num(1)), var("P")); break;
+    case 1: dst = num(pick(g, 3)); break;
+    case 2: dst = bin(IR_SUB, var("P"), bin(IR_ADD, src, num(1))); break;
+    case 3: dst = bin(IR_ADD, src, num(pick(g, 2) ? 2 : 0.5)); break;
+    default: dst = scalar(g, 1);
+    }
+    return ir_make(ctx, IR_SEND, NULL, 0, src, dst, size(g, 1));
   }
+  case 1: return bin(IR_ADD, sends(g, d - 1), sends(g, d - 1));
+  case 2: return ir_make(ctx, IR_IF, NULL, 0, scalar(g, 1), sends(g, d - 1), num(0));
+  default: return loop_of(g, d, sends);
+  }
+}
+
+/* A messages stage: ranks on nodes in blocks, round robin (of a count, now and then not
+ * whole) or by any expression of the rank. */
+static ir_node *messages(gen *g) {
+  sym p = ctx_sym(ctx, "p");
+  ir_node *rank = ir_var(ctx, p), *node;
+  switch (pick(g, 3)) {
+  case 0: node = ir_un(ctx, IR_FLOOR, bin(IR_DIV, rank, count(g, 1))); break;
+  case 1: node = bin(IR_MOD, rank, count(g, 1)); break;
+  default: node = bin(IR_MIN, rank, scalar(g, 1));
+  }
+  return ir_make(ctx, IR_MSGS, p, 0, node, sends(g, 3), NULL);
 }
 
 static ir_node *cost(gen *g, int d) {
   if (d <= 0)
     return ir_make(ctx, IR_L, channel(g), 0, size(g, 1), count(g, 1), NULL);
-  switch (pick(g, 15)) {
+  switch (pick(g, 16)) {
   case 0: return ir_make(ctx, IR_O, channel(g), 0, size(g, d - 1), NULL, NULL);
   case 1: return ir_make(ctx, IR_PACK, channel(g), 0, size(g, d - 1), NULL, NULL);
   case 2:
@@ -424,6 +463,7 @@ static ir_node *cost(gen *g, int d) {
   case 11: return bin(pick(g, 2) ? IR_MIN : IR_MAX, cost(g, d - 1), cost(g, d - 1));
   case 12: return bin(IR_DIV, cost(g, d - 1), count(g, d - 1));
   case 13: return ir_make(ctx, IR_SCHED, channel(g), 0, size(g, d - 1), placements(g, 3), NULL);
+  case 14: return messages(g);
   default: return ir_make(ctx, IR_L, channel(g), 0, size(g, d - 1), count(g, d - 1), NULL);
   }
 }
@@ -452,8 +492,10 @@ static tally test_random(uint64_t seed, int n, const tlop_platform *pf) {
 
 static void test_random_all(void) {
   const tlop_platform *pfs[2] = {tp, ta};
-  /* nested sums up to P·P·… terms: a term limit keeps both engines quick, and tested */
+  /* nested sums up to P·P·… terms: a term limit keeps both engines quick, and tested; so
+   * does a limit on the messages of a stage */
   tlop_ctx_set_max_terms(ctx, 20000);
+  tlop_ctx_set_max_messages(ctx, 100);
   for (int rule = 0; rule < 2; rule++)
     for (int p = 0; p < 2; p++) {
       tlop_ctx_set_tau_rule(ctx, rule ? TLOP_TAU_CLAMP : TLOP_TAU_PROPORTIONAL);
@@ -472,6 +514,7 @@ static void test_random_all(void) {
   tally t = test_random(12345, 80, tp);
   CHECK(t.handed_back > 0);
   tlop_ctx_set_max_terms(ctx, 1e8);
+  tlop_ctx_set_max_messages(ctx, 1e6);
   printf("random with a term limit of 40: %zu points, %zu handed back\n", t.points, t.handed_back);
 }
 
@@ -528,6 +571,94 @@ static void test_fallbacks(void) {
   CHECK(k && tlop_kernels_eval(k, 0, NULL, 1, &a) == TLOP_OK);
   CHECK(tlop_eval(e, tp, env, &b) == TLOP_OK && a == b);
   tlop_kernels_free(k);
+  free(take_diags());
+}
+
+/* ---- messages stages: compiled, priced by the interpreter's own routine ---- */
+
+/* Every algorithm of examples/contention_ring.tlop on its platform and on ours. */
+static void test_contention_ring(const char *src) {
+  char path[4096];
+  snprintf(path, sizeof path, "%s/examples/contention_ring.tlop", src);
+  tlop_model *m;
+  tlop_platform *tc41;
+  if (tlop_load_file(ctx, path, &m) != TLOP_OK || tlop_platform_open(m, "tc41", &tc41) != TLOP_OK) {
+    CHECK(false);
+    return;
+  }
+  const tlop_platform *pfs[3] = {tc41, tp, ta};
+  const char **names;
+  size_t n = tlop_model_algorithms(m, &names);
+  for (int p = 0; p < 3; p++) {
+    tally t = {0};
+    for (size_t i = 0; i < n; i++)
+      test_algorithm(m, names[i], pfs[p], &t);
+    CHECK(t.exprs == n && n >= 6);
+    CHECK(t.interpreted == 0);    /* messages stages are compiled */
+    CHECK(t.compiled > t.points / 2);
+    CHECK(t.overflagged == 0);
+    printf("contention_ring on platform %d: %zu algorithms, %zu points, %zu compiled, %zu "
+           "handed back\n", p, t.exprs, t.points, t.compiled, t.handed_back);
+  }
+  tlop_platform_free(tc41);
+  free(take_diags());
+}
+
+/* One messages expression over the (m, P) grid on a platform: JIT ≡ interpreter. */
+static tally messages_case(const char *text, const tlop_platform *pf) {
+  tally t = {0};
+  tlop_expr *e = parse(text);
+  tlop_kernels *k = NULL;
+  if (e)
+    CHECK(tlop_jit_compile(jit, (const tlop_expr *const *)&e, 1, pf, env, MP, 2, &k) == TLOP_OK);
+  if (k)
+    compare(k, 0, e, pf, MP, 2, grid, NGRID, &t, text);
+  CHECK(t.interpreted == 0);
+  tlop_kernels_free(k);
+  return t;
+}
+
+static void test_messages(const char *src) {
+  test_contention_ring(src);
+  static const char *const valid[] = {
+      /* within and across nodes; sizes that differ on one channel towards one node */
+      "messages on sequential(2) { for p = 0 .. P - 1 { send p -> (p + 1) % P : m; "
+      "send p -> (p + 3) % P : m / 3 + 100; } }",
+      /* everything towards node 0, every size different: a progression of P rounds */
+      "messages on round_robin(4) { for p = 1 .. P - 1 { send p -> 0 : m * p; } }",
+      /* ∥ around the stage, scoped and not; a sum inside a size; a loop that ignores its
+       * index (3 messages each) and an if */
+      "2 ∥ (3 ∥[net] messages on sequential(4) { for p = 0 .. P - 1 { for k = 1 .. 3 { "
+      "send p -> P - 1 - p : sum i = 1 .. 3 : m / i; } if p % 2 == 0 { send p -> p : 64; } } })",
+      /* a stage per term of a sum, with a mapping of the sum's index, beside a transfer */
+      "sum j = 0 .. ceil(log2(P)) - 1 : messages on by(p / 2^j) { for p = 0 .. P - 1 { "
+      "send p -> (p + 2^j) % P : m; } } + L(m, 1)",
+      /* no message at all costs 0 */
+      "messages on sequential(1) { for p = 1 .. P - 1 { send p -> p - 1 : m; } } + o(m)",
+  };
+  const tlop_platform *pfs[2] = {tp, ta};
+  for (size_t i = 0; i < sizeof valid / sizeof *valid; i++)
+    for (int p = 0; p < 2; p++) {
+      tally t = messages_case(valid[i], pfs[p]);
+      CHECK(t.compiled > 0 && t.overflagged == 0);
+    }
+  /* failing points: the interpreter's diagnostic — a rank out of range, a mapping of a
+   * fraction, no channel between nodes, --max-messages */
+  static const char *const failing[] = {
+      "messages on sequential(2) { for p = 0 .. P - 1 { send p -> 6 - p : m; } }",
+      "messages on round_robin(P / 3) { for p = 0 .. P - 1 { send p -> (p + 1) % P : m; } }",
+      "messages on sequential(1) { for p = 0 .. P - 1 { send p -> (p + 1) % P : m - 1000; } }",
+  };
+  for (size_t i = 0; i < sizeof failing / sizeof *failing; i++) {
+    tally t = messages_case(failing[i], tp);
+    CHECK(t.handed_back > 0 && t.compiled > 0);
+  }
+  tally t = messages_case(valid[0], tn);
+  CHECK(t.handed_back > 0 && t.compiled > 0); /* P = 1: every message stays on its node */
+  tlop_ctx_set_max_messages(ctx, 20);
+  t = messages_case(valid[1], tp);
+  CHECK(t.handed_back > 0 && t.compiled > 0);
+  tlop_ctx_set_max_messages(ctx, 1e6);
   free(take_diags());
 }
 
@@ -624,6 +755,19 @@ static void test_emit(void) {
   CHECK(header && strstr(header, "double two(double m, double P);") && !strstr(header, "tlop.h"));
   free(code);
   free(header);
+  /* a messages stage calls libtlop's pricing: the header says to link it */
+  const char *const ring[] = {"ring"};
+  write_file("ring.tlop", "algorithm ring(m: size, P: count) = messages on sequential(2) "
+                          "{ for p = 0 .. P - 1 { send p -> (p + 1) % P : m; } };\n");
+  snprintf(path, sizeof path, "%s/ring.tlop", dir);
+  tlop_model *rm;
+  CHECK(tlop_load_file(ctx, path, &rm) == TLOP_OK);
+  CHECK(tlop_jit_emit(jit, rm, ring, 1, tp, env, 1, TLOP_EMIT_LLVM_IR, "costs", &code, &len,
+                      &header) == TLOP_OK);
+  CHECK(code && strstr(code, "declare double @tlop_rt_messages("));
+  CHECK(header && strstr(header, "link with libtlop (-ltlop)"));
+  free(code);
+  free(header);
   /* what cannot be compiled is an error here, not a fallback */
   const char *const bad[] = {"nothing"};
   CHECK(tlop_jit_emit(jit, m, bad, 1, tp, env, 1, TLOP_EMIT_ASM, "costs", &code, &len, NULL) ==
@@ -648,6 +792,7 @@ int main(int argc, char **argv) {
   test_stdlib(argv[1]);
   test_random_all();
   test_fallbacks();
+  test_messages(argv[1]);
   test_threads();
   test_cache();
   test_emit();
@@ -655,6 +800,7 @@ int main(int argc, char **argv) {
   tlop_env_free(env);
   tlop_platform_free(tp);
   tlop_platform_free(ta);
+  tlop_platform_free(tn);
   tlop_ctx_free(ctx);
   free(diags.s);
   char rm[128];

@@ -1,0 +1,1 @@
+sweep ../../../examples/contention_ring.tlop ring_seq_messages ring_rr_messages ring_seq ring_rr --grid m=1KiB..1MiB:*32 --grid P=8..64:*2 --grid Q=2..8:*2 --platform generic --params shm=../../../examples/emit/shm.txt --engine jit
