@@ -657,7 +657,8 @@ bool eval_messages(eval_state *es, const ir_node *n, msg **msgs, size_t *count) 
   for (size_t i = 0; ok && i < es->nmsgs; i++) {
     msg *m = &es->msgs[i];
     double a, b;
-    ok = node_of(es, n, m->src, &a) && node_of(es, n, m->dst, &b);
+    if (!(ok = node_of(es, n, m->src, &a) && node_of(es, n, m->dst, &b)))
+      break;
     m->net = a != b;
     m->node = b;
   }
