@@ -310,8 +310,15 @@ static void add_names(tlop_model *m, const char *algo) {
   }
 }
 
-/* Every algorithm of every stdlib file (priced on the bcast model's platform). */
-static void stdlib_walk(bench *b, const char *dir, tlop_expr ***exprs, size_t *n, size_t *cap) {
+/* Every algorithm of every stdlib file (priced on the bcast model's platform), with its
+ * name (malloc'd) in names[]. */
+typedef struct stdlib_algos {
+  tlop_expr **exprs;
+  char **names;
+  size_t n, cap, names_cap;
+} stdlib_algos;
+
+static void stdlib_walk(bench *b, const char *dir, stdlib_algos *all) {
   DIR *d = opendir(dir);
   struct dirent *e;
   while (d && (e = readdir(d))) {
@@ -321,7 +328,7 @@ static void stdlib_walk(bench *b, const char *dir, tlop_expr ***exprs, size_t *n
     if (e->d_name[0] == '.' || stat(path, &st) != 0)
       continue;
     if (S_ISDIR(st.st_mode)) {
-      stdlib_walk(b, path, exprs, n, cap);
+      stdlib_walk(b, path, all);
       continue;
     }
     size_t len = strlen(e->d_name);
@@ -333,7 +340,9 @@ static void stdlib_walk(bench *b, const char *dir, tlop_expr ***exprs, size_t *n
     for (size_t i = 0; i < na; i++) {
       tlop_expr *x;
       if (tlop_algorithm_expr(m, names[i], NULL, &x) == TLOP_OK) {
-        VEC_PUSH(*exprs, *n, *cap, x);
+        size_t n = all->n;
+        VEC_PUSH(all->exprs, all->n, all->cap, x);
+        VEC_PUSH(all->names, n, all->names_cap, strdup(names[i]));
         add_names(m, names[i]);
       }
     }
@@ -373,11 +382,13 @@ static void machine(void) {
 static void latency(bench *b, const char *cache, double start_ms, long rss0, long rss_jit,
                     double worst_wall, double worst_ir, double least_speedup) {
   /* compile latency */
-  tlop_expr **all = NULL;
-  size_t nall = 0, cap = 0, compiled = 0;
+  stdlib_algos algos = {0};
+  size_t compiled = 0;
   char dir[4096];
   snprintf(dir, sizeof dir, "%s/stdlib", b->src);
-  stdlib_walk(b, dir, &all, &nall, &cap);
+  stdlib_walk(b, dir, &algos);
+  tlop_expr **all = algos.exprs;
+  size_t nall = algos.n;
   double *per = malloc((nall + 1) * sizeof *per), *per1 = malloc((nall + 1) * sizeof *per1);
   size_t ok_one = 0;
   for (size_t i = 0; i < nall; i++) {
@@ -396,6 +407,11 @@ static void latency(bench *b, const char *cache, double start_ms, long rss0, lon
          "at O2 (O1: median %.1f ms) over the %zu stdlib algorithms (%zu compiled, the rest "
          "interpreted); the whole stdlib in one module: %.1f ms at O2 (%.1f ms at O1)\n",
          start_ms, one, worst_one, one1, nall, ok_one, whole, whole1);
+  printf("over 25 ms at O2:");
+  for (size_t i = 0; i < nall; i++)
+    if (per[i] > 25)
+      printf(" %s (%.1f ms)", algos.names[i], per[i]);
+  printf("\n");
 
   /* cache: a fresh JIT finds the object of the first one */
   time_compile(b, all, nall, names_all, nnames_all, NULL, JIT_PASSES, cache, 1, NULL);
@@ -418,6 +434,9 @@ static void latency(bench *b, const char *cache, double start_ms, long rss0, lon
 
   free(per);
   free(per1);
+  for (size_t i = 0; i < nall; i++)
+    free(algos.names[i]);
+  free(algos.names);
   free(all);
 }
 
