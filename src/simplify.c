@@ -918,8 +918,7 @@ static lin norm(simp *s, const ir_node *n, const par_scope *par) {
     break;
   case IR_DIV:
     if (!ir_has_cost(n->kid[1]))
-      return lin_scale(s, norm(s, n->kid[0], par),
-                       poly_div(s, poly_num(s, 1), scalar(s, n->kid[1])));
+      return lin_scale(s, norm(s, n->kid[0], par), divide(s, poly_num(s, 1), n->kid[1]));
     break;
   case IR_STAGE:
     return norm(s, n->kid[0], par);
