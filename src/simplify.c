@@ -901,6 +901,12 @@ static bool index_shift(simp *s, lin dep, sym idx, double *off) {
   return seen && *off != 0 && *off == floor(*off);
 }
 
+/* A sum or repeat kept whole: a cost atom, or a scalar factor when its body became plain
+ * time, as simplifying it again would make it. */
+static lin kept_whole(simp *s, ir_node *n) {
+  return ir_has_cost(n) ? lin_term(s, n, poly_num(s, 1)) : norm(s, n, NULL);
+}
+
 static lin norm_sum(simp *s, const ir_node *n, const par_scope *par, bool shifted) {
   n = canonical_sum(s, n);
   sym idx = n->name;
@@ -927,7 +933,7 @@ static lin norm_sum(simp *s, const ir_node *n, const par_scope *par, bool shifte
   lin out = {0}, dep = {0};
   ir_node *lo_ir = simp_canon(s, lo), *hi_ir = simp_canon(s, hi);
   if (!opened)
-    return lin_term(s, ir_make(s->ctx, IR_SUM, idx, 0, lo_ir, hi_ir, lin_ir(s, body)), poly_num(s, 1));
+    return kept_whole(s, ir_make(s->ctx, IR_SUM, idx, 0, lo_ir, hi_ir, lin_ir(s, body)));
   for (int i = 0; i < body.n; i++) {
     term t = body.t[i];
     if (t.atom && ir_uses(t.atom, idx)) {
@@ -967,7 +973,7 @@ static lin norm_repeat(simp *s, const ir_node *n, const par_scope *par) {
   ir_node *body_ir = lin_ir(s, body);
   if (body_taken_out(s, count, body_ir))
     return lin_scale(s, body, count);
-  return lin_term(s, ir_bin(s->ctx, IR_REPEAT, simp_canon(s, count), body_ir), poly_num(s, 1));
+  return kept_whole(s, ir_bin(s->ctx, IR_REPEAT, simp_canon(s, count), body_ir));
 }
 
 /* Σ_{i=a}^{b} x + Σ_{j=a}^{b} y = Σ_{i=a}^{b} (x + y): sums over one range are one sum, so
