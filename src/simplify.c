@@ -110,9 +110,10 @@ static bool is_int_base(simp *s, const ir_node *b) {
 
 bool simp_is_integer(simp *s, const poly *p) { return poly_is_integer(p, is_int_base, s); }
 
-/* Does n use an index of the sums being walked (so its form depends on the scope)? */
+/* Does n use an index of the sums being walked (so its form depends on the scope)? The
+ * bounds of the assumptions, first, hold everywhere. */
 static bool uses_scope(const simp *s, const ir_node *n) {
-  for (size_t i = 0; i < s->nbounds; i++)
+  for (size_t i = s->nbounds - (size_t)s->sums; i < s->nbounds; i++)
     if (ir_mentions(n, s->bounds[i].var))
       return true;
   return false;
