@@ -231,9 +231,11 @@ static int mono_sort(const void *a, const void *b) { return key_cmp(a, b); }
 static mono mono_copy(simp *s, const mono *a, int extra_f, int extra_x);
 
 /* A coefficient within a few ulps of a small fraction a/q is that fraction, so that
- * 5/3 reached by different roundings is one number and its forms compare equal. */
+ * 5/3 reached by different roundings is one number and its forms compare equal. Only
+ * below 10^9, where two such fractions (1/65536 apart at least) are never both within
+ * those ulps: snapping a snapped number again must leave it as it is. */
 static double snapped(double c) {
-  if (c == floor(c) || !isfinite(c))
+  if (c == floor(c) || !(fabs(c) < 1e9))
     return c;
   for (double q = 2; q <= 256; q++) {
     double a = round(c * q);
@@ -622,6 +624,20 @@ bool poly_is_integer(const poly *p, bool (*is_int)(simp *s, const ir_node *base)
           !simp_nonneg(s, m->x[j].E))
         return false;
   }
+  return true;
+}
+
+bool poly_monomial_over(simp *s, const poly *p, double least, bool at_least_one,
+                        bool (*factor_ok)(simp *s, const ir_node *base, int e)) {
+  if (p->n != 1 || p->m[0].c < least)
+    return false;
+  const mono *m = &p->m[0];
+  for (int i = 0; i < m->nf; i++)
+    if (!factor_ok(s, m->f[i].base, m->f[i].e))
+      return false;
+  for (int i = 0; i < m->nx && at_least_one; i++)
+    if (!simp_nonneg(s, m->x[i].b > 1 ? m->x[i].E : scale(s, m->x[i].E, -1)))
+      return false;
   return true;
 }
 

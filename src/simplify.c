@@ -10,6 +10,7 @@
  * the assumptions. */
 #include "tlop_int.h"
 
+#include <float.h>
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
@@ -107,9 +108,10 @@ static bool is_int_base(simp *s, const ir_node *b) {
 
 bool simp_is_integer(simp *s, const poly *p) { return poly_is_integer(p, is_int_base, s); }
 
-/* Does n use an index of the sums being walked (so its form depends on the scope)? */
+/* Does n use an index of the sums being walked (so its form depends on the scope)? The
+ * bounds of the assumptions, first, hold everywhere. */
 static bool uses_scope(const simp *s, const ir_node *n) {
-  for (size_t i = 0; i < s->nbounds; i++)
+  for (size_t i = s->nbounds - (size_t)s->sums; i < s->nbounds; i++)
     if (ir_mentions(n, s->bounds[i].var))
       return true;
   return false;
@@ -344,6 +346,111 @@ static const ir_node *canonical_sum(simp *s, const ir_node *n) {
   return ir_make(s->ctx, IR_SUM, want, 0, n->kid[0], n->kid[1], body);
 }
 
+/* ---- what a repeat or a sum with no trips leaves unevaluated ---- */
+
+/* A parameter: a variable that is neither a sum index nor given a value nor bounded by an
+ * assumption. Deciding what is defined, parameters are the sizes and counts of the models:
+ * > 0, and a count ≥ 1. */
+static bool parameter(simp *s, const ir_node *b) {
+  return b->op == IR_VAR && !bound_of(s, b->name) && !subst_of(s, b->name);
+}
+
+static bool positive_factor(simp *s, const ir_node *b, int e) {
+  (void)e;
+  return parameter(s, b) || positive_var(s, b, true);
+}
+
+static bool count_factor(simp *s, const ir_node *b, int e) {
+  return e > 0 && (parameter(s, b) || simp_nonneg(s, poly_sub(s, scalar(s, b), poly_num(s, 1))));
+}
+
+static bool surely_positive(simp *s, const poly *p) {
+  return simp_positive(s, p) || poly_monomial_over(s, p, DBL_MIN, false, positive_factor);
+}
+
+static bool surely_size(simp *s, const poly *m) { return simp_nonneg(s, m) || surely_positive(s, m); }
+
+/* A τ ≥ 1: proved, or a product of counts. */
+static bool surely_concurrency(simp *s, const poly *tau) {
+  return simp_nonneg(s, poly_sub(s, tau, poly_num(s, 1))) ||
+         poly_monomial_over(s, tau, 1, true, count_factor);
+}
+
+static bool defined_sum(simp *s, const ir_node *n, ptrmap *proven);
+
+/* Whether n, a normal form, evaluates at every valuation the assumptions allow: divisions
+ * by what is not 0, logarithms of what is > 0, powers of a positive number or to a whole
+ * exponent ≥ 0, transfers of sizes ≥ 0 and τ ≥ 1. False when it cannot tell. (Overflow
+ * is not considered.) */
+static bool defined_everywhere(simp *s, const ir_node *n, ptrmap *proven) {
+  if (ptrmap_get(proven, n))
+    return true; /* a DAG: each node once */
+  bool ok;
+  switch (n->op) {
+  case IR_NUM: return isfinite(n->num);
+  case IR_VAR: return true;
+  case IR_DIV: {
+    poly *d = scalar(s, n->kid[1]);
+    ok = surely_positive(s, d) || surely_positive(s, poly_negate(s, d));
+    break;
+  }
+  case IR_LOG2: ok = surely_positive(s, scalar(s, n->kid[0])); break;
+  case IR_POW:
+    ok = (n->kid[0]->op == IR_NUM && n->kid[0]->num > 0) ||
+         (n->kid[1]->op == IR_NUM && n->kid[1]->num >= 0 && n->kid[1]->num == floor(n->kid[1]->num));
+    break;
+  case IR_L:
+  case IR_GAMMA:
+    ok = surely_concurrency(s, scalar(s, n->kid[1])) && surely_size(s, scalar(s, n->kid[0]));
+    break;
+  case IR_O:
+  case IR_PACK: ok = surely_size(s, scalar(s, n->kid[0])); break;
+  case IR_SUM: return defined_sum(s, n, proven);
+  case IR_ADD: case IR_SUB: case IR_MUL: case IR_NEG: case IR_MIN: case IR_MAX: case IR_ABS:
+  case IR_CEIL: case IR_FLOOR: case IR_LT: case IR_LE: case IR_GT: case IR_GE: case IR_EQ:
+  case IR_NE: case IR_AND: case IR_OR: case IR_NOT: case IR_IF: case IR_CONC: ok = true; break;
+  default: return false;
+  }
+  for (int i = 0; i < n->nkids && ok; i++)
+    ok = defined_everywhere(s, n->kid[i], proven);
+  if (ok && !uses_scope(s, n)) /* what an index's bounds proved holds only in its sum */
+    ptrmap_put(proven, n, (void *)n);
+  return ok;
+}
+
+/* A sum evaluates its body only for indices within its bounds. */
+static bool defined_sum(simp *s, const ir_node *n, ptrmap *proven) {
+  if (!defined_everywhere(s, n->kid[0], proven) || !defined_everywhere(s, n->kid[1], proven))
+    return false;
+  poly *lo = scalar(s, n->kid[0]);
+  push_index(s, n->name, lo, scalar(s, n->kid[1]), simp_is_integer(s, lo));
+  bool ok = defined_everywhere(s, n->kid[2], proven);
+  pop_index(s);
+  return ok;
+}
+
+static bool never_fails(simp *s, const ir_node *n) {
+  ptrmap proven = {0};
+  bool ok = defined_everywhere(s, n, &proven);
+  ptrmap_free(&proven);
+  return ok;
+}
+
+/* count × body is written count·body, its body taken out, when the count is a number
+ * (0 × body is no term), provably ≥ 1, or the body is defined everywhere: at count 0 the
+ * body is not evaluated, and 0·body would fail where the body does. Otherwise the repeat
+ * stays. */
+static bool body_taken_out(simp *s, const poly *count, const ir_node *body) {
+  double v;
+  return poly_is_num(count, &v) || simp_nonneg(s, poly_sub(s, count, poly_num(s, 1))) ||
+         never_fails(s, body);
+}
+
+/* A sum whose terms fail where it may be empty stays whole (for the same reason). */
+static bool sum_opened(simp *s, const poly *lo, const poly *hi, const ir_node *body) {
+  return simp_nonneg(s, poly_sub(s, hi, lo)) || never_fails(s, body);
+}
+
 static poly *scalar_sum(simp *s, const ir_node *n) {
   n = canonical_sum(s, n);
   sym idx = n->name;
@@ -365,8 +472,9 @@ static poly *scalar_sum(simp *s, const ir_node *n) {
                   simp_nonneg(s, poly_add(s, poly_sub(s, hi, lo), poly_num(s, 1)));
   push_index(s, idx, lo, hi, simp_is_integer(s, lo));
   poly *body = scalar(s, n->kid[2]);
+  bool opened = sum_opened(s, lo, hi, simp_canon(s, body));
   pop_index(s);
-  if (closable)
+  if (closable && opened)
     return poly_sum(s, idx, lo, hi, body);
   return poly_factor(s, ir_make(s->ctx, IR_SUM, idx, 0, simp_canon(s, lo), simp_canon(s, hi), simp_canon(s, body)));
 }
@@ -414,12 +522,13 @@ static poly *decide(simp *s, ir_op op, poly *a, poly *b) {
 }
 
 /* a / d, dividing by each factor of d in turn so that a denominator (a + 1)^2 keeps its
- * base rather than being multiplied out before the division. */
+ * base rather than being multiplied out before the division. A number to a power is
+ * divided by as a number: 0^1 is a/0, kept as written, not a/0 computed as a·∞. */
 static poly *divide(simp *s, poly *a, const ir_node *d) {
   if (d->op == IR_MUL)
     return divide(s, divide(s, a, d->kid[0]), d->kid[1]);
-  double k = d->op == IR_POW && d->kid[1]->op == IR_NUM ? d->kid[1]->num : 0;
-  if (k == floor(k) && k > 0 && k <= 64)
+  double k = d->op == IR_POW && d->kid[1]->op == IR_NUM ? d->kid[1]->num : 0, v;
+  if (k == floor(k) && k > 0 && k <= 64 && !poly_is_num(scalar(s, d->kid[0]), &v))
     return poly_mul(s, a, poly_pow(s, scalar(s, d->kid[0]), poly_num(s, -k)));
   return poly_div(s, a, scalar(s, d));
 }
@@ -463,6 +572,14 @@ static poly *scalar_op(simp *s, const ir_node *n, poly *a, poly *b) {
   }
 }
 
+static poly *scalar_repeat(simp *s, const ir_node *n) {
+  poly *count = scalar(s, n->kid[0]), *body = scalar(s, n->kid[1]);
+  ir_node *body_ir = simp_canon(s, body);
+  if (body_taken_out(s, count, body_ir))
+    return poly_mul(s, count, body);
+  return poly_factor(s, ir_bin(s->ctx, IR_REPEAT, simp_canon(s, count), body_ir));
+}
+
 static poly *scalar(simp *s, const ir_node *n) {
   /* inside a sum, a sum's canonical index depends on the indices in scope */
   bool memo = !uses_scope(s, n) && !(ir_has_sum(n) && s->sums);
@@ -475,7 +592,7 @@ static poly *scalar(simp *s, const ir_node *n) {
   case IR_VAR: r = scalar_var(s, n); break;
   case IR_SUM: r = scalar_sum(s, n); break;
   case IR_STAGE: r = scalar(s, n->kid[0]); break;
-  case IR_REPEAT: r = poly_mul(s, scalar(s, n->kid[0]), scalar(s, n->kid[1])); break;
+  case IR_REPEAT: r = scalar_repeat(s, n); break;
   case IR_IF: {
     poly *c = scalar(s, n->kid[0]);
     if (poly_is_num(c, &x)) {
@@ -491,10 +608,12 @@ static poly *scalar(simp *s, const ir_node *n) {
     poly *b = n->nkids > 1 ? scalar(s, n->kid[1]) : NULL;
     if (poly_is_num(a, &x) && (!b || poly_is_num(b, &y))) {
       double v = ir_apply((ir_op)n->op, x, b ? y : 0);
-      if (isfinite(v)) {
-        r = poly_num(s, v);
-        break;
-      }
+      /* not a number (10^300 · 10^300, 1/0): kept as written, to fail where it is
+       * evaluated, as it did, and not where a branch that is not taken holds it */
+      ir_node *kept = ir_make(s->ctx, (ir_op)n->op, n->name, 0, ir_num(s->ctx, x),
+                              b ? ir_num(s->ctx, y) : NULL, NULL);
+      r = isfinite(v) ? poly_num(s, v) : poly_factor(s, kept);
+      break;
     }
     r = scalar_op(s, n, a, b);
   }
@@ -806,6 +925,12 @@ static bool index_shift(simp *s, lin dep, sym idx, double *off) {
   return seen && *off != 0 && *off == floor(*off);
 }
 
+/* A sum or repeat kept whole: a cost atom, or a scalar factor when its body became plain
+ * time, as simplifying it again would make it. */
+static lin kept_whole(simp *s, ir_node *n) {
+  return ir_has_cost(n) ? lin_term(s, n, poly_num(s, 1)) : norm(s, n, NULL);
+}
+
 static lin norm_sum(simp *s, const ir_node *n, const par_scope *par, bool shifted) {
   n = canonical_sum(s, n);
   sym idx = n->name;
@@ -827,9 +952,12 @@ static lin norm_sum(simp *s, const ir_node *n, const par_scope *par, bool shifte
                   simp_nonneg(s, poly_add(s, poly_sub(s, hi, lo), poly_num(s, 1)));
   push_index(s, idx, lo, hi, simp_is_integer(s, lo));
   lin body = norm(s, n->kid[2], par);
+  bool opened = sum_opened(s, lo, hi, lin_ir(s, body));
   pop_index(s);
   lin out = {0}, dep = {0};
   ir_node *lo_ir = simp_canon(s, lo), *hi_ir = simp_canon(s, hi);
+  if (!opened)
+    return kept_whole(s, ir_make(s->ctx, IR_SUM, idx, 0, lo_ir, hi_ir, lin_ir(s, body)));
   for (int i = 0; i < body.n; i++) {
     term t = body.t[i];
     if (t.atom && ir_uses(t.atom, idx)) {
@@ -861,6 +989,15 @@ static lin norm_sum(simp *s, const ir_node *n, const par_scope *par, bool shifte
   }
   ir_node *sum = ir_make(s->ctx, IR_SUM, idx, 0, lo_ir, hi_ir, lin_ir(s, dep));
   return lin_add(s, out, lin_term(s, sum, coef), 1);
+}
+
+static lin norm_repeat(simp *s, const ir_node *n, const par_scope *par) {
+  poly *count = scalar(s, n->kid[0]);
+  lin body = norm(s, n->kid[1], par);
+  ir_node *body_ir = lin_ir(s, body);
+  if (body_taken_out(s, count, body_ir))
+    return lin_scale(s, body, count);
+  return kept_whole(s, ir_bin(s->ctx, IR_REPEAT, simp_canon(s, count), body_ir));
 }
 
 /* Σ_{i=a}^{b} x + Σ_{j=a}^{b} y = Σ_{i=a}^{b} (x + y): sums over one range are one sum, so
@@ -934,8 +1071,9 @@ static lin norm(simp *s, const ir_node *n, const par_scope *par) {
   }
   case IR_NEG:
     return lin_scale(s, norm(s, n->kid[0], par), poly_num(s, -1));
-  case IR_MUL:
   case IR_REPEAT:
+    return norm_repeat(s, n, par);
+  case IR_MUL:
     if (!ir_has_cost(n->kid[0]))
       return lin_scale(s, norm(s, n->kid[1], par), scalar(s, n->kid[0]));
     if (!ir_has_cost(n->kid[1]))
@@ -943,8 +1081,7 @@ static lin norm(simp *s, const ir_node *n, const par_scope *par) {
     break;
   case IR_DIV:
     if (!ir_has_cost(n->kid[1]))
-      return lin_scale(s, norm(s, n->kid[0], par),
-                       poly_div(s, poly_num(s, 1), scalar(s, n->kid[1])));
+      return lin_scale(s, norm(s, n->kid[0], par), divide(s, poly_num(s, 1), n->kid[1]));
     break;
   case IR_STAGE:
     return norm(s, n->kid[0], par);
@@ -1236,13 +1373,27 @@ static bool all_finite(const ir_node *n, ptrmap *seen) {
   return true;
 }
 
-/* An operation on numbers only (2^100000, 1e300 * 1e300) whose value is not finite. */
-static const ir_node *overflowing_constant(const ir_node *n, ptrmap *seen) {
+/* Whether kid i of n is evaluated only at some valuations: a branch of an if, the right
+ * of and/or, the body of a sum or a repeat. */
+static bool conditional_kid(const ir_node *n, int i) {
+  switch (n->op) {
+  case IR_IF: return i > 0;
+  case IR_AND:
+  case IR_OR:
+  case IR_REPEAT: return i == 1;
+  case IR_SUM: return i == 2;
+  default: return false;
+  }
+}
+
+/* An operation on numbers only (2^100000, 1e300 * 1e300) whose value is not finite; with
+ * `evaluated`, only one evaluated wherever n is. */
+static const ir_node *overflowing_constant(const ir_node *n, bool evaluated, ptrmap *seen) {
   if (ptrmap_get(seen, n))
     return NULL;
   ptrmap_put(seen, n, (void *)n);
   for (int i = 0; i < n->nkids; i++) {
-    const ir_node *c = overflowing_constant(n->kid[i], seen);
+    const ir_node *c = evaluated && conditional_kid(n, i) ? NULL : overflowing_constant(n->kid[i], evaluated, seen);
     if (c)
       return c;
   }
@@ -1252,21 +1403,34 @@ static const ir_node *overflowing_constant(const ir_node *n, ptrmap *seen) {
   if (!numbers)
     return NULL;
   double v = ir_apply(n->op, n->kid[0]->num, n->nkids > 1 ? n->kid[1]->num : 0);
-  return isinf(v) ? n : NULL;
+  bool by_zero = n->op == IR_DIV && n->kid[1]->num == 0; /* kept as written, as a/0 is */
+  return isinf(v) && !by_zero ? n : NULL;
 }
 
+static const ir_node *find_overflow(const ir_node *n, bool evaluated) {
+  ptrmap seen = {0};
+  const ir_node *c = overflowing_constant(n, evaluated, &seen);
+  ptrmap_free(&seen);
+  return c;
+}
+
+/* A normal form holds no infinite number, and no overflowing operation on numbers where
+ * it is always evaluated (one in a branch is kept as written: see scalar). */
 bool simp_finite(tlop_ctx *ctx, const ir_node *n, const ir_node *r) {
-  ptrmap seen = {0}, visited = {0};
+  ptrmap seen = {0};
   bool finite = all_finite(r, &seen);
   ptrmap_free(&seen);
-  if (finite)
+  const ir_node *kept = find_overflow(r, true);
+  if (finite && !kept)
     return true;
-  const ir_node *c = overflowing_constant(n, &visited);
-  ptrmap_free(&visited);
+  /* named where the input has it, else by its normal form at the whole expression */
+  const ir_node *c = find_overflow(n, false), *at = c ? c : n;
+  if (!c)
+    c = kept;
   strbuf b = {0};
   if (c) {
     prt_expr_to(&b, c, TLOP_FORMAT_UNICODE);
-    diag_error(ctx, c->origin, "%s overflows to infinity: no normal form holds it", b.s);
+    diag_error(ctx, at->origin, "%s overflows to infinity: no normal form holds it", b.s);
   } else {
     diag_error(ctx, n->origin, "a number of the normal form overflows to infinity");
   }

@@ -528,6 +528,10 @@ poly *poly_negate(simp *s, const poly *p);
 bool poly_uses(const poly *p, sym var);
 /* Integer-valued for every value of its variables that `is_int` accepts. */
 bool poly_is_integer(const poly *p, bool (*is_int)(simp *s, const ir_node *base), simp *s);
+/* One monomial c·Π f^e·Π b^E with c ≥ least and every factor accepted by `factor_ok`;
+ * with `at_least_one`, also every b^E ≥ 1. */
+bool poly_monomial_over(simp *s, const poly *p, double least, bool at_least_one,
+                        bool (*factor_ok)(simp *s, const ir_node *base, int e));
 /* As IR: with `factored`, the common monomial is taken out: 2·k·(P − 1)/P. */
 ir_node *poly_to_ir(simp *s, const poly *p, bool factored);
 /* Σ_{var=lo}^{hi} p in closed form for the parts that have one (constants, var, var²,

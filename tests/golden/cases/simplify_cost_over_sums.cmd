@@ -1,0 +1,1 @@
+simplify -f tlop simplify.tlop 'L(m, P) / ((a + b) * (c - 4))'
