@@ -501,8 +501,11 @@ poly *poly_div(simp *s, const poly *a, const poly *b) {
   double v;
   if (poly_is_num(b, &v) && v != 0)
     return scaled(s, a, v, true);
-  if (b->n == 0) /* a/0 stays as written: it fails where it is evaluated, as it did */
-    return poly_factor(s, ir_bin(simp_ctx(s), IR_DIV, poly_to_ir(s, a, true), ir_num(simp_ctx(s), 0)));
+  if (b->n == 0) { /* a/0 stays as written: it fails where it is evaluated, as it did */
+    /* a number a as one literal (0.25, not 1/4, which reads back as 0.25) */
+    ir_node *num = poly_is_num(a, &v) ? ir_num(simp_ctx(s), v) : poly_to_ir(s, a, true);
+    return poly_factor(s, ir_bin(simp_ctx(s), IR_DIV, num, ir_num(simp_ctx(s), 0)));
+  }
   if (b->n == 1)
     return poly_mul(s, a, expanded(s, mono_pow(s, &b->m[0], -1)));
   /* b = g · rest with rest monic (leading coefficient 1), so that a denominator has one
