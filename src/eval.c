@@ -544,6 +544,17 @@ static int flow_order(const void *a, const void *b) {
   return (x->m > y->m) - (x->m < y->m);
 }
 
+/* Adds c transfers of m bytes to one resource's groups, which progression takes by size
+ * (sizes come sorted): an equal size joins the last group. */
+static void add_transfers(double *size, double *count, size_t *k, double m, double c) {
+  if (*k && size[*k - 1] == m) {
+    count[*k - 1] += c;
+  } else {
+    size[*k] = m;
+    count[(*k)++] = c;
+  }
+}
+
 /* Flows of one channel progress together; channels do not contend: the slowest wins. */
 static bool channels_max(eval_state *es, const ir_node *n, flow *fl, size_t nf, double *out) {
   if (nf > 1)
@@ -553,14 +564,8 @@ static bool channels_max(eval_state *es, const ir_node *n, flow *fl, size_t nf, 
   bool ok = true;
   for (size_t i = 0; ok && i < nf;) {
     size_t k = 0, j = i;
-    for (; j < nf && fl[j].ch == fl[i].ch; j++) {
-      if (k && size[k - 1] == fl[j].m) {
-        count[k - 1] += fl[j].tau;
-      } else {
-        size[k] = fl[j].m;
-        count[k++] = fl[j].tau;
-      }
-    }
+    for (; j < nf && fl[j].ch == fl[i].ch; j++)
+      add_transfers(size, count, &k, fl[j].m, fl[j].tau);
     double c;
     ok = progress(es, n, fl[i].ch, size, count, k, &c);
     if (c > worst)
@@ -687,15 +692,8 @@ bool msgs_cost(msg *ms, size_t n, const double par[2], const msg_pricer pr[2], d
   bool ok = true;
   for (size_t i = 0, j; ok && i < n; i = j) {
     size_t k = 0;
-    for (j = i; j < n && ms[j].net == ms[i].net && ms[j].node == ms[i].node; j++) {
-      double c = ms[j].count * par[ms[j].net];
-      if (k && size[k - 1] == ms[j].size) {
-        count[k - 1] += c;
-      } else {
-        size[k] = ms[j].size;
-        count[k++] = c;
-      }
-    }
+    for (j = i; j < n && ms[j].net == ms[i].net && ms[j].node == ms[i].node; j++)
+      add_transfers(size, count, &k, ms[j].size, ms[j].count * par[ms[j].net]);
     double c;
     if ((ok = progression(&pr[ms[i].net], size, count, k, &c)) && c > worst)
       worst = c;
