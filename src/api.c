@@ -66,6 +66,8 @@ void tlop_ctx_free(tlop_ctx *ctx) {
     ptrmap_free(&m->values);
     ptrmap_free(&m->funcs);
     ptrmap_free(&m->platforms);
+    ptrmap_free(&m->claim_vars);
+    ptrmap_free(&m->claim_counts);
     free(m->params);
     free(m->algos);
     free(m->mods);
@@ -335,7 +337,7 @@ static bool count_fits(tlop_ctx *ctx, const char *given, double v, const char *n
     return true;
   diag_error(ctx, (span){0}, "%s '%s' is %.15g, but '%s' of %s is a count: a whole number, "
              "0 or more", given, name, v, name, owner);
-  diag_note(ctx, decl, "'%s' is declared here", name);
+  diag_note(ctx, decl, "'%s' is a count here", name);
   return false;
 }
 
@@ -699,14 +701,31 @@ static const char *count_binding(tlop_model *model, const char *const *algorithm
   return NULL;
 }
 
-tlop_status tlop_axis_check(tlop_model *model, const char *const *algorithms, size_t n,
-                            const tlop_axis *axis) {
-  span decl;
-  const char *owner = count_binding(model, algorithms, n, ctx_sym(model->ctx, axis->name), &decl);
+/* Every value of an axis that binds a count of `owner` (none when NULL) is whole and ≥ 0. */
+static tlop_status axis_counts_fit(tlop_model *model, const tlop_axis *axis, const char *owner,
+                                   span decl) {
   bool ok = true;
   for (size_t i = 0; owner && ok && i < axis->count; i++)
     ok = count_fits(model->ctx, "a value of grid axis", axis->values[i], axis->name, owner, decl);
   return ok ? TLOP_OK : TLOP_ERR_ARG;
+}
+
+tlop_status tlop_axis_check(tlop_model *model, const char *const *algorithms, size_t n,
+                            const tlop_axis *axis) {
+  span decl = {0};
+  const char *owner = count_binding(model, algorithms, n, ctx_sym(model->ctx, axis->name), &decl);
+  return axis_counts_fit(model, axis, owner, decl);
+}
+
+tlop_status tlop_claim_axis_check(tlop_model *model, const tlop_axis *axis) {
+  sym name = ctx_sym(model->ctx, axis->name);
+  if (!ptrmap_get(&model->claim_vars, name) && !ptrmap_get(&model->values, name)) {
+    diag_error(model->ctx, (span){0}, "grid axis '%s' is neither a variable of the claims "
+               "nor a param of the model", axis->name);
+    return TLOP_ERR_ARG;
+  }
+  const ast_expr *use = ptrmap_get(&model->claim_counts, name);
+  return use ? axis_counts_fit(model, axis, "a claim", use->sp) : tlop_axis_check(model, NULL, 0, axis);
 }
 
 void tlop_axis_free(tlop_axis *axis) {

@@ -111,6 +111,7 @@ struct chk_state {
    * that stand where the language gives them a kind (a call's argument, a sum's bound). */
   name_list *free_names;
   ptrmap *anchored;
+  ptrmap *counted;    /* the anchored names given where a count is expected */
   name_list assumed;  /* free names of the model's assumptions: the variables they declare */
   int errors;
 };
@@ -298,10 +299,13 @@ static void names_free(name_list *l) {
   free(l->first);
 }
 
-/* A name that stands where the language gives it a kind. */
-static void anchor(chk_state *c, const ast_expr *e) {
-  if (c->anchored && e->kind == E_NAME)
-    ptrmap_put(c->anchored, e->u.name.name, (void *)e);
+/* A name that stands where the language gives it a kind (`want`). */
+static void anchor(chk_state *c, const ast_expr *e, kind want) {
+  if (!c->anchored || e->kind != E_NAME)
+    return;
+  ptrmap_put(c->anchored, e->u.name.name, (void *)e);
+  if (kind_eq(want, KIND_COUNT))
+    ptrmap_put(c->counted, e->u.name.name, (void *)e);
 }
 
 /* Its annotation, else its default's kind; the default is checked against the annotation. */
@@ -391,7 +395,7 @@ static kind check_builtin(chk_state *c, ast_expr *e, const struct builtin *b, ki
     error_at(c, e->sp, "gamma takes the operator first: gamma(sum, m, τ)");
   if (b->kind != B_SAME1 && b->kind != B_MINMAX)
     for (int i = 0; i < n; i++)
-      anchor(c, a[i]);
+      anchor(c, a[i], KIND_ANY);
   char role[96];
   switch (b->kind) {
   case B_SCALAR1:
@@ -458,7 +462,7 @@ static kind check_call(chk_state *c, ast_expr *e, const scope *sc) {
     } else {
       for (int i = 0; i < n; i++) {
         char role[96];
-        anchor(c, e->u.call.args[i]);
+        anchor(c, e->u.call.args[i], fn->args[i]->k);
         snprintf(role, sizeof role, "argument '%s' of %s", fn->args[i]->name->name, name->name);
         expect(c, args[i], fn->args[i]->k, e->u.call.args[i]->sp, role);
       }
@@ -662,7 +666,7 @@ static kind check_binary(chk_state *c, ast_expr *e, const scope *sc) {
 
 static kind check_par(chk_state *c, ast_expr *e, const scope *sc) {
   ast_expr *l = e->u.par.count, *r = e->u.par.body;
-  anchor(c, l);
+  anchor(c, l, KIND_ANY);
   kind a = check(c, l, sc), b = check(c, r, sc);
   char b1[48];
   if (is_dim(a, 0, 1)) {
@@ -797,8 +801,8 @@ static kind check(chk_state *c, ast_expr *e, const scope *sc) {
     return check(c, e->u.let.body, &s);
   }
   case E_SUM: {
-    anchor(c, e->u.sum.lo);
-    anchor(c, e->u.sum.hi);
+    anchor(c, e->u.sum.lo, KIND_COUNT);
+    anchor(c, e->u.sum.hi, KIND_COUNT);
     kind lo = check(c, e->u.sum.lo, sc), hi = check(c, e->u.sum.hi, sc);
     expect(c, lo, KIND_COUNT, e->u.sum.lo->sp, "the lower bound of a sum");
     expect(c, hi, KIND_COUNT, e->u.sum.hi->sp, "the upper bound of a sum");
@@ -818,7 +822,7 @@ static kind check(chk_state *c, ast_expr *e, const scope *sc) {
     return k;
   }
   case E_REPEAT: {
-    anchor(c, e->u.repeat.count);
+    anchor(c, e->u.repeat.count, KIND_COUNT);
     kind n = check(c, e->u.repeat.count, sc);
     expect(c, n, KIND_COUNT, e->u.repeat.count->sp, "the count of a repeat");
     return check(c, e->u.repeat.body, sc);
@@ -954,16 +958,29 @@ static void check_fact(chk_state *c, ast_expr *e, const char *what) {
  * (assume P = 2^p). A name only compared or combined with others is an error. */
 static void check_claim(chk_state *c, ast_decl *d) {
   name_list free_names = {0}, declared = {0};
-  ptrmap anchored = {0};
-  c->free_names = &free_names, c->anchored = &anchored;
+  ptrmap anchored = {0}, counted = {0};
+  c->free_names = &free_names, c->anchored = &anchored, c->counted = &counted;
   check_fact(c, d->body, "a claim");
-  c->free_names = &declared, c->anchored = NULL;
+  c->free_names = &declared, c->anchored = NULL, c->counted = NULL;
   for (int i = 0; i < d->nfacts; i++)
     check_fact(c, d->facts[i], "an assumption");
   c->free_names = NULL;
+  /* the variables a --grid may name: those of the claim and of its assumptions */
+  for (size_t i = 0; i < declared.n; i++)
+    ptrmap_put(&c->model->claim_vars, declared.first[i]->u.name.name, declared.first[i]);
+  for (size_t i = 0; i < c->assumed.n; i++)
+    ptrmap_put(&c->model->claim_vars, c->assumed.first[i]->u.name.name, c->assumed.first[i]);
   for (size_t i = 0; i < free_names.n; i++) {
     ast_expr *use = free_names.first[i];
     sym name = use->u.name.name;
+    ptrmap_put(&c->model->claim_vars, name, use);
+    if (ptrmap_get(&counted, name)) {
+      ptrmap_put(&c->model->claim_counts, name, ptrmap_get(&counted, name));
+      sym *more = arena_alloc(c->model->ctx->ar, (size_t)(d->ncounts + 1) * sizeof *more);
+      memcpy(more, d->counts, (size_t)d->ncounts * sizeof *more);
+      more[d->ncounts++] = name;
+      d->counts = more;
+    }
     if (ptrmap_get(&anchored, name) || ptrmap_get(&declared.seen, name) ||
         ptrmap_get(&c->assumed.seen, name))
       continue;
@@ -983,6 +1000,7 @@ static void check_claim(chk_state *c, ast_decl *d) {
   names_free(&free_names);
   names_free(&declared);
   ptrmap_free(&anchored);
+  ptrmap_free(&counted);
 }
 
 static chk_state *state_of(tlop_model *model) {

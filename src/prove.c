@@ -53,6 +53,7 @@ typedef struct prover {
   double deadline;
   bool timed_out;
   tlop_proof *proof;
+  const ast_decl *claim; /* the claim being decided (NULL: compare) */
   simp *s;          /* the session of the case being decided */
   struct dominance {
     sym big, small; /* assumed L[big](m, τ) ≥ L[small](m, τ) for all m, τ */
@@ -64,7 +65,8 @@ static const char AXIOMS[] =
     "L(m, τ) ≥ 0, o(m) ≥ 0, γ(m, τ) ≥ 0, p(m) ≥ 0\n"
     "L is non-decreasing in m and in τ\n"
     "L(m, A·τ) ≤ A·L(m, τ) for A ≥ 1 (sub-linearity: sharing a channel never costs more than taking turns)\n"
-    "every variable of a claim is ≥ 0 (sizes, counts, times), unless an assumption bounds it\n"
+    "every variable of a claim is ≥ 0 (sizes, counts, times), unless an assumption bounds it,\n"
+    "and a whole number where it is given as a count (an argument P: count, a sum's bound)\n"
     "the file's `assume` facts, the claim's `when` facts and --assume\n"
     "strict (claim strict …, or --strict): L is strictly increasing in τ\n";
 
@@ -715,10 +717,16 @@ static void with_defaults(prover *pv, const ir_node *lhs, const ir_node *rhs, ir
   const ir_node *parts[2] = {lhs, rhs};
   ir_collect_names(parts, 2, &vars, &channels);
   ir_collect_names((const ir_node *const *)user, nuser, &vars, &channels);
-  *facts = malloc((vars.n + nuser + 1) * sizeof **facts);
+  *facts = malloc((2 * vars.n + nuser + 1) * sizeof **facts);
   *n = 0;
-  for (size_t i = 0; i < vars.n; i++)
-    (*facts)[(*n)++] = ir_bin(pv->ctx, IR_GE, ir_var(pv->ctx, vars.v[i]), ir_num(pv->ctx, 0));
+  for (size_t i = 0; i < vars.n; i++) {
+    ir_node *v = ir_var(pv->ctx, vars.v[i]);
+    (*facts)[(*n)++] = ir_bin(pv->ctx, IR_GE, v, ir_num(pv->ctx, 0));
+    /* a claim's variable given where a count is expected is whole: integer(P) */
+    for (int k = 0; pv->claim && k < pv->claim->ncounts; k++)
+      if (pv->claim->counts[k] == vars.v[i])
+        (*facts)[(*n)++] = ir_bin(pv->ctx, IR_EQ, v, ir_un(pv->ctx, IR_FLOOR, v));
+  }
   for (size_t i = 0; i < nuser; i++)
     (*facts)[(*n)++] = user[i];
   free(vars.v);
@@ -1062,7 +1070,8 @@ static void render(tlop_proof *p, const tlop_prove_opts *o) {
 
 static tlop_proof *start(prover *pv, tlop_model *model, const tlop_prove_opts *o, bool strict) {
   tlop_proof *p = xcalloc(1, sizeof *p);
-  *pv = (prover){model->ctx, model, o, strict || o->strict, 0, false, p, NULL, NULL, 0, 0};
+  *pv = (prover){.ctx = model->ctx, .model = model, .o = o, .strict = strict || o->strict,
+                 .proof = p};
   pv->deadline = clock_seconds() + (o->timeout > 0 ? o->timeout : DEFAULT_TIMEOUT);
   p->seconds = clock_seconds();
   return p;
@@ -1136,6 +1145,7 @@ tlop_status tlop_prove_claim(tlop_model *model, size_t i, const tlop_prove_opts 
   }
   prover pv;
   tlop_proof *p = start(&pv, model, o, d->strict);
+  pv.claim = d;
   p->heading = "claim";
   p->claim = claim_title(d);
   bool judged = judge(&pv, user, nuser, lhs, op, rhs);

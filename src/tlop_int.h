@@ -195,7 +195,12 @@ struct ast_decl {
   /* A param ends here (ast_decl_new): a file of 600 000 params holds nothing else. */
   union {
     struct { ast_arg **args; int nargs; };        /* fn, algorithm, L/o/p, gamma */
-    struct { ast_expr **facts; int nfacts; };     /* assume; a claim's `when` */
+    struct {                                      /* assume; a claim's `when` */
+      ast_expr **facts;
+      int nfacts;
+      sym *counts;    /* a claim's variables given where a count is expected (check.c) */
+      int ncounts;
+    };
     struct { ast_decl **members; int nmembers; }; /* platform: channels and gamma;
                                                      channel: its L, o, p */
   };
@@ -263,6 +268,8 @@ struct tlop_model {
   ptrmap values;    /* sym → ast_decl (D_PARAM) */
   ptrmap funcs;     /* sym → ast_decl (D_FN, D_ALGORITHM) */
   ptrmap platforms; /* sym → ast_decl (D_PLATFORM) */
+  ptrmap claim_vars;   /* sym → ast_expr: the free names of the claims, at a use */
+  ptrmap claim_counts; /* those given where a count is expected, in some claim */
   ast_decl **params; /* every D_PARAM of the model, in load order */
   size_t nparams, params_cap;
   const char **algos; /* the root file's algorithms */

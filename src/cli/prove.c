@@ -57,7 +57,8 @@ static bool prove_file(cli *c, const char *path, tlop_prove_opts *o, FILE *out, 
   tlop_axis *axes = calloc(c->o.ngrids + 1, sizeof *axes);
   size_t naxes = 0;
   for (; ok && naxes < c->o.ngrids; naxes++)
-    ok = tlop_axis_parse(c->ctx, c->o.grids[naxes], &axes[naxes]) == TLOP_OK;
+    ok = tlop_axis_parse(c->ctx, c->o.grids[naxes], &axes[naxes]) == TLOP_OK &&
+         tlop_claim_axis_check(m, &axes[naxes]) == TLOP_OK;
   c->misused |= !ok;
   tlop_env *env = ok ? cli_env(c, m) : NULL;
   tlop_platform *pf = ok && (c->o.platform || c->o.nparams) ? cli_platform(c, m) : NULL;

@@ -1,1 +1,1 @@
-prove prove_evidence.tlop --grid P=2,4,8,16 --grid m=1KiB,1MiB --platform tiny
+prove prove_evidence.tlop --grid m=1KiB,64KiB,1MiB --platform tiny
