@@ -1,8 +1,10 @@
 /* memory.c — the memory of the command: the bound of --max-memory, enforced by the
  * kernel (RLIMIT_DATA), the library's out-of-memory handler that names it, and the stack
  * that the recursive stages need for the deepest expressions. */
+#define _GNU_SOURCE /* RTLD_DEFAULT */
 #include "cli.h"
 
+#include <dlfcn.h>
 #include <errno.h>
 #include <math.h>
 #include <stdio.h>
@@ -35,15 +37,51 @@ static void report_out_of_memory(size_t bytes) {
   if (memory_bound > 0) {
     tlop_format_size(size, sizeof size, memory_bound);
     fprintf(stderr, "tlop: out of memory: more than %s (--max-memory)\n", size);
-  } else {
+  } else if (bytes) {
     tlop_format_size(size, sizeof size, (double)bytes);
     fprintf(stderr, "tlop: out of memory: the system refused %s\n", size);
+  } else {
+    fputs("tlop: out of memory\n", stderr);
   }
   exit(EXIT_INPUT);
 }
 
+static void new_failed(void) { report_out_of_memory(0); }
+
+static void llvm_alloc_failed(void *data, const char *reason, bool crash_diag) {
+  (void)data, (void)reason, (void)crash_diag;
+  report_out_of_memory(0);
+}
+
+/* A function of the process's C++ libraries by its (mangled) name, NULL when absent. */
+static void (*cxx_function(const char *name))(void) {
+  void *sym = dlsym(RTLD_DEFAULT, name);
+  void (*fn)(void) = NULL;
+  if (sym)
+    memcpy(&fn, &sym, sizeof sym); /* ISO C casts no object pointer to a function */
+  return fn;
+}
+
+/* LLVM allocates with C++ new, which past the bound throws std::bad_alloc, and with its
+ * own safe_malloc, which reports "LLVM ERROR: out of memory": either would abort the
+ * command. Their handlers (std::set_new_handler, llvm::install_bad_alloc_error_handler,
+ * which LLVM-C does not wrap; absent without the JIT) report it as the library's own
+ * failures are. */
+static void catch_failed_cxx_allocations(void) {
+  typedef void (*(*set_new_handler_fn)(void (*)(void)))(void);
+  typedef void (*install_llvm_fn)(void (*)(void *, const char *, bool), void *);
+  set_new_handler_fn set_new_handler = (set_new_handler_fn)cxx_function("_ZSt15set_new_handlerPFvvE");
+  install_llvm_fn install_llvm =
+      (install_llvm_fn)cxx_function("_ZN4llvm31install_bad_alloc_error_handlerEPFvPvPKcbES0_");
+  if (set_new_handler)
+    set_new_handler(new_failed);
+  if (install_llvm)
+    install_llvm(llvm_alloc_failed, NULL);
+}
+
 void cli_limit_memory(double bytes) {
   tlop_set_oom_handler(report_out_of_memory);
+  catch_failed_cxx_allocations();
   struct rlimit lim;
   if (UNDER_ASAN || getrlimit(RLIMIT_DATA, &lim) != 0)
     return;

@@ -24,9 +24,7 @@ static bool c_identifier(const char *s) {
 static void gen_wrapper(jit_gen *g, LLVMValueRef point, const char *name, size_t nparams,
                         bool slots) {
   LLVMBuilderRef b = g->b;
-  LLVMTypeRef *types = calloc(nparams + 1, sizeof *types);
-  if (!types)
-    abort();
+  LLVMTypeRef *types = xcalloc(nparams + 1, sizeof *types);
   for (size_t i = 0; i < nparams; i++)
     types[i] = g->f64;
   types[nparams] = g->ptr;

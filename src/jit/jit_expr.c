@@ -269,9 +269,7 @@ static jit_modtab *module_table(jit_gen *g, const tab_table *t, const char *chan
   for (size_t i = 0; i < g->ntabs; i++)
     if (g->tabs[i]->t == t)
       return g->tabs[i];
-  jit_modtab *mt = calloc(1, sizeof *mt);
-  if (!mt)
-    abort();
+  jit_modtab *mt = xcalloc(1, sizeof *mt);
   *mt = (jit_modtab){.t = t, .channel = channel, .slot = -1};
   if (g->bake || t->kind == TAB_GAMMA)
     jit_tab_globals(g, t, &mt->gm, &mt->gv);
@@ -310,9 +308,7 @@ static uint64_t memo_hash(const void *a, uintptr_t b) {
 
 static void memo_rehash(jit_fn *f) {
   size_t n = f->nslots ? f->nslots * 2 : 256;
-  uint32_t *s = calloc(n, sizeof *s);
-  if (!s)
-    abort();
+  uint32_t *s = xcalloc(n, sizeof *s);
   for (size_t i = 0; i < f->nmemo; i++) {
     size_t j = memo_hash(f->memo[i].a, f->memo[i].b) & (n - 1);
     while (s[j])
@@ -925,9 +921,7 @@ static jv loop_close(jit_fn *f, loop *L, jv term, jv r) {
   LLVMValueRef acc2 = plus0 ? L->acc : LLVMBuildFAdd(b, L->acc, term.v, "");
   LLVMValueRef err2 = or_(f, L->err, term.err[d + 1]), xf2 = or_(f, L->xf, term.xf[d + 1]);
   LLVMValueRef k2 = LLVMBuildFAdd(b, L->k, jit_const(g, 1), "");
-  LLVMValueRef *next = calloc(in->nrec + 1, sizeof *next);
-  if (!next)
-    abort();
+  LLVMValueRef *next = xcalloc(in->nrec + 1, sizeof *next);
   for (size_t j = 0; j < in->nrec; j++)
     next[j] = LLVMBuildFMul(b, in->rec[j].phi, jit_const(g, in->rec[j].factor), "");
   LLVMValueRef terms2 = f->terms;
@@ -1607,9 +1601,7 @@ static bool prices(jit_fn *f) {
   jit_gen *g = f->g;
   if (f->priced)
     return true;
-  const char **names = calloc(f->nvars + 2, sizeof *names);
-  if (!names)
-    abort();
+  const char **names = xcalloc(f->nvars + 2, sizeof *names);
   for (size_t j = 0; j < f->nvars; j++)
     names[j] = f->vars[j]->name;
   names[f->nvars] = "\x01msg.m";
@@ -1775,9 +1767,7 @@ LLVMValueRef jit_gen_point(jit_gen *g, const tlop_model *model, const ir_node *r
   add_fn_attr(g, f.fn, "alwaysinline", 0);
   f.x = LLVMGetParam(f.fn, 0);
   f.tables = LLVMGetParam(f.fn, 1);
-  f.vars = calloc(nvars + 1, sizeof *f.vars);
-  if (!f.vars)
-    abort();
+  f.vars = xcalloc(nvars + 1, sizeof *f.vars);
   for (size_t j = 0; j < nvars; j++)
     f.vars[j] = ctx_sym(g->ctx, names[j]);
   f.lv = grow_array(NULL, &f.lv_cap, 4, sizeof *f.lv);

@@ -159,9 +159,7 @@ static LLVMValueRef L_inline(jit_gen *g, const jit_tab *t, const jit_locus *p, L
 }
 
 static LLVMValueRef const_array(jit_gen *g, const double *vals, size_t n, const char *name) {
-  LLVMValueRef *elems = malloc((n ? n : 1) * sizeof *elems);
-  if (!elems)
-    abort();
+  LLVMValueRef *elems = xmalloc((n ? n : 1) * sizeof *elems);
   for (size_t i = 0; i < n; i++)
     elems[i] = jit_const(g, vals[i]);
   LLVMValueRef init = LLVMConstArray2(g->f64, elems, n);
