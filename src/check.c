@@ -970,16 +970,15 @@ static void check_claim(chk_state *c, ast_decl *d) {
     ptrmap_put(&c->model->claim_vars, declared.first[i]->u.name.name, declared.first[i]);
   for (size_t i = 0; i < c->assumed.n; i++)
     ptrmap_put(&c->model->claim_vars, c->assumed.first[i]->u.name.name, c->assumed.first[i]);
+  d->counts = arena_alloc(c->model->ctx->ar, (free_names.n + 1) * sizeof *d->counts);
+  d->ncounts = 0;
   for (size_t i = 0; i < free_names.n; i++) {
     ast_expr *use = free_names.first[i];
     sym name = use->u.name.name;
     ptrmap_put(&c->model->claim_vars, name, use);
     if (ptrmap_get(&counted, name)) {
       ptrmap_put(&c->model->claim_counts, name, ptrmap_get(&counted, name));
-      sym *more = arena_alloc(c->model->ctx->ar, (size_t)(d->ncounts + 1) * sizeof *more);
-      memcpy(more, d->counts, (size_t)d->ncounts * sizeof *more);
-      more[d->ncounts++] = name;
-      d->counts = more;
+      d->counts[d->ncounts++] = name;
     }
     if (ptrmap_get(&anchored, name) || ptrmap_get(&declared.seen, name) ||
         ptrmap_get(&c->assumed.seen, name))
