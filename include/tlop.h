@@ -251,7 +251,7 @@ TLOP_API void tlop_axis_free(tlop_axis *axis);
 TLOP_API tlop_status tlop_axis_check(tlop_model *model, const char *const *algorithms, size_t n,
                                      const tlop_axis *axis);
 /* The same for the evidence grid of `prove`: the axis names a variable of the model's claims
- * (or a param), and one given where a count is expected takes whole numbers ≥ 0. */
+ * (or a param), and one that a claim passes to an algorithm's count takes whole numbers ≥ 0. */
 TLOP_API tlop_status tlop_claim_axis_check(tlop_model *model, const tlop_axis *axis);
 
 /* ---- claims: proofs, counterexamples, evidence ---- */

@@ -299,7 +299,8 @@ static void names_free(name_list *l) {
   free(l->first);
 }
 
-/* A name that stands where the language gives it a kind (`want`). */
+/* A name that stands where the language gives it a kind; `want` KIND_COUNT: where a whole
+ * number is expected. */
 static void anchor(chk_state *c, const ast_expr *e, kind want) {
   if (!c->anchored || e->kind != E_NAME)
     return;
@@ -462,7 +463,8 @@ static kind check_call(chk_state *c, ast_expr *e, const scope *sc) {
     } else {
       for (int i = 0; i < n; i++) {
         char role[96];
-        anchor(c, e->u.call.args[i], fn->args[i]->k);
+        /* an algorithm's count is whole wherever it is given (tlop_eval, --set, --grid) */
+        anchor(c, e->u.call.args[i], fn->kind == D_ALGORITHM ? fn->args[i]->k : KIND_ANY);
         snprintf(role, sizeof role, "argument '%s' of %s", fn->args[i]->name->name, name->name);
         expect(c, args[i], fn->args[i]->k, e->u.call.args[i]->sp, role);
       }
@@ -801,8 +803,8 @@ static kind check(chk_state *c, ast_expr *e, const scope *sc) {
     return check(c, e->u.let.body, &s);
   }
   case E_SUM: {
-    anchor(c, e->u.sum.lo, KIND_COUNT);
-    anchor(c, e->u.sum.hi, KIND_COUNT);
+    anchor(c, e->u.sum.lo, KIND_ANY);
+    anchor(c, e->u.sum.hi, KIND_ANY);
     kind lo = check(c, e->u.sum.lo, sc), hi = check(c, e->u.sum.hi, sc);
     expect(c, lo, KIND_COUNT, e->u.sum.lo->sp, "the lower bound of a sum");
     expect(c, hi, KIND_COUNT, e->u.sum.hi->sp, "the upper bound of a sum");
@@ -822,7 +824,7 @@ static kind check(chk_state *c, ast_expr *e, const scope *sc) {
     return k;
   }
   case E_REPEAT: {
-    anchor(c, e->u.repeat.count, KIND_COUNT);
+    anchor(c, e->u.repeat.count, KIND_ANY);
     kind n = check(c, e->u.repeat.count, sc);
     expect(c, n, KIND_COUNT, e->u.repeat.count->sp, "the count of a repeat");
     return check(c, e->u.repeat.body, sc);

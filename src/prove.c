@@ -66,7 +66,7 @@ static const char AXIOMS[] =
     "L is non-decreasing in m and in τ\n"
     "L(m, A·τ) ≤ A·L(m, τ) for A ≥ 1 (sub-linearity: sharing a channel never costs more than taking turns)\n"
     "every variable of a claim is ≥ 0 (sizes, counts, times), unless an assumption bounds it,\n"
-    "and a whole number where it is given as a count (an argument P: count, a sum's bound)\n"
+    "and a whole number where it is an algorithm's count (P: count), as tlop requires\n"
     "the file's `assume` facts, the claim's `when` facts and --assume\n"
     "strict (claim strict …, or --strict): L is strictly increasing in τ\n";
 
@@ -722,7 +722,7 @@ static void with_defaults(prover *pv, const ir_node *lhs, const ir_node *rhs, ir
   for (size_t i = 0; i < vars.n; i++) {
     ir_node *v = ir_var(pv->ctx, vars.v[i]);
     (*facts)[(*n)++] = ir_bin(pv->ctx, IR_GE, v, ir_num(pv->ctx, 0));
-    /* a claim's variable given where a count is expected is whole: integer(P) */
+    /* a claim's variable given as an algorithm's count is whole: integer(P) */
     for (int k = 0; pv->claim && k < pv->claim->ncounts; k++)
       if (pv->claim->counts[k] == vars.v[i])
         (*facts)[(*n)++] = ir_bin(pv->ctx, IR_EQ, v, ir_un(pv->ctx, IR_FLOOR, v));

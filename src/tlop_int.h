@@ -198,7 +198,7 @@ struct ast_decl {
     struct {                                      /* assume; a claim's `when` */
       ast_expr **facts;
       int nfacts;
-      sym *counts;    /* a claim's variables given where a count is expected (check.c) */
+      sym *counts;    /* a claim's variables given as an algorithm's count (check.c) */
       int ncounts;
     };
     struct { ast_decl **members; int nmembers; }; /* platform: channels and gamma;
@@ -269,7 +269,7 @@ struct tlop_model {
   ptrmap funcs;     /* sym → ast_decl (D_FN, D_ALGORITHM) */
   ptrmap platforms; /* sym → ast_decl (D_PLATFORM) */
   ptrmap claim_vars;   /* sym → ast_expr: the free names of the claims, at a use */
-  ptrmap claim_counts; /* those given where a count is expected, in some claim */
+  ptrmap claim_counts; /* those given as an algorithm's count, in some claim */
   ast_decl **params; /* every D_PARAM of the model, in load order */
   size_t nparams, params_cap;
   const char **algos; /* the root file's algorithms */
