@@ -82,7 +82,7 @@ static bool build(tlop_platform *pf, ast_decl *decl) {
         pf->gamma = read_table(ctx, table_path(ctx, d->mod ? d->mod : decl->mod, d->path),
                                d->path_sp, TAB_GAMMA);
       } else {
-        pf->gamma_expr = lower_function(pf->model, d);
+        pf->gamma_expr = lower_function(pf->model, d, NULL);
         pf->gamma_m = d->args[0]->name;
         pf->gamma_tau = d->args[1]->name;
       }
@@ -96,7 +96,7 @@ static bool build(tlop_platform *pf, ast_decl *decl) {
     }
     for (int j = 0; j < d->nmembers; j++) {
       ast_decl *fn = d->members[j];
-      ir_node *body = lower_function(pf->model, fn);
+      ir_node *body = lower_function(pf->model, fn, NULL);
       switch (fn->name->name[0]) {
       case 'L': ch->L = body, ch->L_m = fn->args[0]->name, ch->L_tau = fn->args[1]->name; break;
       case 'o': ch->o = body, ch->o_m = fn->args[0]->name; break;
@@ -220,13 +220,29 @@ static void check_walk(const tlop_platform *pf, const ir_node *n, ptrmap *seen, 
     free(have.s);
     *ok = false;
   }
-  if (n->op == IR_GAMMA && !pf->gamma && !pf->gamma_expr) {
-    diag_error(pf->ctx, n->origin, "platform '%s' defines no gamma (add 'gamma = table "
-               "\"…\";' or 'gamma(m, τ) = …;')", tlop_platform_name(pf));
+  char *lacks = n->op == IR_GAMMA ? pf_gamma_lacks(pf, n->name) : NULL;
+  if (lacks) {
+    diag_error(pf->ctx, n->origin, "%s", lacks);
+    free(lacks);
     *ok = false;
   }
   for (int i = 0; i < n->nkids; i++)
     check_walk(pf, n->kid[i], seen, ok);
+}
+
+char *pf_gamma_lacks(const tlop_platform *pf, sym op) {
+  strbuf msg = {0};
+  if (!pf->gamma && !pf->gamma_expr)
+    sb_printf(&msg, "platform '%s' defines no gamma (add 'gamma = table \"…\";' or "
+              "'gamma(m, τ) = …;')", tlop_platform_name(pf));
+  else if (pf->gamma && tab_gamma_column(pf->gamma, op->name) < 0) {
+    sb_printf(&msg, "the gamma table of platform '%s' has no operator '%s' (it has: ",
+              tlop_platform_name(pf), op->name);
+    for (int i = 0; i < pf->gamma->ncols; i++)
+      sb_printf(&msg, "%s%s", i ? ", " : "", pf->gamma->colnames[i]);
+    sb_puts(&msg, ")");
+  }
+  return msg.len ? sb_take(&msg) : NULL;
 }
 
 bool pf_check_expr(const tlop_platform *pf, const ir_node *n) {
