@@ -148,7 +148,8 @@ TLOP_API tlop_status tlop_load_source(tlop_ctx *ctx, const char *name, const cha
 TLOP_API size_t tlop_model_algorithms(const tlop_model *model, const char ***names);
 /* Platforms the model's own file declares, in source order. */
 TLOP_API size_t tlop_model_platforms(const tlop_model *model, const char ***names);
-/* The parameters of an algorithm, in order; NULL when there is no such algorithm. */
+/* The parameters of an algorithm that take numbers, in order (an operator parameter,
+ * op: op, is given by name: tlop_env_set_op); NULL when there is no such algorithm. */
 TLOP_API const char *const *tlop_algorithm_params(const tlop_model *model, const char *name,
                                          size_t *count);
 

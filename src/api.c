@@ -170,9 +170,11 @@ const char *const *tlop_algorithm_params(const tlop_model *model, const char *na
   if (!fn || fn->kind != D_ALGORITHM)
     return NULL;
   const char **names = arena_alloc(model->ctx->ar, (size_t)(fn->nargs + 1) * sizeof *names);
+  size_t n = 0;
   for (int i = 0; i < fn->nargs; i++)
-    names[i] = fn->args[i]->name->name;
-  *count = (size_t)fn->nargs;
+    if (fn->args[i]->k.tag != K_OP) /* bound by name when the expression is built */
+      names[n++] = fn->args[i]->name->name;
+  *count = n;
   return names;
 }
 
