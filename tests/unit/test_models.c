@@ -90,6 +90,9 @@ static void collectives(void) {
   CHECK_VALUE("tau", "reduce_binomial(1 KiB, 5)", 48); /* stages c = 2, 1, 1: 12·c */
   CHECK_VALUE("linear", "reduce_binomial(1 B, 5)", 2 * (2 + 1 + 1));
   CHECK_VALUE("tau", "reduce_binomial(1 KiB, 1)", 0);
+  /* the operator is a parameter (op: op = sum); tau's analytic γ is the same for all */
+  CHECK_VALUE("tau", "reduce_binomial(1 KiB, 5, max)", 48);
+  CHECK_VALUE("tau", "allreduce_rabenseifner(1 KiB, 5, prod)", 12 + 96 + 16 + 2);
   /* allreduce: linear = reduce_linear + bcast_linear; non-overlapping = binomials */
   CHECK_VALUE("tau", "allreduce_linear(1 KiB, 5)", 48 + 8);
   CHECK_VALUE("tau", "allreduce_nonoverlapping(1 KiB, 5)", 48 + 8);
