@@ -216,6 +216,11 @@ TLOP_API tlop_status tlop_platform_table(const tlop_platform *pf, const char *ch
                                          const double **m, const double **v, size_t *nrows,
                                          size_t *ncols);
 TLOP_API void tlop_platform_free(tlop_platform *pf);
+/* Reports every operator that an algorithm of the model's own file gives γ — a literal, a
+ * default, or env's value for an operator parameter — and that the platform's gamma
+ * table lacks: what `tlop check` can say before anything is evaluated. */
+TLOP_API tlop_status tlop_platform_check_operators(const tlop_platform *pf, tlop_model *model,
+                                                   const tlop_env *env);
 
 /* ---- evaluation ---- */
 TLOP_API tlop_status tlop_eval(const tlop_expr *expr, const tlop_platform *pf, const tlop_env *env,

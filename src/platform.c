@@ -200,12 +200,15 @@ const pf_channel *pf_channel_find(const tlop_platform *pf, sym name) {
   return NULL;
 }
 
-static void check_walk(const tlop_platform *pf, const ir_node *n, ptrmap *seen, bool *ok) {
+/* channels false: only the operators a gamma table lacks (a model's algorithms, at check
+ * time, may be meant for other platforms' channels). */
+static void check_walk(const tlop_platform *pf, const ir_node *n, ptrmap *seen, bool channels,
+                       bool *ok) {
   if (ptrmap_get(seen, n) || !ir_has_cost(n))
     return;
   ptrmap_put(seen, n, (void *)n);
-  bool channel_op = n->op == IR_L || n->op == IR_O || n->op == IR_PACK || n->op == IR_SCHED ||
-                    (n->op == IR_PAR && n->name);
+  bool channel_op = channels && (n->op == IR_L || n->op == IR_O || n->op == IR_PACK ||
+                                 n->op == IR_SCHED || (n->op == IR_PAR && n->name));
   if (channel_op && pf->nch == 0) {
     diag_error(pf->ctx, n->origin, "platform '%s' declares no channel: it cannot price '%s'",
                tlop_platform_name(pf), ir_op_name(n->op));
@@ -220,14 +223,14 @@ static void check_walk(const tlop_platform *pf, const ir_node *n, ptrmap *seen, 
     free(have.s);
     *ok = false;
   }
-  char *lacks = n->op == IR_GAMMA ? pf_gamma_lacks(pf, n->name) : NULL;
+  char *lacks = n->op == IR_GAMMA && (channels || pf->gamma) ? pf_gamma_lacks(pf, n->name) : NULL;
   if (lacks) {
     diag_error(pf->ctx, n->origin, "%s", lacks);
     free(lacks);
     *ok = false;
   }
   for (int i = 0; i < n->nkids; i++)
-    check_walk(pf, n->kid[i], seen, ok);
+    check_walk(pf, n->kid[i], seen, channels, ok);
 }
 
 char *pf_gamma_lacks(const tlop_platform *pf, sym op) {
@@ -245,10 +248,26 @@ char *pf_gamma_lacks(const tlop_platform *pf, sym op) {
   return msg.len ? sb_take(&msg) : NULL;
 }
 
-bool pf_check_expr(const tlop_platform *pf, const ir_node *n) {
+static bool check_node(const tlop_platform *pf, const ir_node *n, bool channels) {
   ptrmap seen = {0};
   bool ok = true;
-  check_walk(pf, n, &seen, &ok);
+  check_walk(pf, n, &seen, channels, &ok);
   ptrmap_free(&seen);
   return ok;
+}
+
+bool pf_check_expr(const tlop_platform *pf, const ir_node *n) { return check_node(pf, n, true); }
+
+tlop_status tlop_platform_check_operators(const tlop_platform *pf, tlop_model *model,
+                                          const tlop_env *env) {
+  bool ok = true;
+  for (size_t a = 0; a < model->nalgos; a++) {
+    ast_decl *fn = ptrmap_get(&model->funcs, ctx_sym(pf->ctx, model->algos[a]));
+    bool bound = true; /* an operator without default nor value: nothing to check yet */
+    for (int i = 0; i < fn->nargs; i++)
+      bound &= fn->args[i]->k.tag != K_OP || fn->args[i]->dflt || env_op(env, fn->args[i]->name);
+    ir_node *body = bound ? lower_function(model, fn, env) : NULL;
+    ok &= !body || check_node(pf, body, false);
+  }
+  return ok ? TLOP_OK : TLOP_ERR_EVAL;
 }
