@@ -85,7 +85,7 @@ static void tlop_yyerror(TLOP_YYLTYPE *l, void *scanner, parse_state *ps, const 
 %token CEIL_OPEN "'⌈'" CEIL_CLOSE "'⌉'" FLOOR_OPEN "'⌊'" FLOOR_CLOSE "'⌋'"
 %token SIGMA_OPEN "'Σ_{'" LOG2_SUB "'log₂'"
 
-%type <expr> expr primary named args opt_args stage_items stage_item facts fact
+%type <expr> expr primary named args arg opt_args stage_items stage_item facts fact
 %type <expr> statements statement opt_under opt_alone opt_start
 %type <decl> decl decls members member chan_defs chan_def
 %type <arg> formals opt_formals formal
@@ -157,6 +157,7 @@ formals:
 
 formal:
     IDENT opt_kind            { $$ = arg_new(ps, $1, $2, @1); }
+  | IDENT opt_kind '=' arg    { $$ = arg_new(ps, $1, $2, @1); $$->dflt = $4; }
   ;
 
 members:
@@ -261,10 +262,10 @@ primary:
   | LOG2_SUB '(' expr ')'     { $$ = ast_call(ps, sym_intern(ps->ctx->syms, "log2", 4), NULL, $3, SP(@1), SP(@$)); }
   | GAMMA '(' IDENT ',' args ')' {
                                 $$ = ast_call(ps, sym_intern(ps->ctx->syms, "gamma", 5), NULL, $5, SP(@1), SP(@$));
-                                $$->u.call.op = $3; }
+                                $$->u.call.op = $3; $$->u.call.op_sp = SP(@3); }
   | GAMMA '(' SUM ',' args ')' {
                                 $$ = ast_call(ps, sym_intern(ps->ctx->syms, "gamma", 5), NULL, $5, SP(@1), SP(@$));
-                                $$->u.call.op = sym_intern(ps->ctx->syms, "sum", 3); }
+                                $$->u.call.op = sym_intern(ps->ctx->syms, "sum", 3); $$->u.call.op_sp = SP(@3); }
   | '(' expr ')'              { $$ = $2; }
   | CEIL_OPEN expr CEIL_CLOSE { $$ = ast_call(ps, sym_intern(ps->ctx->syms, "ceil", 4), NULL, $2, SP(@1), SP(@$)); }
   | FLOOR_OPEN expr FLOOR_CLOSE { $$ = ast_call(ps, sym_intern(ps->ctx->syms, "floor", 5), NULL, $2, SP(@1), SP(@$)); }
@@ -345,8 +346,14 @@ opt_args:
   ;
 
 args:
+    arg
+  | args ',' arg              { $$ = $3; $3->next = $1; }
+  ;
+
+/* An argument; `sum` alone is the reduction operator of that name (reduce(m, P, sum)). */
+arg:
     expr
-  | args ',' expr             { $$ = $3; $3->next = $1; }
+  | SUM                       { $$ = ast_name(ps, sym_intern(ps->ctx->syms, "sum", 3), SP(@$)); }
   ;
 
 stage_items:
@@ -385,12 +392,12 @@ static kind kind_named(parse_state *ps, sym name, TLOP_YYLTYPE l) {
   static const struct { const char *name; kind_tag tag; int b, s; } kinds[] = {
     {"size", K_DIM, 1, 0}, {"time", K_DIM, 0, 1}, {"count", K_DIM, 0, 0},
     {"real", K_DIM, 0, 0}, {"number", K_NUM, 0, 0}, {"bandwidth", K_DIM, 1, -1},
-    {"rate", K_DIM, -1, 1}, {"bool", K_BOOL, 0, 0}};
+    {"rate", K_DIM, -1, 1}, {"bool", K_BOOL, 0, 0}, {"op", K_OP, 0, 0}};
   for (size_t i = 0; i < sizeof kinds / sizeof *kinds; i++)
     if (strcmp(name->name, kinds[i].name) == 0)
       return (kind){kinds[i].tag, (int8_t)kinds[i].b, (int8_t)kinds[i].s};
   diag_error(ps->ctx, SP(l), "unknown kind '%s': expected size, count, time, real, number, "
-             "bandwidth, rate (time per byte) or bool", name->name);
+             "bandwidth, rate (time per byte), bool or op (a reduction operator)", name->name);
   ps->errors++;
   return KIND_ANY;
 }

@@ -148,7 +148,8 @@ TLOP_API tlop_status tlop_load_source(tlop_ctx *ctx, const char *name, const cha
 TLOP_API size_t tlop_model_algorithms(const tlop_model *model, const char ***names);
 /* Platforms the model's own file declares, in source order. */
 TLOP_API size_t tlop_model_platforms(const tlop_model *model, const char ***names);
-/* The parameters of an algorithm, in order; NULL when there is no such algorithm. */
+/* The parameters of an algorithm that take numbers, in order (an operator parameter,
+ * op: op, is given by name: tlop_env_set_op); NULL when there is no such algorithm. */
 TLOP_API const char *const *tlop_algorithm_params(const tlop_model *model, const char *name,
                                          size_t *count);
 
@@ -158,6 +159,10 @@ TLOP_API void tlop_env_free(tlop_env *env);
 /* Parses a constant expression such as "1MiB", "64", "3.5us" or "2*8 KiB" and binds it. */
 TLOP_API tlop_status tlop_env_set_text(tlop_env *env, const char *name, const char *value);
 TLOP_API tlop_status tlop_env_set(tlop_env *env, const char *name, double value, tlop_kind kind);
+/* Binds name to a reduction operator by its name ("max"): an algorithm's parameter
+ * `op: op`, or a free operator of an expression. Operators are bound when an expression is
+ * built (tlop_algorithm_expr, tlop_expr_parse), not when it is evaluated. */
+TLOP_API tlop_status tlop_env_set_op(tlop_env *env, const char *name, const char *op);
 /* Parses a constant expression to its value in bytes, seconds or plain number. */
 TLOP_API tlop_status tlop_value_parse(tlop_ctx *ctx, const char *text, double *value, tlop_kind *kind);
 
@@ -174,6 +179,8 @@ TLOP_API tlop_status tlop_algorithm_expr(tlop_model *model, const char *name, co
                                          tlop_expr **out);
 /* Does the model (its file or an import) declare a `param` of this name? */
 TLOP_API int tlop_model_has_param(const tlop_model *model, const char *name);
+/* Does a function or algorithm of the model have an operator parameter of this name? */
+TLOP_API int tlop_model_has_op_param(const tlop_model *model, const char *name);
 /* The form the papers derive by hand: ∥ pushed into the transfers, like terms combined,
  * sums closed where they have a closed form, assumptions applied. The result evaluates to
  * the same value for every valuation that satisfies the assumptions. */
@@ -209,6 +216,11 @@ TLOP_API tlop_status tlop_platform_table(const tlop_platform *pf, const char *ch
                                          const double **m, const double **v, size_t *nrows,
                                          size_t *ncols);
 TLOP_API void tlop_platform_free(tlop_platform *pf);
+/* Reports every operator that an algorithm of the model's own file gives γ — a literal, a
+ * default, or env's value for an operator parameter — and that the platform's gamma
+ * table lacks: what `tlop check` can say before anything is evaluated. */
+TLOP_API tlop_status tlop_platform_check_operators(const tlop_platform *pf, tlop_model *model,
+                                                   const tlop_env *env);
 
 /* ---- evaluation ---- */
 TLOP_API tlop_status tlop_eval(const tlop_expr *expr, const tlop_platform *pf, const tlop_env *env,

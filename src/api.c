@@ -4,6 +4,7 @@
 #include "tlop_int.h"
 #include "table.h"
 
+#include <ctype.h>
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
@@ -171,9 +172,11 @@ const char *const *tlop_algorithm_params(const tlop_model *model, const char *na
   if (!fn || fn->kind != D_ALGORITHM)
     return NULL;
   const char **names = arena_alloc(model->ctx->ar, (size_t)(fn->nargs + 1) * sizeof *names);
+  size_t n = 0;
   for (int i = 0; i < fn->nargs; i++)
-    names[i] = fn->args[i]->name->name;
-  *count = (size_t)fn->nargs;
+    if (fn->args[i]->k.tag != K_OP) /* bound by name when the expression is built */
+      names[n++] = fn->args[i]->name->name;
+  *count = n;
   return names;
 }
 
@@ -192,10 +195,48 @@ void tlop_env_free(tlop_env *env) {
   free(env->names);
   free(env->values);
   free(env->kinds);
+  free(env->op_names);
+  free(env->ops);
   free(env);
 }
 
+sym env_op(const tlop_env *env, sym name) {
+  for (size_t i = 0; env && i < env->nops; i++)
+    if (env->op_names[i] == name)
+      return env->ops[i];
+  return NULL;
+}
+
+/* A name is a value of its own, an operator or a number, never both. */
+static void env_drop(tlop_env *env, sym name) {
+  for (size_t i = 0; i < env->n; i++)
+    if (env->names[i] == name) {
+      env->n--;
+      env->names[i] = env->names[env->n], env->values[i] = env->values[env->n];
+      env->kinds[i] = env->kinds[env->n];
+      return;
+    }
+  for (size_t i = 0; i < env->nops; i++)
+    if (env->op_names[i] == name) {
+      env->nops--;
+      env->op_names[i] = env->op_names[env->nops], env->ops[i] = env->ops[env->nops];
+      return;
+    }
+}
+
+static tlop_status env_put_op(tlop_env *env, sym name, sym op) {
+  env_drop(env, name);
+  size_t cap = env->ops_cap;
+  env->op_names = grow_array(env->op_names, &cap, env->nops + 1, sizeof *env->op_names);
+  env->ops = grow_array(env->ops, &env->ops_cap, env->nops + 1, sizeof *env->ops);
+  env->op_names[env->nops] = name;
+  env->ops[env->nops++] = op;
+  return TLOP_OK;
+}
+
 static tlop_status env_put(tlop_env *env, sym name, double v, kind k) {
+  if (env_op(env, name))
+    env_drop(env, name);
   for (size_t i = 0; i < env->n; i++)
     if (env->names[i] == name) {
       env->values[i] = v;
@@ -213,6 +254,38 @@ static tlop_status env_put(tlop_env *env, sym name, double v, kind k) {
   return TLOP_OK;
 }
 
+/* An operator's name as a table's column header spells it: letters, digits, '_'. */
+static bool operator_text(const char *s) {
+  if (!(isalpha((unsigned char)*s) || *s == '_'))
+    return false;
+  for (; *s; s++)
+    if (!(isalnum((unsigned char)*s) || *s == '_'))
+      return false;
+  return true;
+}
+
+tlop_status tlop_env_set_op(tlop_env *env, const char *name, const char *op) {
+  if (!name || !*name || !op)
+    return TLOP_ERR_ARG;
+  if (!operator_text(op)) {
+    diag_error(env->ctx, (span){0}, "the value given for '%s' must be a reduction operator's "
+               "name (sum, max, …), not '%s'", name, op);
+    return TLOP_ERR_ARG;
+  }
+  return env_put_op(env, ctx_sym(env->ctx, name), ctx_sym(env->ctx, op));
+}
+
+int tlop_model_has_op_param(const tlop_model *model, const char *name) {
+  sym s = ctx_sym(model->ctx, name);
+  for (size_t i = 0; i < model->funcs.cap; i++) {
+    const ast_decl *fn = model->funcs.vals[i];
+    for (int j = 0; model->funcs.keys[i] && j < fn->nargs; j++)
+      if (fn->args[j]->name == s && fn->args[j]->k.tag == K_OP)
+        return 1;
+  }
+  return 0;
+}
+
 tlop_status tlop_env_set(tlop_env *env, const char *name, double value, tlop_kind k) {
   if (!name || !*name || isnan(value))
     return TLOP_ERR_ARG;
@@ -224,11 +297,13 @@ void env_kinds(const tlop_env *env, ptrmap *out) {
     return;
   for (size_t i = 0; i < env->n; i++)
     ptrmap_put(out, env->names[i], &env->kinds[i]);
+  for (size_t i = 0; i < env->nops; i++)
+    ptrmap_put(out, env->op_names[i], (void *)&KIND_OP);
 }
 
 /* Parses and checks a lone expression in a model's scope. */
 static ir_node *parse_checked(tlop_model *model, const char *what, const char *text,
-                              const ptrmap *free_kinds, bool implicit, kind *k, tlop_status *st) {
+                              const tlop_env *env, bool implicit, kind *k, tlop_status *st) {
   tlop_ctx *ctx = model->ctx;
   size_t len = strlen(text);
   char *copy = arena_strndup(ctx->ar, text, len);
@@ -238,11 +313,15 @@ static ir_node *parse_checked(tlop_model *model, const char *what, const char *t
     *st = TLOP_ERR_SYNTAX;
     return NULL;
   }
-  if (chk_expr(model, e, free_kinds, implicit, k) != 0) {
+  ptrmap kinds = {0};
+  env_kinds(env, &kinds);
+  int errors = chk_expr(model, e, &kinds, implicit, k);
+  ptrmap_free(&kinds);
+  if (errors != 0) {
     *st = TLOP_ERR_CHECK;
     return NULL;
   }
-  ir_node *n = lower_expr(model, e);
+  ir_node *n = lower_expr(model, e, env);
   *st = n ? TLOP_OK : TLOP_ERR_CHECK;
   return n;
 }
@@ -305,12 +384,9 @@ static tlop_status expr_parse(tlop_model *model, const char *text, const tlop_en
   *out = NULL;
   if (!model || !text)
     return TLOP_ERR_ARG;
-  ptrmap kinds = {0};
-  env_kinds(env, &kinds);
   kind k;
   tlop_status st;
-  ir_node *n = parse_checked(model, "<expr>", text, &kinds, implicit, &k, &st);
-  ptrmap_free(&kinds);
+  ir_node *n = parse_checked(model, "<expr>", text, env, implicit, &k, &st);
   if (!n)
     return st;
   tlop_expr *e = arena_alloc(model->ctx->ar, sizeof *e);
@@ -345,13 +421,37 @@ static bool count_fits(tlop_ctx *ctx, const char *given, double v, const char *n
  * and a count must be whole (TLOP_ERR_ARG). */
 static tlop_status env_fits(tlop_model *model, const ast_decl *fn, const tlop_env *env) {
   tlop_status st = TLOP_OK;
-  for (int i = 0; env && i < fn->nargs; i++) {
+  for (int i = 0; i < fn->nargs; i++) {
     const ast_arg *arg = fn->args[i];
-    for (size_t j = 0; j < env->n; j++) {
+    /* an operator is bound when lowered: it must be given by name, or have a default */
+    sym op = env_op(env, arg->name);
+    bool want_op = arg->k.tag == K_OP;
+    if (op && !want_op) {
+      char b[48];
+      diag_error(model->ctx, (span){0}, "the value given for '%s' is the operator '%s', but "
+                 "'%s' of %s is a %s", arg->name->name, op->name, arg->name->name,
+                 fn->name->name, kind_name(arg->k, b, sizeof b));
+      diag_note(model->ctx, arg->sp, "'%s' is declared here", arg->name->name);
+      st = TLOP_ERR_CHECK;
+    } else if (want_op && !op && !arg->dflt) {
+      diag_error(model->ctx, (span){0}, "%s reduces with the operator '%s', which has no "
+                 "default: give it by name (%s=max)", fn->name->name, arg->name->name,
+                 arg->name->name);
+      diag_note(model->ctx, arg->sp, "'%s' is declared here", arg->name->name);
+      st = TLOP_ERR_CHECK;
+    }
+    for (size_t j = 0; env && j < env->n; j++) {
       kind want = arg->k, got = env->kinds[j];
       if (env->names[j] != arg->name)
         continue;
-      if (want.tag == K_DIM && got.tag == K_DIM && !kind_eq(got, want)) {
+      if (want_op) {
+        char b[48];
+        diag_error(model->ctx, (span){0}, "the value given for '%s' is a %s, but '%s' of %s is "
+                   "a reduction operator: give its name (%s=max)", arg->name->name,
+                   kind_name(got, b, sizeof b), arg->name->name, fn->name->name, arg->name->name);
+        diag_note(model->ctx, arg->sp, "'%s' is declared here", arg->name->name);
+        st = TLOP_ERR_CHECK;
+      } else if (want.tag == K_DIM && got.tag == K_DIM && !kind_eq(got, want)) {
         char b1[48], b2[48];
         diag_error(model->ctx, (span){0}, "the value given for '%s' is a %s, but '%s' of %s is a %s",
                    arg->name->name, kind_name(got, b2, sizeof b2), arg->name->name,
@@ -383,7 +483,7 @@ tlop_status tlop_algorithm_expr(tlop_model *model, const char *name, const tlop_
   tlop_status fits = env_fits(model, fn, env);
   if (fits != TLOP_OK)
     return fits;
-  ir_node *n = lower_function(model, fn);
+  ir_node *n = lower_function(model, fn, env);
   if (!n)
     return TLOP_ERR_CHECK;
   tlop_expr *e = arena_alloc(model->ctx->ar, sizeof *e);
@@ -392,9 +492,11 @@ tlop_status tlop_algorithm_expr(tlop_model *model, const char *name, const tlop_
   e->k = chk_fn_result(model, fn);
   sym *names = arena_alloc(model->ctx->ar, (size_t)(fn->nargs ? fn->nargs : 1) * sizeof *names);
   kind *kinds = arena_alloc(model->ctx->ar, (size_t)(fn->nargs ? fn->nargs : 1) * sizeof *kinds);
+  size_t nfree = 0;
   for (int i = 0; i < fn->nargs; i++)
-    names[i] = fn->args[i]->name, kinds[i] = fn->args[i]->k;
-  e->free = names, e->free_kinds = kinds, e->nfree = (size_t)fn->nargs;
+    if (fn->args[i]->k.tag != K_OP) /* operators were bound when lowered */
+      names[nfree] = fn->args[i]->name, kinds[nfree++] = fn->args[i]->k;
+  e->free = names, e->free_kinds = kinds, e->nfree = nfree;
   *out = e;
   return TLOP_OK;
 }
@@ -411,7 +513,7 @@ static bool parse_assumptions(tlop_model *model, const char *text, ir_node ***fa
     return false;
   bool ok = true;
   for (int i = 0; i < count; i++) {
-    ir_node *f = chk_fact(model, list[i]) == 0 ? lower_expr(model, list[i]) : NULL;
+    ir_node *f = chk_fact(model, list[i]) == 0 ? lower_expr(model, list[i], NULL) : NULL;
     if (f)
       VEC_PUSH(*facts, *n, *cap, f);
     ok &= f != NULL;
@@ -424,7 +526,7 @@ bool model_facts(tlop_model *model, const char *assume, ir_node ***facts, size_t
   for (size_t m = 0; m < model->nmods; m++)
     for (ast_decl *d = model->mods[m]->decls; d; d = d->next)
       for (int i = 0; d->kind == D_ASSUME && i < d->nfacts; i++) {
-        ir_node *f = lower_expr(model, d->facts[i]);
+        ir_node *f = lower_expr(model, d->facts[i], NULL);
         if (f)
           VEC_PUSH(*facts, *n, *cap, f);
       }

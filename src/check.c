@@ -11,7 +11,8 @@
 #include <string.h>
 
 const kind KIND_NUM = {K_NUM, 0, 0}, KIND_COUNT = {K_DIM, 0, 0}, KIND_SIZE = {K_DIM, 1, 0},
-           KIND_TIME = {K_DIM, 0, 1}, KIND_BOOL = {K_BOOL, 0, 0}, KIND_ANY = {K_ANY, 0, 0};
+           KIND_TIME = {K_DIM, 0, 1}, KIND_BOOL = {K_BOOL, 0, 0}, KIND_ANY = {K_ANY, 0, 0},
+           KIND_OP = {K_OP, 0, 0};
 
 bool kind_eq(kind a, kind b) { return a.tag == b.tag && a.b == b.b && a.s == b.s; }
 
@@ -26,6 +27,8 @@ const char *kind_name(kind k, char *buf, size_t n) {
     return "truth value";
   if (k.tag == K_ANY)
     return "value of unknown kind";
+  if (k.tag == K_OP)
+    return "reduction operator";
   if (is_dim(k, 0, 0))
     return "count";
   if (is_dim(k, 1, 0))
@@ -202,7 +205,7 @@ static kind unify(chk_state *c, kind a, span as, kind b, span bs, const char *wh
 static void expect(chk_state *c, kind got, kind want, span at, const char *role) {
   if (got.tag == K_ANY || want.tag == K_ANY)
     return;
-  if (got.tag == K_NUM && want.tag != K_BOOL)
+  if (got.tag == K_NUM && want.tag != K_BOOL && want.tag != K_OP)
     return;
   if (kind_eq(got, want))
     return;
@@ -347,16 +350,40 @@ static kind param_kind(chk_state *c, ast_decl *d, span use) {
   return k;
 }
 
-static kind check_name(chk_state *c, ast_expr *e, const scope *sc) {
-  sym name = e->u.name.name;
+/* The kind of a parameter, let, index or free name in scope, or NULL. */
+static const kind *local_kind(chk_state *c, sym name, const scope *sc) {
   for (const scope *s = sc; s; s = s->up)
     if (s->name == name)
-      return s->k;
-  if (c->free) {
-    kind *k = ptrmap_get(c->free, name);
-    if (k)
-      return *k;
+      return &s->k;
+  return c->free ? ptrmap_get(c->free, name) : NULL;
+}
+
+/* Where an operator stands (gamma's first argument, the argument of an `op` parameter), a
+ * name in scope must be an operator; any other name is the operator of that name (sum,
+ * max, …), which a platform's gamma table must have. */
+static void check_op(chk_state *c, sym name, span at, const scope *sc, const char *role) {
+  const kind *k = local_kind(c, name, sc);
+  char b[48];
+  if (!k || k->tag == K_OP)
+    return;
+  if (k->tag == K_ANY)
+    error_at(c, at, "%s must be a reduction operator, but '%s' is a value of unknown kind: "
+             "declare it '%s: op'", role, name->name, name->name);
+  else
+    error_at(c, at, "%s must be a reduction operator (sum, max, …), but '%s' is a %s", role,
+             name->name, kind_name(*k, b, sizeof b));
+}
+
+static kind check_name(chk_state *c, ast_expr *e, const scope *sc) {
+  sym name = e->u.name.name;
+  const kind *lk = local_kind(c, name, sc);
+  if (lk && lk->tag == K_OP) {
+    error_at(c, e->sp, "'%s' is a reduction operator, not a number: it can only be gamma's "
+             "operator or the argument of an operator parameter", name->name);
+    return KIND_ANY;
   }
+  if (lk)
+    return *lk;
   ast_decl *d = ptrmap_get(&c->model->values, name);
   if (d)
     return param_kind(c, d, e->sp);
@@ -382,7 +409,8 @@ static kind check_name(chk_state *c, ast_expr *e, const scope *sc) {
 
 static kind check_fn(chk_state *c, ast_decl *fn, const kind *args, span at);
 
-static kind check_builtin(chk_state *c, ast_expr *e, const struct builtin *b, kind *args) {
+static kind check_builtin(chk_state *c, ast_expr *e, const struct builtin *b, kind *args,
+                          const scope *sc) {
   ast_expr **a = e->u.call.args;
   int n = e->u.call.nargs;
   const char *name = b->name;
@@ -394,6 +422,8 @@ static kind check_builtin(chk_state *c, ast_expr *e, const struct builtin *b, ki
              "its parameters", name);
   if (b->kind == B_GAMMA && !e->u.call.op)
     error_at(c, e->sp, "gamma takes the operator first: gamma(sum, m, τ)");
+  else if (b->kind == B_GAMMA)
+    check_op(c, e->u.call.op, e->u.call.op_sp, sc, "the operator of gamma");
   if (b->kind != B_SAME1 && b->kind != B_MINMAX)
     for (int i = 0; i < n; i++)
       anchor(c, a[i], KIND_ANY);
@@ -443,31 +473,59 @@ static bool local(const scope *sc, sym name) {
   return false;
 }
 
+/* The parameters a call must give: those before the first with a default. */
+static int required_args(const ast_decl *fn) {
+  int n = 0;
+  while (n < fn->nargs && !fn->args[n]->dflt)
+    n++;
+  return n;
+}
+
 static kind check_call(chk_state *c, ast_expr *e, const scope *sc) {
   sym name = e->u.call.name;
   int n = e->u.call.nargs;
-  kind *args = calloc((size_t)(n ? n : 1), sizeof *args);
-  for (int i = 0; i < n; i++)
-    args[i] = check(c, e->u.call.args[i], sc);
-  kind result = KIND_ANY;
   ast_decl *fn = ptrmap_get(&c->model->funcs, name);
+  int nkinds = fn && fn->nargs > n ? fn->nargs : n;
+  kind *args = calloc((size_t)(nkinds ? nkinds : 1), sizeof *args);
+  char role[96];
+  for (int i = 0; i < n; i++) {
+    ast_expr *a = e->u.call.args[i];
+    if (!(fn && i < fn->nargs && fn->args[i]->k.tag == K_OP)) {
+      args[i] = check(c, a, sc);
+      continue;
+    }
+    snprintf(role, sizeof role, "argument '%s' of %s", fn->args[i]->name->name, name->name);
+    if (a->kind == E_NAME)
+      check_op(c, a->u.name.name, a->sp, sc, role);
+    else
+      error_at(c, a->sp, "%s must be a reduction operator: a name such as sum or max, or a "
+               "parameter declared ': op'", role);
+    args[i] = KIND_OP;
+  }
+  kind result = KIND_ANY;
   const struct builtin *b = fn ? NULL : builtin_find(name);
   if (fn) {
+    int need = required_args(fn);
     if (e->u.call.channel)
       error_at(c, e->u.call.name_sp, "'%s' is a function: only L, o and p take a channel",
                name->name);
-    if (n != fn->nargs) {
-      error_at(c, e->sp, "'%s' takes %d argument%s, but %d %s given", name->name, fn->nargs,
-               fn->nargs == 1 ? "" : "s", n, n == 1 ? "is" : "are");
+    if (n < need || n > fn->nargs) {
+      if (need == fn->nargs)
+        error_at(c, e->sp, "'%s' takes %d argument%s, but %d %s given", name->name, fn->nargs,
+                 fn->nargs == 1 ? "" : "s", n, n == 1 ? "is" : "are");
+      else
+        error_at(c, e->sp, "'%s' takes %d to %d arguments, but %d %s given", name->name, need,
+                 fn->nargs, n, n == 1 ? "is" : "are");
       note_at(c, fn->name_sp, "'%s' is defined here", name->name);
     } else {
       for (int i = 0; i < n; i++) {
-        char role[96];
         /* an algorithm's count is whole wherever it is given (tlop_eval, --set, --grid) */
         anchor(c, e->u.call.args[i], fn->kind == D_ALGORITHM ? fn->args[i]->k : KIND_ANY);
         snprintf(role, sizeof role, "argument '%s' of %s", fn->args[i]->name->name, name->name);
         expect(c, args[i], fn->args[i]->k, e->u.call.args[i]->sp, role);
       }
+      for (int i = n; i < fn->nargs; i++)
+        args[i] = fn->args[i]->k; /* left out: its default, an operator */
       result = check_fn(c, fn, args, e->sp);
     }
   } else if (b) {
@@ -479,7 +537,7 @@ static kind check_call(chk_state *c, ast_expr *e, const scope *sc) {
         error_at(c, e->sp, "%s takes at least %d arguments, but %d %s given", b->name, b->min,
                  n, n == 1 ? "is" : "are");
     } else {
-      result = check_builtin(c, e, b, args);
+      result = check_builtin(c, e, b, args, sc);
     }
   } else if (local(sc, name)) {
     error_at(c, e->u.call.name_sp, "'%s' is a local value (a parameter, let or sum index), "
@@ -868,6 +926,29 @@ static void check_params_distinct(chk_state *c, const ast_decl *fn) {
       }
 }
 
+/* A default is an operator's name, for an operator parameter (op: op = sum); parameters
+ * with one come last, so that a call may leave them out. */
+static void check_defaults(chk_state *c, const ast_decl *fn) {
+  bool seen = false;
+  for (int i = 0; i < fn->nargs; i++) {
+    const ast_arg *a = fn->args[i];
+    if (!a->dflt) {
+      if (seen)
+        error_at(c, a->sp, "parameter '%s' has no default but follows one that has: "
+                 "parameters with defaults come last", a->name->name);
+      continue;
+    }
+    seen = true;
+    char b[48];
+    if (a->k.tag != K_OP)
+      error_at(c, a->dflt->sp, "only an operator parameter takes a default (op: op = sum); "
+               "'%s' is a %s", a->name->name, kind_name(a->k, b, sizeof b));
+    else if (a->dflt->kind != E_NAME)
+      error_at(c, a->dflt->sp, "the default of operator parameter '%s' must be an operator's "
+               "name, such as sum or max", a->name->name);
+  }
+}
+
 static void check_channel_fn(chk_state *c, ast_decl *fn, const kind *want, int nwant,
                              const char *shape) {
   if (fn->nargs != nwant) {
@@ -878,6 +959,7 @@ static void check_channel_fn(chk_state *c, ast_decl *fn, const kind *want, int n
     return;
   }
   check_params_distinct(c, fn);
+  check_defaults(c, fn);
   kind args[2];
   for (int i = 0; i < nwant; i++) {
     if (fn->args[i]->k.tag != K_ANY && !kind_eq(fn->args[i]->k, want[i])) {
@@ -1019,6 +1101,9 @@ int chk_model(tlop_model *model) {
     for (ast_decl *d = model->mods[m]->decls; d; d = d->next) {
       switch (d->kind) {
       case D_PARAM:
+        if (d->k.tag == K_OP)
+          error_at(c, d->name_sp, "a param cannot be a reduction operator: give the functions "
+                   "that reduce a parameter '%s: op = sum'", d->name->name);
         if (literal_param(d))
           declared_kind(c, d);
         else
@@ -1027,6 +1112,7 @@ int chk_model(tlop_model *model) {
       case D_FN:
       case D_ALGORITHM:
         check_params_distinct(c, d);
+        check_defaults(c, d);
         if (ptrmap_get(&model->funcs, d->name) == d)
           check_generic(c, d);
         break;

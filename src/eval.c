@@ -190,7 +190,7 @@ double eval_lookup_var(eval_state *es, sym name, bool *found) {
   }
   ir_node *ir = ptrmap_get(&es->param_ir, name);
   if (!ir) {
-    ir = lower_expr((tlop_model *)es->model, d->body);
+    ir = lower_expr((tlop_model *)es->model, d->body, NULL);
     if (!ir) {
       es->failed = true; /* lowering said why */
       return NAN;
@@ -372,25 +372,22 @@ static bool eval_gamma(eval_state *es, const ir_node *n, double *out) {
   tau *= par_factor(es, NULL);
   if (!check_tau(es, n, tau))
     return false;
+  char *lacks = pf_gamma_lacks(pf, n->name);
+  if (lacks) {
+    fail(es, n, "%s", lacks);
+    free(lacks);
+    return false;
+  }
   if (pf->gamma) {
     int col = tab_gamma_column(pf->gamma, n->name->name);
-    if (col < 0) {
-      fail(es, n, "the gamma table of platform '%s' has no operator '%s'", pf->name->name,
-           n->name->name);
-      return false;
-    }
     /* A gamma table is measured at τ = 1; beyond it the value is held and flagged. */
     unsigned flags = tau > 1 ? TAB_BEYOND_TAU : 0;
     *out = tab_column_at(pf->gamma, col, m, &flags);
     note_extrapolation(es, flags, NULL, IR_GAMMA, m, tau);
     return check_cost(es, n, IR_GAMMA, NULL, m, tau, *out);
   }
-  if (pf->gamma_expr)
-    return eval_analytic(es, pf->gamma_expr, pf->gamma_m, m, pf->gamma_tau, tau, out) &&
-           check_cost(es, n, IR_GAMMA, NULL, m, tau, *out);
-  fail(es, n, "platform '%s' defines no gamma (add 'gamma = table \"…\";' or "
-       "'gamma(m, τ) = …;')", pf->name->name);
-  return false;
+  return eval_analytic(es, pf->gamma_expr, pf->gamma_m, m, pf->gamma_tau, tau, out) &&
+         check_cost(es, n, IR_GAMMA, NULL, m, tau, *out);
 }
 
 /* ---- placements: the statements of schedules and messages stages ---- */

@@ -8,14 +8,17 @@
 #include <stdlib.h>
 #include <string.h>
 
+/* A name's value: a node, or for an operator parameter the operator (value NULL). */
 typedef struct binding {
   sym name;
   ir_node *value;
   const struct binding *up;
+  sym op;
 } binding;
 
 typedef struct lowerer {
   tlop_model *model;
+  const tlop_env *env; /* free operators of the expression, or NULL */
   sym *active; /* sum indices being lowered, innermost last */
   size_t nactive, cap;
   double inlined; /* function calls inlined so far (--max-inline) */
@@ -41,7 +44,7 @@ static bool captures(lowerer *lw, sym name, const binding *env) {
   if (ptrmap_get(&lw->model->values, name))
     return true;
   for (const binding *b = env; b; b = b->up)
-    if (ir_mentions(b->value, name))
+    if (b->value && ir_mentions(b->value, name))
       return true;
   return false;
 }
@@ -104,7 +107,17 @@ static ir_op binary_op(ast_op op) {
   return IR_NUM;
 }
 
-static ir_node *lower_builtin(lowerer *lw, ast_expr *e, ir_node **a, int n) {
+/* The operator a name stands for where an operator is expected: an operator parameter's
+ * (or the expression's free operator's) value, else the operator of that name. */
+static sym op_value(lowerer *lw, sym name, const binding *env) {
+  for (const binding *b = env; b; b = b->up)
+    if (b->name == name)
+      return b->op;
+  sym given = env_op(lw->env, name);
+  return given ? given : name;
+}
+
+static ir_node *lower_builtin(lowerer *lw, ast_expr *e, ir_node **a, int n, const binding *env) {
   tlop_ctx *ctx = ctx_of(lw);
   const char *name = e->u.call.name->name;
   sym ch = e->u.call.channel;
@@ -115,7 +128,7 @@ static ir_node *lower_builtin(lowerer *lw, ast_expr *e, ir_node **a, int n) {
   if (!strcmp(name, "p"))
     return ir_make(ctx, IR_PACK, ch, 0, a[0], NULL, NULL);
   if (!strcmp(name, "gamma"))
-    return ir_make(ctx, IR_GAMMA, e->u.call.op, 0, a[0], a[1], NULL);
+    return ir_make(ctx, IR_GAMMA, op_value(lw, e->u.call.op, env), 0, a[0], a[1], NULL);
   if (!strcmp(name, "log"))
     return ir_bin(ctx, IR_LOG, a[0], a[1]);
   if (!strcmp(name, "min") || !strcmp(name, "max")) {
@@ -135,30 +148,42 @@ static ir_node *lower_builtin(lowerer *lw, ast_expr *e, ir_node **a, int n) {
   return NULL;
 }
 
+/* fn's parameter i is an operator: an argument or default, a name the checker allowed. */
+static bool is_op_param(const ast_decl *fn, int i) {
+  return fn && i < fn->nargs && fn->args[i]->k.tag == K_OP;
+}
+
 static ir_node *lower_call(lowerer *lw, ast_expr *e, const binding *env) {
   int n = e->u.call.nargs;
+  ast_decl *fn = ptrmap_get(&lw->model->funcs, e->u.call.name);
   ir_node *small[8], **a = n <= 8 ? small : calloc((size_t)n, sizeof *a);
   for (int i = 0; i < n; i++)
-    a[i] = lower(lw, e->u.call.args[i], env);
+    a[i] = is_op_param(fn, i) ? NULL : lower(lw, e->u.call.args[i], env);
   ir_node *r = NULL;
-  ast_decl *fn = ptrmap_get(&lw->model->funcs, e->u.call.name);
   if (fn && ++lw->inlined > ctx_of(lw)->max_inline) {
     lw->failed = true; /* reported by finish, at the whole expression */
     r = ir_num(ctx_of(lw), 0); /* stands in for the call; the result is dropped */
   } else if (fn) {
-    /* The body sees its parameters and the globals, not the caller's locals. */
-    binding *frames = calloc((size_t)(n ? n : 1), sizeof *frames);
+    /* The body sees its parameters and the globals, not the caller's locals; a default is
+     * an operator's name, which needs no scope. */
+    binding *frames = calloc((size_t)(fn->nargs ? fn->nargs : 1), sizeof *frames);
     const binding *scope = NULL;
-    for (int i = 0; i < n; i++) {
-      frames[i] = (binding){fn->args[i]->name, a[i], scope};
+    for (int i = 0; i < fn->nargs; i++) {
+      sym op = !is_op_param(fn, i) ? NULL
+               : i < n ? op_value(lw, e->u.call.args[i]->u.name.name, env)
+                       : fn->args[i]->dflt->u.name.name;
+      frames[i] = (binding){fn->args[i]->name, i < n ? a[i] : NULL, scope, op};
       scope = &frames[i];
     }
     /* The caller's locals reach the body only inside the arguments, which the capture
      * test of a sum index sees through these frames. */
+    const tlop_env *free_ops = lw->env; /* a body names operators by its parameters */
+    lw->env = NULL;
     r = lower(lw, fn->body, scope);
+    lw->env = free_ops;
     free(frames);
   } else {
-    r = lower_builtin(lw, e, a, n);
+    r = lower_builtin(lw, e, a, n, env);
   }
   if (a != small)
     free(a);
@@ -190,7 +215,7 @@ static ir_node *lower_messages(lowerer *lw, ast_expr *e, const binding *env) {
   }
   ir_node *p = ir_var(ctx, rank), *node;
   if (by) {
-    binding b = {ctx_sym(ctx, "p"), p, env};
+    binding b = {ctx_sym(ctx, "p"), p, env, NULL};
     node = lower(lw, e->u.msgs.args[0], &b);
   } else if (!strcmp(kind, "sequential")) {
     node = ir_un(ctx, IR_FLOOR, ir_bin(ctx, IR_DIV, p, args[0]));
@@ -208,7 +233,7 @@ static ir_node *lower_messages(lowerer *lw, ast_expr *e, const binding *env) {
 /* One of a flows stage's two functions: e with `name` bound to the variable v. */
 static ir_node *lower_lambda(lowerer *lw, ast_expr *e, const char *name, sym v,
                              const binding *env) {
-  binding b = {ctx_sym(ctx_of(lw), name), ir_var(ctx_of(lw), v), env};
+  binding b = {ctx_sym(ctx_of(lw), name), ir_var(ctx_of(lw), v), env, NULL};
   VEC_PUSH(lw->active, lw->nactive, lw->cap, v);
   ir_node *r = lower(lw, e, &b);
   lw->nactive--;
@@ -297,13 +322,13 @@ static ir_node *lower(lowerer *lw, ast_expr *e, const binding *env) {
     break;
   }
   case E_LET: {
-    binding b = {e->u.let.name, lower(lw, e->u.let.value, env), env};
+    binding b = {e->u.let.name, lower(lw, e->u.let.value, env), env, NULL};
     return lower(lw, e->u.let.body, &b);
   }
   case E_SUM: {
     ir_node *lo = lower(lw, e->u.sum.lo, env), *hi = lower(lw, e->u.sum.hi, env);
     sym idx = index_name(lw, e->u.sum.index, env);
-    binding b = {e->u.sum.index, ir_var(ctx, idx), env};
+    binding b = {e->u.sum.index, ir_var(ctx, idx), env, NULL};
     VEC_PUSH(lw->active, lw->nactive, lw->cap, idx);
     ir_node *body = lower(lw, e->u.sum.body, &b);
     lw->nactive--;
@@ -361,18 +386,23 @@ static ir_node *finish(lowerer *lw, ir_node *r, span sp) {
   return lw->failed ? NULL : r;
 }
 
-ir_node *lower_expr(tlop_model *model, ast_expr *e) {
-  lowerer lw = {.model = model};
+ir_node *lower_expr(tlop_model *model, ast_expr *e, const tlop_env *env) {
+  lowerer lw = {.model = model, .env = env};
   return finish(&lw, lower(&lw, e, NULL), e->sp);
 }
 
-ir_node *lower_function(tlop_model *model, ast_decl *fn) {
+ir_node *lower_function(tlop_model *model, ast_decl *fn, const tlop_env *env) {
   lowerer lw = {.model = model};
   binding *frames = calloc((size_t)(fn->nargs ? fn->nargs : 1), sizeof *frames);
   const binding *scope = NULL;
   for (int i = 0; i < fn->nargs; i++) {
-    frames[i] = (binding){fn->args[i]->name, at(ir_var(model->ctx, fn->args[i]->name), fn->args[i]->sp),
-                          scope};
+    const ast_arg *arg = fn->args[i];
+    if (is_op_param(fn, i)) {
+      sym given = env_op(env, arg->name);
+      frames[i] = (binding){arg->name, NULL, scope, given ? given : arg->dflt->u.name.name};
+    } else {
+      frames[i] = (binding){arg->name, at(ir_var(model->ctx, arg->name), arg->sp), scope, NULL};
+    }
     scope = &frames[i];
   }
   ir_node *r = lower(&lw, fn->body, scope);

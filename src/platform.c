@@ -82,7 +82,7 @@ static bool build(tlop_platform *pf, ast_decl *decl) {
         pf->gamma = read_table(ctx, table_path(ctx, d->mod ? d->mod : decl->mod, d->path),
                                d->path_sp, TAB_GAMMA);
       } else {
-        pf->gamma_expr = lower_function(pf->model, d);
+        pf->gamma_expr = lower_function(pf->model, d, NULL);
         pf->gamma_m = d->args[0]->name;
         pf->gamma_tau = d->args[1]->name;
       }
@@ -96,7 +96,7 @@ static bool build(tlop_platform *pf, ast_decl *decl) {
     }
     for (int j = 0; j < d->nmembers; j++) {
       ast_decl *fn = d->members[j];
-      ir_node *body = lower_function(pf->model, fn);
+      ir_node *body = lower_function(pf->model, fn, NULL);
       switch (fn->name->name[0]) {
       case 'L': ch->L = body, ch->L_m = fn->args[0]->name, ch->L_tau = fn->args[1]->name; break;
       case 'o': ch->o = body, ch->o_m = fn->args[0]->name; break;
@@ -200,12 +200,15 @@ const pf_channel *pf_channel_find(const tlop_platform *pf, sym name) {
   return NULL;
 }
 
-static void check_walk(const tlop_platform *pf, const ir_node *n, ptrmap *seen, bool *ok) {
+/* channels false: only the operators a gamma table lacks (a model's algorithms, at check
+ * time, may be meant for other platforms' channels). */
+static void check_walk(const tlop_platform *pf, const ir_node *n, ptrmap *seen, bool channels,
+                       bool *ok) {
   if (ptrmap_get(seen, n) || !ir_has_cost(n))
     return;
   ptrmap_put(seen, n, (void *)n);
-  bool channel_op = n->op == IR_L || n->op == IR_O || n->op == IR_PACK || n->op == IR_SCHED ||
-                    (n->op == IR_PAR && n->name);
+  bool channel_op = channels && (n->op == IR_L || n->op == IR_O || n->op == IR_PACK ||
+                                 n->op == IR_SCHED || (n->op == IR_PAR && n->name));
   if (channel_op && pf->nch == 0) {
     diag_error(pf->ctx, n->origin, "platform '%s' declares no channel: it cannot price '%s'",
                tlop_platform_name(pf), ir_op_name(n->op));
@@ -220,19 +223,51 @@ static void check_walk(const tlop_platform *pf, const ir_node *n, ptrmap *seen, 
     free(have.s);
     *ok = false;
   }
-  if (n->op == IR_GAMMA && !pf->gamma && !pf->gamma_expr) {
-    diag_error(pf->ctx, n->origin, "platform '%s' defines no gamma (add 'gamma = table "
-               "\"…\";' or 'gamma(m, τ) = …;')", tlop_platform_name(pf));
+  char *lacks = n->op == IR_GAMMA && (channels || pf->gamma) ? pf_gamma_lacks(pf, n->name) : NULL;
+  if (lacks) {
+    diag_error(pf->ctx, n->origin, "%s", lacks);
+    free(lacks);
     *ok = false;
   }
   for (int i = 0; i < n->nkids; i++)
-    check_walk(pf, n->kid[i], seen, ok);
+    check_walk(pf, n->kid[i], seen, channels, ok);
 }
 
-bool pf_check_expr(const tlop_platform *pf, const ir_node *n) {
+char *pf_gamma_lacks(const tlop_platform *pf, sym op) {
+  strbuf msg = {0};
+  if (!pf->gamma && !pf->gamma_expr)
+    sb_printf(&msg, "platform '%s' defines no gamma (add 'gamma = table \"…\";' or "
+              "'gamma(m, τ) = …;')", tlop_platform_name(pf));
+  else if (pf->gamma && tab_gamma_column(pf->gamma, op->name) < 0) {
+    sb_printf(&msg, "the gamma table of platform '%s' has no operator '%s' (it has: ",
+              tlop_platform_name(pf), op->name);
+    for (int i = 0; i < pf->gamma->ncols; i++)
+      sb_printf(&msg, "%s%s", i ? ", " : "", pf->gamma->colnames[i]);
+    sb_puts(&msg, ")");
+  }
+  return msg.len ? sb_take(&msg) : NULL;
+}
+
+static bool check_node(const tlop_platform *pf, const ir_node *n, bool channels) {
   ptrmap seen = {0};
   bool ok = true;
-  check_walk(pf, n, &seen, &ok);
+  check_walk(pf, n, &seen, channels, &ok);
   ptrmap_free(&seen);
   return ok;
+}
+
+bool pf_check_expr(const tlop_platform *pf, const ir_node *n) { return check_node(pf, n, true); }
+
+tlop_status tlop_platform_check_operators(const tlop_platform *pf, tlop_model *model,
+                                          const tlop_env *env) {
+  bool ok = true;
+  for (size_t a = 0; a < model->nalgos; a++) {
+    ast_decl *fn = ptrmap_get(&model->funcs, ctx_sym(pf->ctx, model->algos[a]));
+    bool bound = true; /* an operator without default nor value: nothing to check yet */
+    for (int i = 0; i < fn->nargs; i++)
+      bound &= fn->args[i]->k.tag != K_OP || fn->args[i]->dflt || env_op(env, fn->args[i]->name);
+    ir_node *body = bound ? lower_function(model, fn, env) : NULL;
+    ok &= !body || check_node(pf, body, false);
+  }
+  return ok ? TLOP_OK : TLOP_ERR_EVAL;
 }

@@ -1134,11 +1134,12 @@ tlop_status tlop_prove_claim(tlop_model *model, size_t i, const tlop_prove_opts 
     return TLOP_ERR_ARG;
   }
   for (int k = 0; k < d->nfacts; k++) {
-    ir_node *f = lower_expr(model, d->facts[k]);
+    ir_node *f = lower_expr(model, d->facts[k], NULL);
     if (f)
       VEC_PUSH(user, nuser, cap, f);
   }
-  ir_node *lhs = lower_expr(model, body->u.bin.l), *rhs = lower_expr(model, body->u.bin.r);
+  ir_node *lhs = lower_expr(model, body->u.bin.l, NULL);
+  ir_node *rhs = lower_expr(model, body->u.bin.r, NULL);
   if (!lhs || !rhs) {
     free(user);
     return TLOP_ERR_CHECK;

@@ -106,14 +106,15 @@ void diag_emit(tlop_ctx *ctx, tlop_severity sev, span at, const char *fmt, va_li
 /* ======== kinds (check.c) ======== */
 
 /* A kind is a unit: bytes^b · seconds^s, or a bare number that adopts what it meets,
- * a truth value, or unknown (an unannotated parameter, which defers the check). */
-typedef enum { K_DIM, K_NUM, K_BOOL, K_ANY } kind_tag;
+ * a truth value, unknown (an unannotated parameter, which defers the check), or a
+ * reduction operator (a parameter `op: op`: a name, never a number). */
+typedef enum { K_DIM, K_NUM, K_BOOL, K_ANY, K_OP } kind_tag;
 typedef struct kind {
   kind_tag tag;
   int8_t b, s;
 } kind;
 
-extern const kind KIND_NUM, KIND_COUNT, KIND_SIZE, KIND_TIME, KIND_BOOL, KIND_ANY;
+extern const kind KIND_NUM, KIND_COUNT, KIND_SIZE, KIND_TIME, KIND_BOOL, KIND_ANY, KIND_OP;
 bool kind_eq(kind a, kind b);
 const char *kind_name(kind k, char *buf, size_t n);
 tlop_kind kind_public(kind k);
@@ -155,7 +156,7 @@ struct ast_expr {
   union {
     struct { double v; kind k; } num;
     struct { sym name; } name;
-    struct { sym name, channel, op; span name_sp; ast_expr **args; int nargs; } call;
+    struct { sym name, channel, op; span name_sp, op_sp; ast_expr **args; int nargs; } call;
     struct { ast_op op; ast_expr *l, *r; } bin; /* unary: l only */
     struct { ast_expr *count, *body; sym channel; } par;
     struct { ast_expr *c, *t, *f; } cond;
@@ -179,6 +180,7 @@ typedef struct ast_arg {
   sym name;
   span sp;
   kind k;          /* KIND_ANY when not annotated */
+  ast_expr *dflt;  /* `op: op = sum`: the value when a call leaves it out, or NULL */
   struct ast_arg *next;
 } ast_arg;
 
@@ -409,10 +411,13 @@ ir_node *ir_subst(tlop_ctx *ctx, ir_node *n, sym var, ir_node *value);
 
 /* ======== lower.c: checked AST → IR ======== */
 
-/* Lowers an expression: functions are inlined, lets shared, sum indices renamed apart. */
-ir_node *lower_expr(tlop_model *model, ast_expr *e);
-/* Lowers an algorithm or function body with its parameters as free variables. */
-ir_node *lower_function(tlop_model *model, ast_decl *fn);
+/* Lowers an expression: functions are inlined, lets shared, sum indices renamed apart.
+ * Reduction operators are names, not numbers: each is resolved here, so the IR's γ
+ * always carries a literal operator; env (may be NULL) gives free operator names. */
+ir_node *lower_expr(tlop_model *model, ast_expr *e, const tlop_env *env);
+/* Lowers an algorithm or function body with its parameters as free variables, except
+ * its operators: env's value for one, else its default. */
+ir_node *lower_function(tlop_model *model, ast_decl *fn, const tlop_env *env);
 
 /* ======== eval.c: the reference evaluator ======== */
 
@@ -674,6 +679,9 @@ const pf_channel *pf_channel_find(const tlop_platform *pf, sym name); /* NULL na
 pf_channel *pf_add_channel(tlop_platform *pf, sym name);
 /* Reports channels the expression uses that the platform lacks; false if any. */
 bool pf_check_expr(const tlop_platform *pf, const ir_node *n);
+/* NULL when the platform can price γ of operator op; else what is wrong, to free: its
+ * gamma table has no such column (naming those it has). */
+char *pf_gamma_lacks(const tlop_platform *pf, sym op);
 
 /* ======== api.c: the context ======== */
 
@@ -721,7 +729,13 @@ struct tlop_env {
   double *values;
   kind *kinds;
   size_t n, cap;
+  /* operators given by name (--set op=max): kept apart, as they are not numbers */
+  sym *op_names, *ops;
+  size_t nops, ops_cap;
 };
+
+/* The operator env gives for name, or NULL. */
+sym env_op(const tlop_env *env, sym name);
 
 sym ctx_sym(tlop_ctx *ctx, const char *s);
 /* The context frees the model's maps when it is freed. */

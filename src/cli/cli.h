@@ -110,7 +110,8 @@ int cli_take_format_output(cli *c, int opt, const char *arg);
   "      --max-table-cols N most τ or operator columns a table may have (1e5)\n"
 #define HELP_SET                                                                             \
   "      --set NAME=VALUE,… give values; units allowed (m=1MiB, o=0.3us); a bare\n"      \
-  "                         number is bytes for a size, seconds for a time\n"
+  "                         number is bytes for a size, seconds for a time; a\n"          \
+  "                         reduction operator by name (op=max)\n"
 #define HELP_EVAL                                                                            \
   "      --tau-beyond RULE  τ beyond a table's last column: proportional (default,\n"      \
   "                         L(m,T)·τ/T) or clamp (L(m,T), as libtaulop)\n"                 \

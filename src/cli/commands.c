@@ -11,8 +11,8 @@
 static const char check_help[] =
     "usage: tlop check [OPTION]... FILE...\n"
     "Parse and check each FILE and what it imports: syntax, names, arity, recursion,\n"
-    "kinds, and the tables of the platforms it declares (and of --platform, --params).\n"
-    "Silent on success.\n\n" HELP_SOURCES HELP_PLATFORM HELP_PARAMS HELP_SET HELP_HELP;
+    "kinds, and the tables of the platforms it declares (and of --platform, --params),\n"
+    "including the gamma table's operators its algorithms reduce with. Silent on success.\n\n" HELP_SOURCES HELP_PLATFORM HELP_PARAMS HELP_SET HELP_HELP;
 
 int cmd_check(cli *c, int argc, char **argv) {
   cli_allow(c, "IPTsRYDLO");
@@ -28,25 +28,24 @@ int cmd_check(cli *c, int argc, char **argv) {
       ok = false;
       continue;
     }
-    const char **names;
-    size_t n = tlop_model_platforms(m, &names);
-    for (size_t j = 0; j < n; j++) {
-      tlop_platform *pf;
-      if (tlop_platform_open(m, names[j], &pf) == TLOP_OK)
-        tlop_platform_free(pf);
-      else
-        ok = false;
-    }
     /* --set, --platform and --params are checked too: the values parse, the platform
-     * exists, the tables read */
+     * exists, the tables read; every platform's gamma table has the operators the file's
+     * algorithms reduce with (their defaults, or --set's) */
     tlop_env *env = cli_env(c, m);
     ok &= env != NULL;
-    tlop_env_free(env);
-    if (c->o.platform || c->o.nparams) {
-      tlop_platform *pf = cli_platform(c, m);
-      ok &= pf != NULL;
+    const char **names;
+    size_t n = tlop_model_platforms(m, &names);
+    for (size_t j = 0; j <= n; j++) {
+      tlop_platform *pf = NULL;
+      if (j < n)
+        ok &= tlop_platform_open(m, names[j], &pf) == TLOP_OK;
+      else if (c->o.platform || c->o.nparams)
+        ok &= (pf = cli_platform(c, m)) != NULL;
+      if (pf && env)
+        ok &= tlop_platform_check_operators(pf, m, env) == TLOP_OK;
       tlop_platform_free(pf);
     }
+    tlop_env_free(env);
   }
   return ok && tlop_ctx_errors(c->ctx) == 0 ? EXIT_OK : cli_failed(c);
 }

@@ -74,6 +74,16 @@ bool cli_grid_open(cli *c, tlop_model *m, tlop_env *env, char **algos, size_t na
   if (!g->axes || !g->names)
     abort();
   for (size_t j = 0; j < g->naxes; j++) {
+    /* axes are numbers; an operator is bound when the algorithm is built */
+    const char *eq = strchr(c->o.grids[j], '=');
+    char *name = eq ? strndup(c->o.grids[j], (size_t)(eq - c->o.grids[j])) : NULL;
+    bool op = name && tlop_model_has_op_param(m, name);
+    if (op)
+      cli_misuse(c, "grid axis '%s' is a reduction operator, not a number: give it with --set "
+                 "%s=NAME, one sweep per operator", name, name);
+    free(name);
+    if (op)
+      return false;
     if (tlop_axis_parse(c->ctx, c->o.grids[j], &g->axes[j]) != TLOP_OK) {
       c->misused = true;
       return false;

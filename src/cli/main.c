@@ -247,8 +247,9 @@ tlop_model *cli_load(cli *c, const char *path) {
   return tlop_load_file(c->ctx, path, &m) == TLOP_OK ? m : NULL;
 }
 
-/* Splits "a=1MiB,b=2" at commas outside parentheses. */
-static bool set_values(cli *c, tlop_env *env, const char *spec) {
+/* Splits "a=1MiB,b=2" at commas outside parentheses. A name that the model's functions
+ * declare an operator (op: op) takes an operator's name (op=max). */
+static bool set_values(cli *c, tlop_model *model, tlop_env *env, const char *spec) {
   char *copy = strdup(spec);
   char *p = copy;
   bool ok = true;
@@ -265,7 +266,8 @@ static bool set_values(cli *c, tlop_env *env, const char *spec) {
       ok = false;
     } else {
       *eq = 0;
-      ok = tlop_env_set_text(env, p, eq + 1) == TLOP_OK;
+      ok = (tlop_model_has_op_param(model, p) ? tlop_env_set_op(env, p, eq + 1)
+                                               : tlop_env_set_text(env, p, eq + 1)) == TLOP_OK;
     }
     p = last ? q : q + 1;
   }
@@ -274,10 +276,9 @@ static bool set_values(cli *c, tlop_env *env, const char *spec) {
 }
 
 tlop_env *cli_env(cli *c, tlop_model *model) {
-  (void)model;
   tlop_env *env = tlop_env_new(c->ctx);
   for (size_t i = 0; i < c->o.nsets; i++)
-    if (!set_values(c, env, c->o.sets[i])) {
+    if (!set_values(c, model, env, c->o.sets[i])) {
       tlop_env_free(env);
       c->misused = true;
       return NULL;

@@ -515,7 +515,7 @@ static ir_node *param_default(jit_fn *f, sym name) {
   if (ir)
     return ir;
   ast_decl *d = ptrmap_get(&f->model->values, name);
-  if (!d || !d->body || !(ir = lower_expr((tlop_model *)f->model, d->body)))
+  if (!d || !d->body || !(ir = lower_expr((tlop_model *)f->model, d->body, NULL)))
     return NULL;
   ptrmap_put(&f->defaults, name, ir);
   return ir;
@@ -1150,12 +1150,14 @@ static jv emit_gamma(jit_fn *f, const ir_node *n) {
   jv r = val(NULL, maxl(m.level, tau.level));
   absorb_checked(f, &r, m, bad_size);
   absorb_checked(f, &r, tau, bad_tau);
-  if (pf && pf->gamma) {
+  char *lacks = pf ? pf_gamma_lacks(pf, n->name) : NULL;
+  if (!pf || lacks) {
+    fail(f, "%s", lacks ? lacks : "the platform defines no gamma");
+    free(lacks);
+    return r;
+  }
+  if (pf->gamma) {
     int col = tab_gamma_column(pf->gamma, n->name->name);
-    if (col < 0) {
-      fail(f, "the gamma table has no operator '%s'", n->name->name);
-      return r;
-    }
     const jit_tab *t = fn_table(f, pf->gamma, "gamma");
     jit_locus p = locus(f, t, m);
     at(f, m.level);
@@ -1168,10 +1170,7 @@ static jv emit_gamma(jit_fn *f, const ir_node *n) {
                                   LLVMConstInt(f->g->i8, 0, 0), ""));
     return cost_checked(f, r);
   }
-  if (pf && pf->gamma_expr)
-    return cost_checked(f, combine(f, r, analytic(f, pf->gamma_expr, pf->gamma_m, m, pf->gamma_tau, tau)));
-  fail(f, "the platform defines no gamma");
-  return r;
+  return cost_checked(f, combine(f, r, analytic(f, pf->gamma_expr, pf->gamma_m, m, pf->gamma_tau, tau)));
 }
 
 /* ======== concurrency ======== */

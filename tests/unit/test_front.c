@@ -696,6 +696,49 @@ static char *repeat_text(const char *open, const char *mid, const char *close, i
   return s;
 }
 
+/* ---- reduction operators ---- */
+
+/* An operator parameter (op: op = sum) is a name: passed on through calls, left out for
+ * its default, bound by a free name of the expression; γ of the IR holds the operator. */
+static void test_operators(void) {
+  tlop_model *m = NULL;
+  char src[1024];
+  snprintf(src, sizeof src,
+           "platform g { channel shm { L(m, τ) = m / 1 B * τ * 1 s; } gamma(m, τ) = 2 * τ * 1 s; }\n"
+           "fn red(m: size, op: op) = L(m, 1) + gamma(op, m, 1);\n"
+           "algorithm a(m: size, P: count, op: op = sum) = (P - 1) * red(m, op);\n");
+  dreset();
+  CHECK(load(ctx, src, &m) == TLOP_OK);
+  CHECK(D.errors == 0);
+  if (!m) return;
+  size_t np = 0;
+  CHECK(tlop_algorithm_params(m, "a", &np) && np == 2); /* m, P: op is no number */
+  CHECK(tlop_model_has_op_param(m, "op") && !tlop_model_has_op_param(m, "m"));
+  /* the default, sum as an argument, another operator: γ is analytic here, 2 s each */
+  CHECK(node_of(m, "a(8, 3)") == node_of(m, "a(8, 3, sum)"));
+  CHECK(node_of(m, "a(8, 3)") != node_of(m, "a(8, 3, max)"));
+  CHECK(node_of(m, "a(8, 3, max)") == node_of(m, "(3 - 1) * (L(8, 1) + gamma(max, 8, 1))"));
+  tlop_env *with = tlop_env_new(ctx);
+  tlop_expr *e = NULL, *back = NULL;
+  CHECK(tlop_env_set_op(with, "op", "max") == TLOP_OK);
+  CHECK(tlop_expr_parse(m, "a(8, 3, op)", with, &e) == TLOP_OK);
+  CHECK(e && e->node == node_of(m, "a(8, 3, max)"));
+  CHECK(tlop_algorithm_expr(m, "a", with, &e) == TLOP_OK);
+  /* printed as .tlop source, the operator reads back to the same node */
+  char *text = e ? tlop_expr_print(ctx, e, TLOP_FORMAT_TLOP) : NULL;
+  CHECK(text && strstr(text, "gamma(max, m, 1)"));
+  CHECK(text && tlop_expr_parse_symbolic(m, text, &back) == TLOP_OK && back->node == e->node);
+  free(text);
+  tlop_env_free(with);
+  tlop_platform *g = NULL;
+  CHECK(tlop_platform_open(m, "g", &g) == TLOP_OK);
+  if (g) CHECK(evalm(m, g, "a(8, 3, max)") == 2 * (8 + 2));
+  tlop_platform_free(g);
+  /* an operator is not a number, and a number is not an operator */
+  expect_parse_error(m, "red(8, 3)", TLOP_ERR_CHECK, 1, "argument 'op' of red must be a reduction operator");
+  expect_parse_error(m, "a(8)", TLOP_ERR_CHECK, 1, "'a' takes 2 to 3 arguments, but 1 is given");
+}
+
 /* Nesting n deep is refused with a message containing `what`. */
 static void deep_expr_says(const char *open, const char *mid, const char *close, int n,
                            const char *what) {
@@ -922,6 +965,7 @@ int main(int argc, char **argv) {
   test_precedence();
   test_comments();
   test_constructs();
+  test_operators();
   test_import();
   test_errors();
   test_reload();

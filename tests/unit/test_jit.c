@@ -182,10 +182,8 @@ static void compare(tlop_kernels *k, size_t which, const tlop_expr *e, const tlo
 /* ---- every stdlib algorithm ---- */
 
 /* Values for a parameter: sizes for a size, counts for a count, a few numbers else. */
-static const double *param_values(tlop_model *m, const char *algo, size_t i, size_t *n) {
+static const double *param_values(kind k, size_t *n) {
   static const double other[] = {0.5, 1, 2, 3, 8};
-  ast_decl *fn = ptrmap_get(&m->funcs, ctx_sym(ctx, algo));
-  kind k = fn->args[i]->k;
   if (kind_eq(k, KIND_SIZE))
     return *n = NMS, MS;
   if (kind_eq(k, KIND_COUNT))
@@ -193,17 +191,26 @@ static const double *param_values(tlop_model *m, const char *algo, size_t i, siz
   return *n = sizeof other / sizeof *other, other;
 }
 
+/* The algorithm over the product of its numeric parameters' values; an operator parameter
+ * is bound before compiling, to each operator of the gamma table (sum, max) in turn. */
 static void test_algorithm(tlop_model *m, const char *algo, const tlop_platform *pf, tally *t) {
+  static const char *const ops[] = {"sum", "max"};
+  ast_decl *fn = ptrmap_get(&m->funcs, ctx_sym(ctx, algo));
+  const char *names[3], *op_param = NULL;
+  kind kinds[3];
   size_t np = 0;
-  const char *const *params = tlop_algorithm_params(m, algo, &np);
-  tlop_expr *e;
-  if (!params || np > 3 || tlop_algorithm_expr(m, algo, NULL, &e) != TLOP_OK)
+  for (int i = 0; fn && i < fn->nargs; i++)
+    if (fn->args[i]->k.tag == K_OP)
+      op_param = fn->args[i]->name->name;
+    else if (np < 3)
+      kinds[np] = fn->args[i]->k, names[np++] = fn->args[i]->name->name;
+  if (!fn || fn->kind != D_ALGORITHM || (int)np + (op_param != NULL) != fn->nargs)
     return;
   /* the cartesian product of the parameters' values */
   size_t counts[3], total = 1;
   const double *vals[3];
   for (size_t i = 0; i < np; i++) {
-    vals[i] = param_values(m, algo, i, &counts[i]);
+    vals[i] = param_values(kinds[i], &counts[i]);
     total *= counts[i];
   }
   double *pts = malloc((total * np + 1) * sizeof *pts);
@@ -214,11 +221,18 @@ static void test_algorithm(tlop_model *m, const char *algo, const tlop_platform 
       rest /= counts[i];
     }
   }
-  tlop_kernels *k;
-  CHECK(tlop_jit_compile(jit, (const tlop_expr *const *)&e, 1, pf, env, params, np, &k) == TLOP_OK);
-  if (k)
-    compare(k, 0, e, pf, params, np, pts, total, t, algo);
-  tlop_kernels_free(k);
+  for (size_t o = 0; o < (op_param ? 2u : 1u); o++) {
+    tlop_env *with = tlop_env_new(ctx);
+    tlop_expr *e;
+    tlop_kernels *k = NULL;
+    CHECK(!op_param || tlop_env_set_op(with, op_param, ops[o]) == TLOP_OK);
+    CHECK(tlop_algorithm_expr(m, algo, with, &e) == TLOP_OK);
+    CHECK(tlop_jit_compile(jit, (const tlop_expr *const *)&e, 1, pf, env, names, np, &k) == TLOP_OK);
+    if (k)
+      compare(k, 0, e, pf, names, np, pts, total, t, algo);
+    tlop_kernels_free(k);
+    tlop_env_free(with);
+  }
   free(pts);
 }
 
@@ -271,6 +285,37 @@ static void test_stdlib(const char *src) {
     }
   tlop_ctx_set_tau_rule(ctx, TLOP_TAU_PROPORTIONAL);
   tlop_ctx_set_max_terms(ctx, 1e8);
+}
+
+/* An operator parameter reaches its column of the gamma table, in both engines:
+ * reduce_linear(4096 B, 3) reduces twice, and GAMMA's row 4096 has γ(sum) = 1e-6,
+ * γ(max) = 2e-6, so op = max costs 2·(2e-6 − 1e-6) more than op = sum. */
+static void test_operators(const char *src) {
+  static const char *const ops[] = {"sum", "max"};
+  static const char *const names[] = {"m", "P"};
+  const double pt[] = {4096, 3};
+  char path[4096];
+  snprintf(path, sizeof path, "%s/stdlib/openmpi/reduce.tlop", src);
+  tlop_model *m;
+  double interp[2] = {0}, jitted[2] = {0};
+  CHECK(tlop_load_file(ctx, path, &m) == TLOP_OK);
+  for (int o = 0; o < 2; o++) {
+    tlop_env *with = tlop_env_new(ctx);
+    tlop_expr *e;
+    tlop_kernels *k = NULL;
+    CHECK(tlop_env_set_op(with, "op", ops[o]) == TLOP_OK);
+    CHECK(tlop_algorithm_expr(m, "reduce_linear", with, &e) == TLOP_OK);
+    CHECK(tlop_env_set(with, "m", pt[0], TLOP_KIND_SIZE) == TLOP_OK);
+    CHECK(tlop_env_set(with, "P", pt[1], TLOP_KIND_COUNT) == TLOP_OK);
+    CHECK(tlop_eval(e, tp, with, &interp[o]) == TLOP_OK);
+    CHECK(tlop_jit_compile(jit, (const tlop_expr *const *)&e, 1, tp, env, names, 2, &k) == TLOP_OK);
+    CHECK(k && tlop_kernels_eval(k, 0, pt, 1, &jitted[o]) == TLOP_OK);
+    tlop_kernels_free(k);
+    tlop_env_free(with);
+  }
+  CHECK(close_to(interp[1] - interp[0], 2e-6));
+  CHECK(close_to(jitted[0], interp[0]) && close_to(jitted[1], interp[1]));
+  free(take_diags());
 }
 
 /* ---- random cost expressions ---- */
@@ -790,6 +835,7 @@ int main(int argc, char **argv) {
   CHECK(tlop_engine_pick(TLOP_ENGINE_AUTO, 10000000) == TLOP_ENGINE_JIT);
   CHECK(tlop_engine_pick(TLOP_ENGINE_INTERP, 10000000) == TLOP_ENGINE_INTERP);
   test_stdlib(argv[1]);
+  test_operators(argv[1]);
   test_random_all();
   test_fallbacks();
   test_messages(argv[1]);

@@ -29,6 +29,7 @@ static const char src[] =
     "import \"models/loggp\";\n"
     "import \"models/lognp\";\n"
     "import \"../../examples/loggps\";\n"
+    "import \"../../examples/gatherv\";\n"
     "platform tau { channel shm { L(m, τ) = τ * 1 s; } gamma(m, τ) = 10 * τ * 1 s; }\n"
     "platform linear { channel shm { L(m, τ) = m * τ * 1 s / 1 B; } gamma(m, τ) = 0 s; }\n"
     "platform squares { channel shm { L(m, τ) = τ * τ * 1 s; o(m) = 1 s; } }\n";
@@ -85,11 +86,18 @@ static void collectives(void) {
   /* gatherv: P − 1 copies in at once, the root's P − 1 copies out one by one */
   CHECK_VALUE("tau", "gatherv_linear(1 KiB, 5)", 4 + 4);
   CHECK_VALUE("linear", "gatherv_linear(2 B, 5)", 8 + 4 * 2);
+  /* a count per rank (examples/gatherv.tlop), L = m·τ: ranks 1, 2 send 1 B and 2 B; in,
+   * both at τ = 2 until the 1 B one ends (2 s), then 1 B alone (1 s); out 1 + 2 */
+  CHECK_VALUE("linear", "gatherv_counts(1 B, 3, 1)", 3 + 3);
+  CHECK_VALUE("linear", "gatherv_counts(2 B, 5, 0) - gatherv_linear(2 B, 5)", 0);
   /* reduce: P − 1 transmissions (2 transfers) and P − 1 reductions (10 each) */
   CHECK_VALUE("tau", "reduce_linear(1 KiB, 5)", 8 + 40);
   CHECK_VALUE("tau", "reduce_binomial(1 KiB, 5)", 48); /* stages c = 2, 1, 1: 12·c */
   CHECK_VALUE("linear", "reduce_binomial(1 B, 5)", 2 * (2 + 1 + 1));
   CHECK_VALUE("tau", "reduce_binomial(1 KiB, 1)", 0);
+  /* the operator is a parameter (op: op = sum); tau's analytic γ is the same for all */
+  CHECK_VALUE("tau", "reduce_binomial(1 KiB, 5, max)", 48);
+  CHECK_VALUE("tau", "allreduce_rabenseifner(1 KiB, 5, prod)", 12 + 96 + 16 + 2);
   /* allreduce: linear = reduce_linear + bcast_linear; non-overlapping = binomials */
   CHECK_VALUE("tau", "allreduce_linear(1 KiB, 5)", 48 + 8);
   CHECK_VALUE("tau", "allreduce_nonoverlapping(1 KiB, 5)", 48 + 8);

@@ -73,8 +73,9 @@ static void check_sound(tlop_model *model, ast_decl *d) {
   size_t n = 0, cap = 0;
   CHECK(model_facts(model, NULL, &facts, &n, &cap));
   for (int i = 0; i < d->nfacts; i++)
-    VEC_PUSH(facts, n, cap, lower_expr(model, d->facts[i]));
-  ir_node *lhs = lower_expr(model, d->body->u.bin.l), *rhs = lower_expr(model, d->body->u.bin.r);
+    VEC_PUSH(facts, n, cap, lower_expr(model, d->facts[i], NULL));
+  ir_node *lhs = lower_expr(model, d->body->u.bin.l, NULL);
+  ir_node *rhs = lower_expr(model, d->body->u.bin.r, NULL);
   ir_op op = d->body->u.bin.op == OP_GE ? IR_GE : d->body->u.bin.op == OP_GT ? IR_GT
              : d->body->u.bin.op == OP_LE ? IR_LE : d->body->u.bin.op == OP_LT ? IR_LT : IR_EQ;
   ir_names vars = {0}, channels = {0};

@@ -1,0 +1,1 @@
+eval op_model.tlop 'red(1KiB, 3, 2)'

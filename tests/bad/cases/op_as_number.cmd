@@ -1,0 +1,1 @@
+check op_as_number.tlop

@@ -1,0 +1,1 @@
+check op_check_literal.tlop

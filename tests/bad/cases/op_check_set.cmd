@@ -1,0 +1,1 @@
+check op_model.tlop --set op=prod

@@ -1,0 +1,1 @@
+check op_default_expr.tlop

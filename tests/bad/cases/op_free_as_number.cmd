@@ -1,0 +1,1 @@
+eval op_model.tlop 'L(1KiB, op)' --set op=max

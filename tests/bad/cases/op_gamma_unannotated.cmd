@@ -1,0 +1,1 @@
+check op_gamma_unannotated.tlop

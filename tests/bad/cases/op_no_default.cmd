@@ -1,0 +1,1 @@
+eval op_no_default.tlop a --set m=1KiB

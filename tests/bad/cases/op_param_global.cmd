@@ -1,0 +1,1 @@
+check op_param_global.tlop

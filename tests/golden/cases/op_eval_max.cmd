@@ -1,0 +1,1 @@
+eval op_reduce.tlop 'reduce_linear(1KiB, 3, max)' --format plain
