@@ -71,9 +71,17 @@ static int cmp_double(const void *a, const void *b) {
   return (x > y) - (x < y);
 }
 
-static double median(double *v, int n) {
-  qsort(v, (size_t)n, sizeof *v, cmp_double);
-  return n % 2 ? v[n / 2] : (v[n / 2 - 1] + v[n / 2]) / 2;
+/* The median of v[0..n), which stays in its order: the compile latencies are printed
+ * next to their algorithms' names after their median is taken. */
+static double median(const double *v, int n) {
+  double *s = malloc((size_t)n * sizeof *s);
+  if (!s)
+    die("out of memory");
+  memcpy(s, v, (size_t)n * sizeof *s);
+  qsort(s, (size_t)n, sizeof *s, cmp_double);
+  double m = n % 2 ? s[n / 2] : (s[n / 2 - 1] + s[n / 2]) / 2;
+  free(s);
+  return m;
 }
 
 /* ---- the set-up shared by the parent and the callgrind children ---- */
