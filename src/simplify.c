@@ -527,6 +527,13 @@ static poly *decide(simp *s, ir_op op, poly *a, poly *b) {
 static poly *divide(simp *s, poly *a, const ir_node *d) {
   if (d->op == IR_MUL)
     return divide(s, divide(s, a, d->kid[0]), d->kid[1]);
+  double b, e;
+  /* a number to a power out of range (7^729) divides as the evaluator divides by it, in
+   * the wide range: a times the reciprocal 7^−729, which may underflow to 0 */
+  if (d->op == IR_POW && poly_is_num(scalar(s, d->kid[0]), &b) &&
+      poly_is_num(scalar(s, d->kid[1]), &e) && !isfinite(ir_apply(IR_POW, b, e)) &&
+      isfinite(b) && b != 0 && isfinite(e) && (b > 0 || e == floor(e)))
+    return poly_mul(s, a, poly_num(s, ir_apply(IR_POW, b, -e)));
   double k = d->op == IR_POW && d->kid[1]->op == IR_NUM ? d->kid[1]->num : 0, v;
   if (k == floor(k) && k > 0 && k <= 64 && !poly_is_num(scalar(s, d->kid[0]), &v))
     return poly_mul(s, a, poly_pow(s, scalar(s, d->kid[0]), poly_num(s, -k)));

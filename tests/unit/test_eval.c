@@ -322,6 +322,14 @@ static void test_wide_quotients(void) {
   CHECK(x && tlop_simplify(x, NULL, &s) == TLOP_OK);
   CHECK(s && tlop_eval(s, pf, e, &v1) == TLOP_OK);
   CHECK(v0 == v1);
+  /* a number to a power out of range divides as the evaluator divides by it: n·7^−729,
+   * not 7^729 kept to overflow (regressions/simplify/fails-overflow-1) */
+  x = parse("P / (P^243)^3 + P / 7^729", e);
+  s = NULL;
+  CHECK(x && tlop_eval(x, pf, e, &v0) == TLOP_OK && v0 == 0);
+  tlop_simp_opts with_values = {.env = e};
+  CHECK(x && tlop_simplify(x, &with_values, &s) == TLOP_OK);
+  CHECK(s && tlop_eval(s, pf, e, &v1) == TLOP_OK && v1 == 0);
   tlop_env_free(e);
 }
 
