@@ -497,6 +497,31 @@ static poly *expanded(simp *s, mono m) {
   return r ? poly_mul(s, rest, r) : rest;
 }
 
+/* What p is divided by to have one form however it was scaled: its leading coefficient;
+ * with a base-2 exponential there, whose coefficient is absorbed (2^p + 5/2 and
+ * 2^(p+1) + 5 are one sum up to 2), the coefficient before absorption, then the least
+ * power of two that makes every coefficient whole: both are 2^(p+1) + 5. */
+static double monic_scale(simp *s, const poly *p) {
+  mono lead = mono_copy(s, &p->m[0], 0, 0);
+  bool two = false;
+  for (int i = 0; i < lead.nx; i++)
+    two |= lead.x[i].b == 2;
+  if (!two)
+    return p->m[0].c;
+  unabsorb(s, &lead);
+  for (int j = 0; j <= 10; j++) {
+    double c = lead.c / ldexp(1, j);
+    bool whole = true;
+    for (int i = 0; i < p->n && whole; i++) {
+      double v = p->m[i].c / c;
+      whole = v == floor(v) && fabs(v) < 1e15;
+    }
+    if (whole)
+      return c;
+  }
+  return lead.c;
+}
+
 poly *poly_div(simp *s, const poly *a, const poly *b) {
   double v;
   if (poly_is_num(b, &v) && v != 0)
@@ -512,8 +537,9 @@ poly *poly_div(simp *s, const poly *a, const poly *b) {
    * form however it was scaled: a/2 + 1/2 and a + 1 are both (a + 1). */
   mono g = common(s, b);
   poly *rest = poly_mul(s, b, single(s, mono_pow(s, &g, -1)));
-  g.c *= rest->m[0].c;
-  rest = scaled(s, rest, rest->m[0].c, true);
+  double c = monic_scale(s, rest);
+  g.c *= c;
+  rest = scaled(s, rest, c, true);
   return poly_mul(s, poly_mul(s, a, expanded(s, mono_pow(s, &g, -1))), opaque(s, rest, -1));
 }
 
