@@ -535,13 +535,16 @@ static size_t tree_count(const ir_node *n, const ir_node *v, ptrmap *memo) {
   size_t k = 0;
   for (int i = 0; i < n->nkids; i++)
     k += tree_count(n->kid[i], v, memo);
+  if (n->op == IR_POW && n->kid[1]->op == IR_NUM && n->kid[1]->num >= 2) /* as simplify counts */
+    k *= n->kid[1]->num < 1000 ? (size_t)n->kid[1]->num : 1000;
   k = k > 1000000 ? 1000000 : k;
   ptrmap_put(memo, n, (void *)(uintptr_t)(k + 1));
   return k;
 }
 
 /* Whether a let of e is printed as one: a sum of LET_MIN_TERMS terms or more that the
- * expression holds more than once (the lets simplify keeps; written ones alike). */
+ * expression holds more than once, x^k counting k times (the lets simplify keeps; written
+ * ones alike). */
 static bool let_shown(const tlop_expr *e, const expr_let *l) {
   if (l->value->flags & (IR_HAS_COST | IR_HAS_STAGE | IR_HAS_AT | IR_HAS_SUM))
     return false;

@@ -1404,7 +1404,8 @@ static simp *open_lets(tlop_ctx *ctx, ir_node *const *facts, size_t nfacts,
   return s;
 }
 
-/* Occurrences of the variable v in n as a tree (capped). */
+/* Occurrences of the variable v in n as a tree, x^k counting x k times (capped): a^40
+ * multiplied out is a product of 40. */
 static size_t occurrences(const ir_node *n, sym v, ptrmap *memo) {
   if (n->op == IR_VAR)
     return n->name == v;
@@ -1416,6 +1417,8 @@ static size_t occurrences(const ir_node *n, sym v, ptrmap *memo) {
   size_t k = 0;
   for (int i = 0; i < n->nkids; i++)
     k += occurrences(n->kid[i], v, memo);
+  if (n->op == IR_POW && n->kid[1]->op == IR_NUM && n->kid[1]->num >= 2)
+    k *= n->kid[1]->num < 1000 ? (size_t)n->kid[1]->num : 1000;
   k = k > 1000000 ? 1000000 : k;
   ptrmap_put(memo, n, (void *)(uintptr_t)(k + 1));
   return k;
