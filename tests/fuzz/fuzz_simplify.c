@@ -13,7 +13,9 @@
  *                           the original evaluates). A difference at a ceil, floor or
  *                           comparison that rounding puts on the other side of its boundary
  *                           is dismissed when the same input, written with those nudged off
- *                           their boundaries, agrees (nudged_agrees);
+ *                           their boundaries, agrees (nudged_agrees); so is a τ a rounding
+ *                           below 1 (tau_rounded) and a division by 0 where the original
+ *                           divides by log2(2^x)'s residue (residue_quotient);
  *   print round trip        the simplified form printed as .tlop source parses back and
  *                           evaluates to the same value, and prints the same again;
  *   idempotence             simplifying the simplified form prints the same;
