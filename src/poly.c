@@ -143,13 +143,14 @@ static double constant_of(const poly *p) {
 }
 
 /* Moves the constant terms of the exponents into the coefficient: 2^(i+1) → 2·2^i.
- * Monomials are compared and combined in this raw shape. */
+ * Monomials are compared and combined in this raw shape. A constant whose power leaves
+ * the range of the coefficient (2^(2^21 − x)) stays in the exponent. */
 static void unabsorb(simp *s, mono *m) {
   int k = 0;
   for (int i = 0; i < m->nx; i++) {
     pexp x = m->x[i];
     double c0 = constant_of(x.E);
-    if (c0 != 0) {
+    if (c0 != 0 && isnormal(m->c * pow(x.b, c0))) {
       m->c *= pow(x.b, c0);
       x.E = poly_sub(s, x.E, poly_num(s, c0));
     }
@@ -447,16 +448,23 @@ static mono common(simp *s, const poly *p) {
         g.f[g.nf++] = (pfac){base, e};
     }
   /* An exponential b^E in every monomial is common with the least E, when the others
-   * are provably not smaller: 2^p and 2^(2p) share 2^p for p ≥ 0. */
-  g.x = alloc(s, (size_t)p->m[0].nx * sizeof *g.x);
-  for (int j = 0; j < p->m[0].nx; j++) {
-    pexp least = p->m[0].x[j];
+   * are provably not smaller: 2^p and 2^(2p) share 2^p for p ≥ 0. Compared in the raw
+   * shape, their constants in the coefficients: 2^(p − P − 9) and 9·2^(−P)/512 share
+   * 2^(−P). */
+  mono *raw = alloc(s, (size_t)p->n * sizeof *raw);
+  for (int r = 0; r < p->n; r++) {
+    raw[r] = mono_copy(s, &p->m[r], 0, 0);
+    unabsorb(s, &raw[r]);
+  }
+  g.x = alloc(s, (size_t)raw[0].nx * sizeof *g.x);
+  for (int j = 0; j < raw[0].nx; j++) {
+    pexp least = raw[0].x[j];
     bool all = true;
     for (int r = 1; r < p->n && all; r++) {
       const pexp *same = NULL;
-      for (int t = 0; t < p->m[r].nx; t++)
-        if (p->m[r].x[t].b == least.b)
-          same = &p->m[r].x[t];
+      for (int t = 0; t < raw[r].nx; t++)
+        if (raw[r].x[t].b == least.b)
+          same = &raw[r].x[t];
       if (!same) {
         all = false;
       } else if (same->eir != least.eir) {
