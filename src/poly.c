@@ -424,13 +424,16 @@ static mono common(simp *s, const poly *p) {
         done = g.f[k].base == base;
       if (done)
         continue;
+      /* A sum's least power in the denominators: taking out more would leave it with a
+       * positive power in some term, which reads back multiplied out. */
+      bool sum = base->op == IR_ADD || base->op == IR_SUB || base->op == IR_NEG;
       int e = 0;
       for (int r = 0; r < p->n; r++) {
         int er = 0;
         for (int t = 0; t < p->m[r].nf; t++)
           if (p->m[r].f[t].base == base)
             er = p->m[r].f[t].e;
-        if (r == 0 || er < e)
+        if (r == 0 || (sum ? er > e : er < e))
           e = er;
       }
       /* A factor in every monomial is common; so is a variable's denominator in some.
@@ -443,7 +446,6 @@ static mono common(simp *s, const poly *p) {
           has |= p->m[r].f[t].base == base;
         in_all = has;
       }
-      bool sum = base->op == IR_ADD || base->op == IR_SUB || base->op == IR_NEG;
       if (e != 0 && (in_all || !sum))
         g.f[g.nf++] = (pfac){base, e};
     }
