@@ -1088,10 +1088,28 @@ static double wide_value(wide w) {
   return ldexp(w.m, (int)e);
 }
 
-/* n evaluated as m·2^e: products and powers in the wide range, anything else as eval
- * does it (with its checks); a power fails as eval's would, but for its range. */
+/* n evaluated as m·2^e: products, quotients and powers in the wide range, anything else
+ * as eval does it (with its checks); a power fails as eval's would, but for its range. */
 static bool eval_wide(eval_state *es, const ir_node *n, wide *out) {
   double a, b;
+  if (n->op == IR_DIV && n->kid[1] != n->kid[0]) {
+    /* x/y, as a printed denominator 2^i/0.5 s may be */
+    wide x, y;
+    if (!eval_wide(es, n->kid[0], &x) || !eval_wide(es, n->kid[1], &y))
+      return false;
+    double vx = wide_value(x), vy = wide_value(y), q = vx / vy;
+    if (y.m == 0)
+      return check_result(es, n, vx, vy, q); /* a division by zero, as eval's */
+    if (isfinite(vx) && isfinite(vy) && vy != 0 && isfinite(q) && (q != 0 || x.m == 0) &&
+        (vx != 0 || x.m == 0)) {
+      *out = wide_of(q);
+      return true;
+    }
+    wide r = wide_of(x.m / y.m);
+    r.e += x.e - y.e;
+    *out = r;
+    return true;
+  }
   if (n->op == IR_MUL) {
     wide x, y;
     if (!eval_wide(es, n->kid[0], &x))
@@ -1137,10 +1155,10 @@ static bool eval_wide(eval_state *es, const ir_node *n, wide *out) {
   return check_result(es, n, a, b, r);
 }
 
-/* a/d for a denominator d that is a product or a power: the ordinary quotient when d is a
- * finite number ≠ 0 (as the JIT computes it); else, when d only left the range, a/d
- * computed in the wide range (the JIT, finding d not finite or the quotient infinite,
- * leaves such a point to this interpreter). */
+/* a/d for a denominator d that is a product, a quotient or a power: the ordinary quotient
+ * when d is a finite number ≠ 0 (as the JIT computes it); else, when d only left the
+ * range, a/d computed in the wide range (the JIT, finding d not finite or the quotient
+ * infinite, leaves such a point to this interpreter). */
 static bool eval_quotient(eval_state *es, const ir_node *n, double a, double *out) {
   wide d;
   if (!eval_wide(es, n->kid[1], &d))
@@ -1265,7 +1283,8 @@ static bool eval(eval_state *es, const ir_node *n, double *out) {
    * would be walked as a tree; placements must happen each time */
   if (n->nkids > 1 && n->kid[1] == n->kid[0] && !(n->kid[0]->flags & IR_HAS_AT))
     b = a;
-  else if (n->op == IR_DIV && (n->kid[1]->op == IR_MUL || n->kid[1]->op == IR_POW))
+  else if (n->op == IR_DIV &&
+           (n->kid[1]->op == IR_MUL || n->kid[1]->op == IR_POW || n->kid[1]->op == IR_DIV))
     return eval_quotient(es, n, a, out);
   else if (n->nkids > 1 && !eval(es, n->kid[1], &b))
     return false;

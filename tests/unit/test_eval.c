@@ -300,6 +300,7 @@ static void test_errors(void) {
 static void test_wide_quotients(void) {
   CHECK_EV("2^1000 / 2^1030", ldexp(1, -30));
   CHECK_EV("2^1000 / (2^1010 * 2^20)", ldexp(1, -30));
+  CHECK_EV("2^1000 / (2^1100 / 0.5)", ldexp(1, -101)); /* as units print 2·2^i: 2^i/0.5 s */
   CHECK_EV("2^(0 - 1000) / (2^(0 - 600) * 2^(0 - 600))", ldexp(1, 200));
   CHECK_EV("n / 2^(3 * 784)", 0);
   CHECK_EV("n / 7^400", 0);
