@@ -531,16 +531,33 @@ static poly *decide(simp *s, ir_op op, poly *a, poly *b) {
 /* a / d, dividing by each factor of d in turn so that a denominator (a + 1)^2 keeps its
  * base rather than being multiplied out before the division. A number to a power is
  * divided by as a number: 0^1 is a/0, kept as written, not a/0 computed as a·∞. */
+/* A number to a power out of range (7^729): *b and *e. */
+static bool power_out_of_range(simp *s, const ir_node *d, double *b, double *e) {
+  return d->op == IR_POW && poly_is_num(scalar(s, d->kid[0]), b) &&
+         poly_is_num(scalar(s, d->kid[1]), e) && !isfinite(ir_apply(IR_POW, *b, *e)) &&
+         isfinite(*b) && *b != 0 && isfinite(*e) && (*b > 0 || *e == floor(*e));
+}
+
+/* A product or quotient led by such a power: (2^2930/2^k)/y. */
+static bool led_out_of_range(simp *s, const ir_node *d) {
+  double b, e;
+  if (power_out_of_range(s, d, &b, &e))
+    return true;
+  return (d->op == IR_MUL || d->op == IR_DIV) &&
+         (led_out_of_range(s, d->kid[0]) || (d->op == IR_MUL && led_out_of_range(s, d->kid[1])));
+}
+
 static poly *divide(simp *s, poly *a, const ir_node *d) {
   if (d->op == IR_MUL)
     return divide(s, divide(s, a, d->kid[0]), d->kid[1]);
   double b, e;
   /* a number to a power out of range (7^729) divides as the evaluator divides by it, in
-   * the wide range: a times the reciprocal 7^−729, which may underflow to 0 */
-  if (d->op == IR_POW && poly_is_num(scalar(s, d->kid[0]), &b) &&
-      poly_is_num(scalar(s, d->kid[1]), &e) && !isfinite(ir_apply(IR_POW, b, e)) &&
-      isfinite(b) && b != 0 && isfinite(e) && (b > 0 || e == floor(e)))
+   * the wide range: a times the reciprocal 7^−729, which may underflow to 0; and a/(x/y)
+   * with such an x is a·y/x (a y of 0 stays, to fail) */
+  if (power_out_of_range(s, d, &b, &e))
     return poly_mul(s, a, poly_num(s, ir_apply(IR_POW, b, -e)));
+  if (d->op == IR_DIV && led_out_of_range(s, d->kid[0]) && !poly_is_zero(scalar(s, d->kid[1])))
+    return divide(s, poly_mul(s, a, scalar(s, d->kid[1])), d->kid[0]);
   double k = d->op == IR_POW && d->kid[1]->op == IR_NUM ? d->kid[1]->num : 0, v;
   if (k == floor(k) && k > 0 && k <= 64 && !poly_is_num(scalar(s, d->kid[0]), &v))
     return poly_mul(s, a, poly_pow(s, scalar(s, d->kid[0]), poly_num(s, -k)));

@@ -324,8 +324,8 @@ static void test_wide_quotients(void) {
   CHECK(s && tlop_eval(s, pf, e, &v1) == TLOP_OK);
   CHECK(v0 == v1);
   /* a number to a power out of range divides as the evaluator divides by it: n·7^−729,
-   * not 7^729 kept to overflow (regressions/simplify/fails-overflow-1) */
-  x = parse("P / (P^243)^3 + P / 7^729", e);
+   * not 7^729 kept to overflow, also inside a quotient (fails-overflow-1, -3) */
+  x = parse("P / (P^243)^3 + P / 7^729 + P / ((2^(P * 400) / 2^P) / 3)", e);
   s = NULL;
   CHECK(x && tlop_eval(x, pf, e, &v0) == TLOP_OK && v0 == 0);
   tlop_simp_opts with_values = {.env = e};
