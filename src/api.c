@@ -302,8 +302,9 @@ void env_kinds(const tlop_env *env, ptrmap *out) {
 }
 
 /* Parses and checks a lone expression in a model's scope. */
-static ir_node *parse_checked(tlop_model *model, const char *what, const char *text,
-                              const tlop_env *env, bool implicit, kind *k, tlop_status *st) {
+static ir_node *parse_checked_lets(tlop_model *model, const char *what, const char *text,
+                                   const tlop_env *env, bool implicit, kind *k, tlop_status *st,
+                                   expr_let **lets, size_t *nlets) {
   tlop_ctx *ctx = model->ctx;
   size_t len = strlen(text);
   char *copy = arena_strndup(ctx->ar, text, len);
@@ -321,9 +322,14 @@ static ir_node *parse_checked(tlop_model *model, const char *what, const char *t
     *st = TLOP_ERR_CHECK;
     return NULL;
   }
-  ir_node *n = lower_expr(model, e, env);
+  ir_node *n = lower_expr_lets(model, e, env, lets, nlets);
   *st = n ? TLOP_OK : TLOP_ERR_CHECK;
   return n;
+}
+
+static ir_node *parse_checked(tlop_model *model, const char *what, const char *text,
+                              const tlop_env *env, bool implicit, kind *k, tlop_status *st) {
+  return parse_checked_lets(model, what, text, env, implicit, k, st, NULL, NULL);
 }
 
 static tlop_model *empty_model(tlop_ctx *ctx) {
@@ -386,13 +392,16 @@ static tlop_status expr_parse(tlop_model *model, const char *text, const tlop_en
     return TLOP_ERR_ARG;
   kind k;
   tlop_status st;
-  ir_node *n = parse_checked(model, "<expr>", text, env, implicit, &k, &st);
+  expr_let *lets = NULL;
+  size_t nlets = 0;
+  ir_node *n = parse_checked_lets(model, "<expr>", text, env, implicit, &k, &st, &lets, &nlets);
   if (!n)
     return st;
   tlop_expr *e = arena_alloc(model->ctx->ar, sizeof *e);
   e->node = n;
   e->model = model;
   e->k = k;
+  e->lets = lets, e->nlets = nlets;
   if (env && env->n) {
     sym *names = arena_alloc(model->ctx->ar, env->n * sizeof *names);
     kind *kinds = arena_alloc(model->ctx->ar, env->n * sizeof *kinds);
@@ -483,12 +492,15 @@ tlop_status tlop_algorithm_expr(tlop_model *model, const char *name, const tlop_
   tlop_status fits = env_fits(model, fn, env);
   if (fits != TLOP_OK)
     return fits;
-  ir_node *n = lower_function(model, fn, env);
+  expr_let *lets = NULL;
+  size_t nlets = 0;
+  ir_node *n = lower_function_lets(model, fn, env, &lets, &nlets);
   if (!n)
     return TLOP_ERR_CHECK;
   tlop_expr *e = arena_alloc(model->ctx->ar, sizeof *e);
   e->node = n;
   e->model = model;
+  e->lets = lets, e->nlets = nlets;
   e->k = chk_fn_result(model, fn);
   sym *names = arena_alloc(model->ctx->ar, (size_t)(fn->nargs ? fn->nargs : 1) * sizeof *names);
   kind *kinds = arena_alloc(model->ctx->ar, (size_t)(fn->nargs ? fn->nargs : 1) * sizeof *kinds);
@@ -546,7 +558,10 @@ tlop_status tlop_simplify(const tlop_expr *expr, const tlop_simp_opts *opts, tlo
     return TLOP_ERR_ARG;
   }
   int errors = model->ctx->errors;
-  ir_node *r = simp_simplify(model->ctx, expr->node, facts, n, opts);
+  expr_let *lets = NULL;
+  size_t nlets = 0;
+  ir_node *r = simp_simplify(model->ctx, expr->node, facts, n, opts, expr->lets, expr->nlets,
+                             &lets, &nlets);
   free(facts);
   if (model->ctx->errors > errors)
     return TLOP_ERR_ARG; /* the assumptions contradict each other */
@@ -557,6 +572,7 @@ tlop_status tlop_simplify(const tlop_expr *expr, const tlop_simp_opts *opts, tlo
   tlop_expr *e = arena_alloc(model->ctx->ar, sizeof *e);
   *e = *expr;
   e->node = r;
+  e->lets = lets, e->nlets = nlets;
   *out = e;
   return TLOP_OK;
 }
@@ -588,11 +604,143 @@ tlop_status tlop_expr_parse_format(tlop_model *model, const char *text, tlop_for
   return st;
 }
 
-char *tlop_expr_print(tlop_ctx *ctx, const tlop_expr *expr, tlop_format format) {
-  if (!prt_fits(ctx, expr->node))
+/* Terms of a sum, through a factor taken out: 2·(a + b + c + d)/P has 4 (at most
+ * LET_MIN_TERMS: a DAG of nested doublings is not walked as a tree). */
+static int sum_terms(const ir_node *n, ptrmap *memo) {
+  void *known = ptrmap_get(memo, n);
+  if (known)
+    return (int)(uintptr_t)known;
+  int k = 1;
+  switch (n->op) {
+  case IR_ADD:
+  case IR_SUB: k = sum_terms(n->kid[0], memo) + sum_terms(n->kid[1], memo); break;
+  case IR_MUL: {
+    int a = sum_terms(n->kid[0], memo), b = sum_terms(n->kid[1], memo);
+    k = a > b ? a : b;
+    break;
+  }
+  case IR_DIV:
+  case IR_NEG: k = sum_terms(n->kid[0], memo); break;
+  default: break;
+  }
+  k = k > LET_MIN_TERMS ? LET_MIN_TERMS : k;
+  ptrmap_put(memo, n, (void *)(uintptr_t)k);
+  return k;
+}
+
+static size_t tree_count(const ir_node *n, const ir_node *v, ptrmap *memo) {
+  if (n == v)
+    return 1;
+  if (n->depth <= v->depth)
+    return 0;
+  void *known = ptrmap_get(memo, n);
+  if (known)
+    return (size_t)((uintptr_t)known - 1);
+  size_t k = 0;
+  for (int i = 0; i < n->nkids; i++)
+    k += tree_count(n->kid[i], v, memo);
+  if (n->op == IR_POW && n->kid[1]->op == IR_NUM && n->kid[1]->num >= 2) /* as simplify counts */
+    k *= n->kid[1]->num < 1000 ? (size_t)n->kid[1]->num : 1000;
+  k = k > 1000000 ? 1000000 : k;
+  ptrmap_put(memo, n, (void *)(uintptr_t)(k + 1));
+  return k;
+}
+
+/* Whether a let of e is printed as one: a sum of LET_MIN_TERMS terms or more that the
+ * expression holds more than once, x^k counting k times (the lets simplify keeps; written
+ * ones alike). */
+static bool let_shown(const tlop_expr *e, const expr_let *l) {
+  if (l->value->flags & (IR_HAS_COST | IR_HAS_STAGE | IR_HAS_AT | IR_HAS_SUM))
+    return false;
+  ptrmap memo = {0};
+  bool shown = sum_terms(l->value, &memo) >= LET_MIN_TERMS;
+  ptrmap_free(&memo);
+  if (shown)
+    shown = tree_count(e->node, l->value, &memo) >= 2;
+  ptrmap_free(&memo);
+  return shown;
+}
+
+static char *print_node(tlop_ctx *ctx, const tlop_expr *e, tlop_format format) {
+  if (!prt_fits(ctx, e->node))
     return NULL;
   /* .tlop source must check again: its numbers need their units */
-  return prt_expr(ctx, format == TLOP_FORMAT_TLOP ? units_restore(expr) : expr->node, format);
+  return prt_expr(ctx, format == TLOP_FORMAT_TLOP ? units_restore(e) : e->node, format);
+}
+
+/* let x = v in …: each let shown printed once, its value named wherever the body or a
+ * later value holds it (values by depth: a value holds only shallower ones). */
+static char *print_lets(tlop_ctx *ctx, const tlop_expr *expr, tlop_format format) {
+  size_t n = 0;
+  expr_let *lets = xcalloc(expr->nlets, sizeof *lets);
+  for (size_t i = 0; i < expr->nlets; i++) {
+    bool again = false;
+    for (size_t j = 0; j < n && !again; j++)
+      again = lets[j].value == expr->lets[i].value;
+    if (!again && let_shown(expr, &expr->lets[i]))
+      lets[n++] = expr->lets[i];
+  }
+  for (size_t i = 1; i < n; i++) /* insertion sort by depth, stable */
+    for (size_t j = i; j > 0 && lets[j].value->depth < lets[j - 1].value->depth; j--) {
+      expr_let t = lets[j];
+      lets[j] = lets[j - 1], lets[j - 1] = t;
+    }
+  sym *names = xcalloc(expr->nfree + n + 1, sizeof *names);
+  kind *kinds = xcalloc(expr->nfree + n + 1, sizeof *kinds);
+  for (size_t i = 0; i < expr->nfree; i++)
+    names[i] = expr->free[i], kinds[i] = expr->free_kinds[i];
+  tlop_expr part = *expr;
+  part.free = names, part.free_kinds = kinds, part.lets = NULL, part.nlets = 0;
+  /* a name the expression uses otherwise is primed */
+  for (size_t i = 0; i < n; i++) {
+    bool taken = true;
+    while (taken) {
+      taken = ir_mentions(expr->node, lets[i].name);
+      for (size_t j = 0; j < i && !taken; j++)
+        taken = lets[j].name == lets[i].name;
+      if (taken)
+        lets[i].name = ir_primed(ctx, lets[i].name);
+    }
+  }
+  strbuf out = {0};
+  char *text = NULL;
+  bool ok = true;
+  for (size_t i = 0; i <= n && ok; i++) {
+    ir_node *v = i < n ? lets[i].value : expr->node;
+    for (size_t j = i; j-- > 0;)
+      v = ir_replace(ctx, v, lets[j].value, ir_var(ctx, lets[j].name));
+    part.node = v;
+    part.k = i < n ? units_kind(&part, v) : expr->k;
+    text = print_node(ctx, &part, format);
+    if (!(ok = text != NULL))
+      break;
+    if (i == n) {
+      sb_printf(&out, "%s", text);
+    } else {
+      char *name = prt_expr(ctx, ir_var(ctx, lets[i].name), format);
+      sb_printf(&out, format == TLOP_FORMAT_LATEX ? "\\mathrm{let}\\ %s = %s\\ \\mathrm{in}\\ "
+                                                  : "let %s = %s in ",
+                name, text);
+      free(name);
+      names[part.nfree] = lets[i].name, kinds[part.nfree] = part.k;
+      part.nfree++;
+    }
+    free(text);
+  }
+  free(lets);
+  free(names);
+  free(kinds);
+  if (!ok) {
+    free(out.s);
+    return NULL;
+  }
+  return out.s;
+}
+
+char *tlop_expr_print(tlop_ctx *ctx, const tlop_expr *expr, tlop_format format) {
+  if (expr->nlets)
+    return print_lets(ctx, expr, format);
+  return print_node(ctx, expr, format);
 }
 
 char *tlop_expr_dump(tlop_ctx *ctx, const tlop_expr *expr) { return prt_dump(ctx, expr->node); }

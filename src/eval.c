@@ -6,6 +6,7 @@
  * names the expression and the values of its variables. */
 #include "tlop_int.h"
 
+#include <limits.h>
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -1062,6 +1063,121 @@ static bool check_result(eval_state *es, const ir_node *n, double a, double b, d
   return false;
 }
 
+/* ---- quotients whose denominator leaves the range of doubles ---- */
+
+/* A value as m·2^e with m finite (0.5 ≤ |m| < 1, or 0): the denominator of a quotient,
+ * whose product of powers may overflow (or underflow to 0) where the quotient is a fine
+ * number. The simplifier writes m/2^i/2^i/2^i as m/2^(3i): at 2^i = 2^784 the original
+ * divides three times by a finite number; the simplified form's 2^2352 is out of range,
+ * but its quotient is the same tiny number. */
+typedef struct wide {
+  double m, e;
+} wide;
+
+static wide wide_of(double v) {
+  int e;
+  double m = frexp(v, &e);
+  return (wide){m, e};
+}
+
+static double wide_value(wide w) {
+  double e = fmax(fmin(w.e, INT_MAX / 2), INT_MIN / 2); /* beyond: 0 or inf anyway */
+  return ldexp(w.m, (int)e);
+}
+
+/* n evaluated as m·2^e: products, quotients and powers in the wide range, anything else
+ * as eval does it (with its checks); a power fails as eval's would, but for its range. */
+static bool eval_wide(eval_state *es, const ir_node *n, wide *out) {
+  double a, b;
+  if (n->op == IR_DIV && n->kid[1] != n->kid[0]) {
+    /* x/y, as a printed denominator 2^i/0.5 s may be */
+    wide x, y;
+    if (!eval_wide(es, n->kid[0], &x) || !eval_wide(es, n->kid[1], &y))
+      return false;
+    double vx = wide_value(x), vy = wide_value(y), q = vx / vy;
+    if (y.m == 0)
+      return check_result(es, n, vx, vy, q); /* a division by zero, as eval's */
+    if (isfinite(vx) && isfinite(vy) && vy != 0 && isfinite(q) && (q != 0 || x.m == 0) &&
+        (vx != 0 || x.m == 0)) {
+      *out = wide_of(q);
+      return true;
+    }
+    wide r = wide_of(x.m / y.m);
+    r.e += x.e - y.e;
+    *out = r;
+    return true;
+  }
+  if (n->op == IR_MUL) {
+    wide x, y;
+    if (!eval_wide(es, n->kid[0], &x))
+      return false;
+    /* x · x (a let used twice) evaluated once, as eval does */
+    if (n->kid[1] == n->kid[0] && !(n->kid[0]->flags & IR_HAS_AT))
+      y = x;
+    else if (!eval_wide(es, n->kid[1], &y))
+      return false;
+    /* in range: the ordinary product, to the bit (subnormal products round once) */
+    double vx = wide_value(x), vy = wide_value(y), p = vx * vy;
+    bool zero = x.m == 0 || y.m == 0;
+    if (isfinite(vx) && isfinite(vy) && isfinite(p) && (p != 0 || zero) &&
+        (vx != 0 || x.m == 0) && (vy != 0 || y.m == 0)) {
+      *out = wide_of(p);
+      return true;
+    }
+    wide r = wide_of(x.m * y.m);
+    r.e += x.e + y.e;
+    *out = r;
+    return true;
+  }
+  if (n->op != IR_POW) {
+    if (!eval(es, n, &a))
+      return false;
+    *out = wide_of(a);
+    return true;
+  }
+  if (!eval(es, n->kid[0], &a) || !eval(es, n->kid[1], &b))
+    return false;
+  double r = ir_apply(IR_POW, a, b);
+  bool whole = b == floor(b);
+  /* out of range (inf, or 0 by underflow), a finite a ≠ 0 to a finite power that is
+   * defined: a > 0, or a whole exponent */
+  if (!(isfinite(r) && (r != 0 || a == 0)) && isfinite(a) && a != 0 &&
+      isfinite(b) && (a > 0 || whole)) {
+    double l = b * log2(fabs(a)), e = isfinite(l) ? floor(l) : l;
+    bool odd = a < 0 && fmod(fabs(b), 2) == 1;
+    *out = (wide){(odd ? -0.5 : 0.5) * (isfinite(l) ? exp2(l - e) : 1), e + 1};
+    return true;
+  }
+  *out = wide_of(r);
+  return check_result(es, n, a, b, r);
+}
+
+/* a/d for a denominator d that is a product, a quotient or a power: the ordinary quotient
+ * when d is a finite number ≠ 0 (as the JIT computes it); else, when d only left the
+ * range, a/d computed in the wide range (the JIT, finding d not finite or the quotient
+ * infinite, leaves such a point to this interpreter). */
+static bool eval_quotient(eval_state *es, const ir_node *n, double a, double *out) {
+  wide d;
+  if (!eval_wide(es, n->kid[1], &d))
+    return false;
+  double b = wide_value(d);
+  if ((isfinite(b) && b != 0) || d.m == 0) {
+    *out = ir_apply(IR_DIV, a, b);
+    return check_result(es, n, a, b, *out);
+  }
+  wide q = wide_of(a);
+  q.m /= d.m;
+  q.e -= d.e;
+  *out = wide_value(q);
+  if (isfinite(*out))
+    return true;
+  char x[40], y[40];
+  fmt_double(x, sizeof x, a);
+  fmt_double(y, sizeof y, d.m);
+  fail(es, n, "the result overflows to infinity (operands %s and %s·2^%.17g)", x, y, d.e);
+  return false;
+}
+
 static bool eval(eval_state *es, const ir_node *n, double *out) {
   double a = 0, b = 0;
   switch (n->op) {
@@ -1164,6 +1280,9 @@ static bool eval(eval_state *es, const ir_node *n, double *out) {
    * would be walked as a tree; placements must happen each time */
   if (n->nkids > 1 && n->kid[1] == n->kid[0] && !(n->kid[0]->flags & IR_HAS_AT))
     b = a;
+  else if (n->op == IR_DIV &&
+           (n->kid[1]->op == IR_MUL || n->kid[1]->op == IR_POW || n->kid[1]->op == IR_DIV))
+    return eval_quotient(es, n, a, out);
   else if (n->nkids > 1 && !eval(es, n->kid[1], &b))
     return false;
   if ((n->op == IR_LOG2 && a <= 0) || (n->op == IR_LOG && (b <= 0 || a <= 0 || a == 1))) {

@@ -238,6 +238,38 @@ ir_node *ir_subst(tlop_ctx *ctx, ir_node *n, sym var, ir_node *value) {
   return r;
 }
 
+static ir_node *replace(tlop_ctx *ctx, ir_node *n, const ir_node *from, ir_node *to,
+                        ptrmap *memo) {
+  if (n == from)
+    return to;
+  if (n->depth <= from->depth)
+    return n; /* too shallow to hold it */
+  ir_node *done = ptrmap_get(memo, n);
+  if (done)
+    return done;
+  ir_node *k[3] = {0};
+  bool changed = false;
+  for (int i = 0; i < n->nkids; i++) {
+    k[i] = replace(ctx, n->kid[i], from, to, memo);
+    changed |= k[i] != n->kid[i];
+  }
+  ir_node *r = n;
+  if (changed) {
+    r = ir_make(ctx, (ir_op)n->op, n->name, n->num, k[0], k[1], k[2]);
+    if (!r->origin.src)
+      r->origin = n->origin;
+  }
+  ptrmap_put(memo, n, r);
+  return r;
+}
+
+ir_node *ir_replace(tlop_ctx *ctx, ir_node *n, const ir_node *from, ir_node *to) {
+  ptrmap memo = {0};
+  ir_node *r = replace(ctx, n, from, to, &memo);
+  ptrmap_free(&memo);
+  return r;
+}
+
 /* Order of operators in canonical forms: variables first, numbers last. */
 static int op_rank(const ir_node *n) {
   switch (n->op) {

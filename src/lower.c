@@ -24,6 +24,8 @@ typedef struct lowerer {
   double inlined; /* function calls inlined so far (--max-inline) */
   bool in_flows;  /* lowering a flows stage: a send is a flow, with a start */
   bool failed;
+  expr_let *lets; /* lets whose value is not a leaf and uses no index */
+  size_t nlets, lets_cap;
 } lowerer;
 
 static ir_node *lower(lowerer *lw, ast_expr *e, const binding *env);
@@ -323,6 +325,13 @@ static ir_node *lower(lowerer *lw, ast_expr *e, const binding *env) {
   }
   case E_LET: {
     binding b = {e->u.let.name, lower(lw, e->u.let.value, env), env, NULL};
+    bool indexed = false;
+    for (size_t i = 0; b.value && i < lw->nactive && !indexed; i++)
+      indexed = ir_mentions(b.value, lw->active[i]);
+    if (b.value && b.value->nkids && !indexed) {
+      expr_let l = {b.name, b.value};
+      VEC_PUSH(lw->lets, lw->nlets, lw->lets_cap, l);
+    }
     return lower(lw, e->u.let.body, &b);
   }
   case E_SUM: {
@@ -386,12 +395,37 @@ static ir_node *finish(lowerer *lw, ir_node *r, span sp) {
   return lw->failed ? NULL : r;
 }
 
-ir_node *lower_expr(tlop_model *model, ast_expr *e, const tlop_env *env) {
+/* The lets recorded, moved to the context's arena. */
+static void take_lets(lowerer *lw, expr_let **lets, size_t *nlets) {
+  if (lets) {
+    *lets = NULL;
+    *nlets = lw->nlets;
+    if (lw->nlets) {
+      *lets = arena_alloc(ctx_of(lw)->ar, lw->nlets * sizeof **lets);
+      memcpy(*lets, lw->lets, lw->nlets * sizeof **lets);
+    }
+  }
+  free(lw->lets);
+}
+
+ir_node *lower_expr_lets(tlop_model *model, ast_expr *e, const tlop_env *env, expr_let **lets,
+                         size_t *nlets) {
   lowerer lw = {.model = model, .env = env};
-  return finish(&lw, lower(&lw, e, NULL), e->sp);
+  ir_node *r = finish(&lw, lower(&lw, e, NULL), e->sp);
+  take_lets(&lw, r ? lets : NULL, nlets);
+  return r;
+}
+
+ir_node *lower_expr(tlop_model *model, ast_expr *e, const tlop_env *env) {
+  return lower_expr_lets(model, e, env, NULL, NULL);
 }
 
 ir_node *lower_function(tlop_model *model, ast_decl *fn, const tlop_env *env) {
+  return lower_function_lets(model, fn, env, NULL, NULL);
+}
+
+ir_node *lower_function_lets(tlop_model *model, ast_decl *fn, const tlop_env *env,
+                             expr_let **lets, size_t *nlets) {
   lowerer lw = {.model = model};
   binding *frames = calloc((size_t)(fn->nargs ? fn->nargs : 1), sizeof *frames);
   const binding *scope = NULL;
@@ -407,5 +441,7 @@ ir_node *lower_function(tlop_model *model, ast_decl *fn, const tlop_env *env) {
   }
   ir_node *r = lower(&lw, fn->body, scope);
   free(frames);
-  return finish(&lw, r, fn->body->sp);
+  r = finish(&lw, r, fn->body->sp);
+  take_lets(&lw, r ? lets : NULL, nlets);
+  return r;
 }

@@ -143,13 +143,14 @@ static double constant_of(const poly *p) {
 }
 
 /* Moves the constant terms of the exponents into the coefficient: 2^(i+1) → 2·2^i.
- * Monomials are compared and combined in this raw shape. */
+ * Monomials are compared and combined in this raw shape. A constant whose power leaves
+ * the range of the coefficient (2^(2^21 − x)) stays in the exponent. */
 static void unabsorb(simp *s, mono *m) {
   int k = 0;
   for (int i = 0; i < m->nx; i++) {
     pexp x = m->x[i];
     double c0 = constant_of(x.E);
-    if (c0 != 0) {
+    if (c0 != 0 && isnormal(m->c * pow(x.b, c0))) {
       m->c *= pow(x.b, c0);
       x.E = poly_sub(s, x.E, poly_num(s, c0));
     }
@@ -423,13 +424,16 @@ static mono common(simp *s, const poly *p) {
         done = g.f[k].base == base;
       if (done)
         continue;
+      /* A sum's least power in the denominators: taking out more would leave it with a
+       * positive power in some term, which reads back multiplied out. */
+      bool sum = base->op == IR_ADD || base->op == IR_SUB || base->op == IR_NEG;
       int e = 0;
       for (int r = 0; r < p->n; r++) {
         int er = 0;
         for (int t = 0; t < p->m[r].nf; t++)
           if (p->m[r].f[t].base == base)
             er = p->m[r].f[t].e;
-        if (r == 0 || er < e)
+        if (r == 0 || (sum ? er > e : er < e))
           e = er;
       }
       /* A factor in every monomial is common; so is a variable's denominator in some.
@@ -442,21 +446,27 @@ static mono common(simp *s, const poly *p) {
           has |= p->m[r].f[t].base == base;
         in_all = has;
       }
-      bool sum = base->op == IR_ADD || base->op == IR_SUB || base->op == IR_NEG;
       if (e != 0 && (in_all || !sum))
         g.f[g.nf++] = (pfac){base, e};
     }
   /* An exponential b^E in every monomial is common with the least E, when the others
-   * are provably not smaller: 2^p and 2^(2p) share 2^p for p ≥ 0. */
-  g.x = alloc(s, (size_t)p->m[0].nx * sizeof *g.x);
-  for (int j = 0; j < p->m[0].nx; j++) {
-    pexp least = p->m[0].x[j];
+   * are provably not smaller: 2^p and 2^(2p) share 2^p for p ≥ 0. Compared in the raw
+   * shape, their constants in the coefficients: 2^(p − P − 9) and 9·2^(−P)/512 share
+   * 2^(−P). */
+  mono *raw = alloc(s, (size_t)p->n * sizeof *raw);
+  for (int r = 0; r < p->n; r++) {
+    raw[r] = mono_copy(s, &p->m[r], 0, 0);
+    unabsorb(s, &raw[r]);
+  }
+  g.x = alloc(s, (size_t)raw[0].nx * sizeof *g.x);
+  for (int j = 0; j < raw[0].nx; j++) {
+    pexp least = raw[0].x[j];
     bool all = true;
     for (int r = 1; r < p->n && all; r++) {
       const pexp *same = NULL;
-      for (int t = 0; t < p->m[r].nx; t++)
-        if (p->m[r].x[t].b == least.b)
-          same = &p->m[r].x[t];
+      for (int t = 0; t < raw[r].nx; t++)
+        if (raw[r].x[t].b == least.b)
+          same = &raw[r].x[t];
       if (!same) {
         all = false;
       } else if (same->eir != least.eir) {
@@ -497,6 +507,31 @@ static poly *expanded(simp *s, mono m) {
   return r ? poly_mul(s, rest, r) : rest;
 }
 
+/* What p is divided by to have one form however it was scaled: its leading coefficient;
+ * with a base-2 exponential there, whose coefficient is absorbed (2^p + 5/2 and
+ * 2^(p+1) + 5 are one sum up to 2), the coefficient before absorption, then the least
+ * power of two that makes every coefficient whole: both are 2^(p+1) + 5. */
+static double monic_scale(simp *s, const poly *p) {
+  mono lead = mono_copy(s, &p->m[0], 0, 0);
+  bool two = false;
+  for (int i = 0; i < lead.nx; i++)
+    two |= lead.x[i].b == 2;
+  if (!two)
+    return p->m[0].c;
+  unabsorb(s, &lead);
+  for (int j = 0; j <= 10; j++) {
+    double c = lead.c / ldexp(1, j);
+    bool whole = true;
+    for (int i = 0; i < p->n && whole; i++) {
+      double v = p->m[i].c / c;
+      whole = v == floor(v) && fabs(v) < 1e15;
+    }
+    if (whole)
+      return c;
+  }
+  return lead.c;
+}
+
 poly *poly_div(simp *s, const poly *a, const poly *b) {
   double v;
   if (poly_is_num(b, &v) && v != 0)
@@ -512,8 +547,9 @@ poly *poly_div(simp *s, const poly *a, const poly *b) {
    * form however it was scaled: a/2 + 1/2 and a + 1 are both (a + 1). */
   mono g = common(s, b);
   poly *rest = poly_mul(s, b, single(s, mono_pow(s, &g, -1)));
-  g.c *= rest->m[0].c;
-  rest = scaled(s, rest, rest->m[0].c, true);
+  double c = monic_scale(s, rest);
+  g.c *= c;
+  rest = scaled(s, rest, c, true);
   return poly_mul(s, poly_mul(s, a, expanded(s, mono_pow(s, &g, -1))), opaque(s, rest, -1));
 }
 

@@ -794,10 +794,10 @@ static bool normal_forms(prover *pv, ir_node **facts, size_t n, const char *name
                          ir_node *a, ir_node *b) {
   tlop_simp_opts none = {0};
   int errors = pv->ctx->errors;
-  ir_node *na = simp_simplify(pv->ctx, a, facts, n, &none);
+  ir_node *na = simp_simplify(pv->ctx, a, facts, n, &none, NULL, 0, NULL, NULL);
   if (pv->ctx->errors > errors)
     return false; /* the assumptions contradict each other */
-  ir_node *nb = simp_simplify(pv->ctx, b, facts, n, &none);
+  ir_node *nb = simp_simplify(pv->ctx, b, facts, n, &none, NULL, 0, NULL, NULL);
   if (!simp_finite(pv->ctx, a, na) || !simp_finite(pv->ctx, b, nb))
     return false;
   note(pv, "normal form", "%s = %E", names[0], na);

@@ -12,6 +12,7 @@
 
 #include <float.h>
 #include <math.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -67,6 +68,8 @@ struct simp {
   size_t nbounds, bounds_cap;
   sym *ints;
   size_t nints, ints_cap;
+  sym *fragile; /* atoms of kept lets whose value may fail (not defined everywhere) */
+  size_t nfragile, fragile_cap;
   ptrmap memo; /* scalar node that uses no index in scope → poly */
   int sums;    /* sums being walked */
   int depth;   /* of the proof search */
@@ -388,7 +391,11 @@ static bool defined_everywhere(simp *s, const ir_node *n, ptrmap *proven) {
   bool ok;
   switch (n->op) {
   case IR_NUM: return isfinite(n->num);
-  case IR_VAR: return true;
+  case IR_VAR:
+    for (size_t i = 0; i < s->nfragile; i++)
+      if (s->fragile[i] == n->name)
+        return false;
+    return true;
   case IR_DIV: {
     poly *d = scalar(s, n->kid[1]);
     ok = surely_positive(s, d) || surely_positive(s, poly_negate(s, d));
@@ -524,9 +531,33 @@ static poly *decide(simp *s, ir_op op, poly *a, poly *b) {
 /* a / d, dividing by each factor of d in turn so that a denominator (a + 1)^2 keeps its
  * base rather than being multiplied out before the division. A number to a power is
  * divided by as a number: 0^1 is a/0, kept as written, not a/0 computed as a·∞. */
+/* A number to a power out of range (7^729): *b and *e. */
+static bool power_out_of_range(simp *s, const ir_node *d, double *b, double *e) {
+  return d->op == IR_POW && poly_is_num(scalar(s, d->kid[0]), b) &&
+         poly_is_num(scalar(s, d->kid[1]), e) && !isfinite(ir_apply(IR_POW, *b, *e)) &&
+         isfinite(*b) && *b != 0 && isfinite(*e) && (*b > 0 || *e == floor(*e));
+}
+
+/* A product or quotient led by such a power: (2^2930/2^k)/y. */
+static bool led_out_of_range(simp *s, const ir_node *d) {
+  double b, e;
+  if (power_out_of_range(s, d, &b, &e))
+    return true;
+  return (d->op == IR_MUL || d->op == IR_DIV) &&
+         (led_out_of_range(s, d->kid[0]) || (d->op == IR_MUL && led_out_of_range(s, d->kid[1])));
+}
+
 static poly *divide(simp *s, poly *a, const ir_node *d) {
   if (d->op == IR_MUL)
     return divide(s, divide(s, a, d->kid[0]), d->kid[1]);
+  double b, e;
+  /* a number to a power out of range (7^729) divides as the evaluator divides by it, in
+   * the wide range: a times the reciprocal 7^−729, which may underflow to 0; and a/(x/y)
+   * with such an x is a·y/x (a y of 0 stays, to fail) */
+  if (power_out_of_range(s, d, &b, &e))
+    return poly_mul(s, a, poly_num(s, ir_apply(IR_POW, b, -e)));
+  if (d->op == IR_DIV && led_out_of_range(s, d->kid[0]) && !poly_is_zero(scalar(s, d->kid[1])))
+    return divide(s, poly_mul(s, a, scalar(s, d->kid[1])), d->kid[0]);
   double k = d->op == IR_POW && d->kid[1]->op == IR_NUM ? d->kid[1]->num : 0, v;
   if (k == floor(k) && k > 0 && k <= 64 && !poly_is_num(scalar(s, d->kid[0]), &v))
     return poly_mul(s, a, poly_pow(s, scalar(s, d->kid[0]), poly_num(s, -k)));
@@ -1268,6 +1299,7 @@ static void simp_free(simp *s) {
   free(s->bounds);
   free(s->ints);
   free(s->orders);
+  free(s->fragile);
   ptrmap_free(&s->memo);
   arena_free(s->ar);
   free(s);
@@ -1342,9 +1374,86 @@ static bool indices_canonical(tlop_ctx *ctx, const ir_node *n, const index_scope
   return true;
 }
 
-ir_node *simp_simplify(tlop_ctx *ctx, const ir_node *n, ir_node *const *facts, size_t nfacts,
-                       const tlop_simp_opts *o) {
+/* ---- lets kept: a value multiplied out at every use would copy its terms ---- */
+
+/* A let whose value's normal form has LET_MIN_TERMS terms or more, and which the normal
+ * form uses more than once, stays a let: expanded in products and quotients at each use,
+ * it copies its terms into every term it meets (simp_let_blowup: 541 characters, 506 KB). */
+
+typedef struct let_cand {
+  sym name;
+  const ir_node *value;
+  sym atom;      /* the opaque variable that stands for it while simplifying */
+  ir_node *form; /* its normal form, in the atoms of the lets before it */
+  bool on;       /* kept so far */
+} let_cand;
+
+static int cand_sort(const void *x, const void *y) {
+  const let_cand *a = x, *b = y;
+  if (a->value->depth != b->value->depth)
+    return a->value->depth < b->value->depth ? -1 : 1;
+  return ir_cmp(a->value, b->value);
+}
+
+/* A session in which each let still kept is an atom: a variable known to equal its
+ * normal form (its bounds), an integer when that is, defined where its form is. A let
+ * whose form is short is dropped for good. */
+static simp *open_lets(tlop_ctx *ctx, ir_node *const *facts, size_t nfacts,
+                       const tlop_simp_opts *o, let_cand *c, size_t nc) {
   simp *s = simp_open(ctx, facts, nfacts, o);
+  for (size_t i = 0; i < nc; i++) {
+    if (!c[i].on)
+      continue;
+    poly *p = scalar(s, c[i].value);
+    c[i].form = simp_canon(s, p);
+    if (poly_terms(p) < LET_MIN_TERMS) {
+      c[i].on = false;
+      continue;
+    }
+    if (!never_fails(s, c[i].form))
+      VEC_PUSH(s->fragile, s->nfragile, s->fragile_cap, c[i].atom);
+    bound b = {c[i].atom, p, p};
+    VEC_PUSH(s->bounds, s->nbounds, s->bounds_cap, b);
+    if (simp_is_integer(s, p))
+      VEC_PUSH(s->ints, s->nints, s->ints_cap, c[i].atom);
+    ptrmap_put(&s->memo, c[i].value, poly_factor(s, ir_var(ctx, c[i].atom)));
+  }
+  return s;
+}
+
+/* Occurrences of the variable v in n as a tree, x^k counting x k times (capped): a^40
+ * multiplied out is a product of 40. */
+static size_t occurrences(const ir_node *n, sym v, ptrmap *memo) {
+  if (n->op == IR_VAR)
+    return n->name == v;
+  if (!ir_mentions(n, v))
+    return 0;
+  void *known = ptrmap_get(memo, n);
+  if (known)
+    return (size_t)((uintptr_t)known - 1);
+  size_t k = 0;
+  for (int i = 0; i < n->nkids; i++)
+    k += occurrences(n->kid[i], v, memo);
+  if (n->op == IR_POW && n->kid[1]->op == IR_NUM && n->kid[1]->num >= 2)
+    k *= n->kid[1]->num < 1000 ? (size_t)n->kid[1]->num : 1000;
+  k = k > 1000000 ? 1000000 : k;
+  ptrmap_put(memo, n, (void *)(uintptr_t)(k + 1));
+  return k;
+}
+
+static size_t uses_of(const ir_node *r, sym v, const let_cand *c, size_t nc) {
+  ptrmap memo = {0};
+  size_t k = occurrences(r, v, &memo);
+  for (size_t j = 0; j < nc; j++)
+    if (c[j].on && c[j].atom != v)
+      k += occurrences(c[j].form, v, &memo);
+  ptrmap_free(&memo);
+  return k;
+}
+
+static ir_node *normal_form(tlop_ctx *ctx, const ir_node *n, ir_node *const *facts,
+                            size_t nfacts, const tlop_simp_opts *o, let_cand *c, size_t nc) {
+  simp *s = open_lets(ctx, facts, nfacts, o, c, nc);
   ir_node *r = lin_ir(s, norm(s, n, NULL));
   simp_free(s);
   ptrmap seen = {0};
@@ -1353,9 +1462,84 @@ ir_node *simp_simplify(tlop_ctx *ctx, const ir_node *n, ir_node *const *facts, s
   if (canonical)
     return r;
   /* a sum named while inside one that was closed away: name it again where it is now */
-  s = simp_open(ctx, facts, nfacts, o);
+  s = open_lets(ctx, facts, nfacts, o, c, nc);
   r = lin_ir(s, norm(s, r, NULL));
   simp_free(s);
+  return r;
+}
+
+ir_node *simp_simplify(tlop_ctx *ctx, const ir_node *n, ir_node *const *facts, size_t nfacts,
+                       const tlop_simp_opts *o, const expr_let *lets, size_t nlets,
+                       expr_let **kept, size_t *nkept) {
+  /* the candidates: lets of scalar values without sums, each value once */
+  let_cand *c = xcalloc(nlets ? nlets : 1, sizeof *c);
+  size_t nc = 0;
+  ir_names indices = {0};
+  if (kept && nlets)
+    ir_collect_indices(n, &indices);
+  for (size_t i = 0; kept && i < nlets; i++) {
+    const ir_node *v = lets[i].value;
+    bool ok = v->nkids && !(v->flags & (IR_HAS_COST | IR_HAS_STAGE | IR_HAS_AT | IR_HAS_SUM));
+    for (size_t j = 0; ok && j < nc; j++)
+      ok = c[j].value != v;
+    for (size_t j = 0; ok && j < indices.n; j++)
+      ok = !ir_mentions(v, indices.v[j]);
+    if (ok)
+      c[nc++] = (let_cand){lets[i].name, v, NULL, NULL, true};
+  }
+  free(indices.v);
+  qsort(c, nc, sizeof *c, cand_sort);
+  for (size_t i = 0; i < nc; i++) {
+    char name[32];
+    snprintf(name, sizeof name, "let#%zu", i);
+    c[i].atom = ctx_sym(ctx, name);
+  }
+  /* a let the normal form uses once or not at all is inlined: simplify again without it */
+  ir_node *r;
+  for (;;) {
+    r = normal_form(ctx, n, facts, nfacts, o, c, nc);
+    bool dropped = false;
+    for (size_t i = 0; i < nc; i++) {
+      if (c[i].on && uses_of(r, c[i].atom, c, nc) < 2)
+        c[i].on = false, dropped = true;
+    }
+    if (!dropped)
+      break;
+  }
+  /* the atoms replaced by their values, the kept lets named apart from what r uses */
+  size_t nk = 0;
+  for (size_t i = 0; i < nc; i++)
+    if (c[i].on)
+      nk++;
+  if (kept) {
+    *kept = nk ? arena_alloc(ctx->ar, nk * sizeof **kept) : NULL;
+    *nkept = nk;
+  }
+  size_t k = 0;
+  for (size_t i = 0; i < nc; i++) {
+    if (!c[i].on)
+      continue;
+    ir_node *v = c[i].form;
+    for (size_t j = 0; j < k; j++)
+      v = ir_subst(ctx, v, c[j].atom, (*kept)[j].value);
+    c[k] = c[i];
+    (*kept)[k++] = (expr_let){c[i].name, v};
+  }
+  for (size_t i = 0; i < nk; i++)
+    r = ir_subst(ctx, r, c[i].atom, (*kept)[i].value);
+  for (size_t i = 0; i < nk; i++) {
+    sym name = (*kept)[i].name;
+    bool taken = true;
+    while (taken) {
+      taken = ir_mentions(r, name);
+      for (size_t j = 0; j < i && !taken; j++)
+        taken = (*kept)[j].name == name;
+      if (taken)
+        name = ir_primed(ctx, name);
+    }
+    (*kept)[i].name = name;
+  }
+  free(c);
   return r;
 }
 

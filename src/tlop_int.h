@@ -408,16 +408,32 @@ void ir_collect_names(const ir_node *const *nodes, size_t n, ir_names *vars, ir_
 void ir_collect_indices(const ir_node *root, ir_names *indices);
 /* Substitutes var := value everywhere in n (no capture: sum indices are unique). */
 ir_node *ir_subst(tlop_ctx *ctx, ir_node *n, sym var, ir_node *value);
+/* n with every occurrence of the node `from` replaced by `to` (printing a let's name). */
+ir_node *ir_replace(tlop_ctx *ctx, ir_node *n, const ir_node *from, ir_node *to);
 
 /* ======== lower.c: checked AST → IR ======== */
+
+/* A let as a name for a node of an expression, which holds the node inlined (shared):
+ * the lets written in it, whose value uses no index (lowering), or those simplify keeps.
+ * Only printing uses them; everything else sees the inlined DAG. */
+typedef struct expr_let {
+  sym name;
+  ir_node *value;
+} expr_let;
 
 /* Lowers an expression: functions are inlined, lets shared, sum indices renamed apart.
  * Reduction operators are names, not numbers: each is resolved here, so the IR's γ
  * always carries a literal operator; env (may be NULL) gives free operator names. */
 ir_node *lower_expr(tlop_model *model, ast_expr *e, const tlop_env *env);
+/* lower_expr, and the lets of e whose value is not a leaf and uses no index (in the
+ * context's arena; *lets NULL when none). */
+ir_node *lower_expr_lets(tlop_model *model, ast_expr *e, const tlop_env *env, expr_let **lets,
+                         size_t *nlets);
 /* Lowers an algorithm or function body with its parameters as free variables, except
  * its operators: env's value for one, else its default. */
 ir_node *lower_function(tlop_model *model, ast_decl *fn, const tlop_env *env);
+ir_node *lower_function_lets(tlop_model *model, ast_decl *fn, const tlop_env *env,
+                             expr_let **lets, size_t *nlets);
 
 /* ======== eval.c: the reference evaluator ======== */
 
@@ -573,9 +589,17 @@ poly *poly_unpow2(simp *s, const poly *p, sym expo, ir_node *base);
 /* The session's services the polynomial layer calls back. */
 arena *simp_arena(simp *s);
 tlop_ctx *simp_ctx(simp *s);
-/* The normal form of n under facts (lowered `assume`s) and the options. */
+/* A let whose value's normal form has at least this many terms, and which the normal form
+ * uses more than once, stays a let (simplify.c; printing shows such lets). */
+#define LET_MIN_TERMS 4
+
+/* The normal form of n under facts (lowered `assume`s) and the options. Of the lets of n
+ * (lowering's), those whose normal form is a sum of LET_MIN_TERMS terms or more and that
+ * the normal form uses more than once stay lets: *kept (in the context's arena; the
+ * result holds their values inlined). kept may be NULL: every let is inlined. */
 ir_node *simp_simplify(tlop_ctx *ctx, const ir_node *n, ir_node *const *facts, size_t nfacts,
-                       const tlop_simp_opts *o);
+                       const tlop_simp_opts *o, const expr_let *lets, size_t nlets,
+                       expr_let **kept, size_t *nkept);
 /* Whether r, the simplified form of n, holds only finite numbers; if not, reports the
  * constant operation of n that overflows (2^100000), or n itself when folding sums did. */
 bool simp_finite(tlop_ctx *ctx, const ir_node *n, const ir_node *r);
@@ -648,6 +672,8 @@ char *latex_read(const char *tex, const char **error);
 char *prt_expr(tlop_ctx *ctx, const ir_node *n, tlop_format f);
 /* ======== units.c: the units a simplified expression's numbers lost, for printing ======== */
 ir_node *units_restore(const tlop_expr *e);
+/* The kind of a node of e, as the checker would read it. */
+kind units_kind(const tlop_expr *e, const ir_node *n);
 void prt_expr_to(strbuf *b, const ir_node *n, tlop_format f);
 /* Whether n prints within --max-print nodes as a tree; if not, says so. */
 bool prt_fits(tlop_ctx *ctx, const ir_node *n);
@@ -721,6 +747,8 @@ struct tlop_expr {
   const sym *free; /* the kinds its free variables were given (env, parameters) */
   const kind *free_kinds;
   size_t nfree;
+  const expr_let *lets; /* printed as lets: their values are nodes of `node` */
+  size_t nlets;
 };
 
 struct tlop_env {

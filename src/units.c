@@ -263,6 +263,19 @@ static void collect_flow_sizes(const ir_node *n, ptrmap *seen, ir_names *sizes) 
     collect_flow_sizes(n->kid[i], seen, sizes);
 }
 
+kind units_kind(const tlop_expr *e, const ir_node *n) {
+  units u = {.e = e};
+  ir_collect_indices(e->node, &u.indices);
+  ptrmap seen = {0};
+  collect_flow_sizes(e->node, &seen, &u.sizes);
+  ptrmap_free(&seen);
+  kind k = kind_of(&u, n);
+  free(u.indices.v);
+  free(u.sizes.v);
+  ptrmap_free(&u.kinds);
+  return k;
+}
+
 ir_node *units_restore(const tlop_expr *e) {
   units u = {.e = e};
   ir_collect_indices(e->node, &u.indices);

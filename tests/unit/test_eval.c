@@ -291,6 +291,49 @@ static void test_errors(void) {
   }
 }
 
+/* ---- quotients whose denominator leaves the range of doubles ---- */
+
+/* A quotient is computed as a number m·2^e when its denominator, a product or a power,
+ * overflows or underflows to 0: simplify writes m/2^i/2^i/2^i as m/2^(3i), and at
+ * 2^i = 2^784 the original's three finite divisions and the simplified form's one must
+ * agree (regressions/simplify/overflow-exponent-1). */
+static void test_wide_quotients(void) {
+  CHECK_EV("2^1000 / 2^1030", ldexp(1, -30));
+  CHECK_EV("2^1000 / (2^1010 * 2^20)", ldexp(1, -30));
+  CHECK_EV("2^1000 / (2^1100 / 0.5)", ldexp(1, -101)); /* as units print 2·2^i: 2^i/0.5 s */
+  CHECK_EV("2^(0 - 1000) / (2^(0 - 600) * 2^(0 - 600))", ldexp(1, 200));
+  CHECK_EV("n / 2^(3 * 784)", 0);
+  CHECK_EV("n / 7^400", 0);
+  CHECK_EV("0 / 2^2000", 0);
+  CHECK_EV("1 / (0 - 2)^1025", -ldexp(1, -1025));
+  expect_eval_error("2^1500 / 2^1400", "overflows to infinity", "in 2^1500"); /* the numerator */
+  /* a let used twice in the denominator is evaluated once, as elsewhere */
+  CHECK_EV("let a = 2^600 in let b = a * a in let c = b * b in 2^1000 / (c * c)", ldexp(1, -3800));
+  /* what a range only does not explain still fails */
+  expect_eval_error("1 / 2^(0 - 1100)", "overflows to infinity", "in 1/2^(0 − 1100)");
+  expect_eval_error("1 / (n - 3)^2", "division by zero", NULL);
+  expect_eval_error("1 / (0 - 2)^0.5", "not a number", NULL);
+  /* the same values through the simplifier: m/2^i/2^i/2^i and m/2^(3i) */
+  tlop_env *e = tlop_env_new(ctx);
+  tlop_env_set(e, "P", 7, TLOP_KIND_COUNT);
+  tlop_env_set(e, "mm", 8192, TLOP_KIND_SIZE);
+  tlop_expr *x = parse("let i = 16 * P^2 in mm / 2^i / 2^i / 2^i", e), *s = NULL;
+  double v0 = NAN, v1 = NAN;
+  CHECK(x && tlop_eval(x, pf, e, &v0) == TLOP_OK);
+  CHECK(x && tlop_simplify(x, NULL, &s) == TLOP_OK);
+  CHECK(s && tlop_eval(s, pf, e, &v1) == TLOP_OK);
+  CHECK(v0 == v1);
+  /* a number to a power out of range divides as the evaluator divides by it: n·7^−729,
+   * not 7^729 kept to overflow, also inside a quotient (fails-overflow-1, -3) */
+  x = parse("P / (P^243)^3 + P / 7^729 + P / ((2^(P * 400) / 2^P) / 3)", e);
+  s = NULL;
+  CHECK(x && tlop_eval(x, pf, e, &v0) == TLOP_OK && v0 == 0);
+  tlop_simp_opts with_values = {.env = e};
+  CHECK(x && tlop_simplify(x, &with_values, &s) == TLOP_OK);
+  CHECK(s && tlop_eval(s, pf, e, &v1) == TLOP_OK && v1 == 0);
+  tlop_env_free(e);
+}
+
 /* ---- parameters and their defaults ---- */
 
 static void test_params(void) {
@@ -604,6 +647,7 @@ int main(int argc, char **argv) {
   test_sums();
   test_max_terms();
   test_errors();
+  test_wide_quotients();
   test_params();
   test_batch();
   test_explain();
