@@ -628,24 +628,6 @@ static int sum_terms(const ir_node *n, ptrmap *memo) {
   return k;
 }
 
-static size_t tree_count(const ir_node *n, const ir_node *v, ptrmap *memo) {
-  if (n == v)
-    return 1;
-  if (n->depth <= v->depth)
-    return 0;
-  void *known = ptrmap_get(memo, n);
-  if (known)
-    return (size_t)((uintptr_t)known - 1);
-  size_t k = 0;
-  for (int i = 0; i < n->nkids; i++)
-    k += tree_count(n->kid[i], v, memo);
-  if (n->op == IR_POW && n->kid[1]->op == IR_NUM && n->kid[1]->num >= 2) /* as simplify counts */
-    k *= n->kid[1]->num < 1000 ? (size_t)n->kid[1]->num : 1000;
-  k = k > 1000000 ? 1000000 : k;
-  ptrmap_put(memo, n, (void *)(uintptr_t)(k + 1));
-  return k;
-}
-
 /* Whether a let of e is printed as one: a sum of LET_MIN_TERMS terms or more that the
  * expression holds more than once, x^k counting k times (the lets simplify keeps; written
  * ones alike). */
@@ -656,7 +638,7 @@ static bool let_shown(const tlop_expr *e, const expr_let *l) {
   bool shown = sum_terms(l->value, &memo) >= LET_MIN_TERMS;
   ptrmap_free(&memo);
   if (shown)
-    shown = tree_count(e->node, l->value, &memo) >= 2;
+    shown = ir_tree_count(e->node, l->value, &memo) >= 2;
   ptrmap_free(&memo);
   return shown;
 }

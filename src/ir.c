@@ -127,6 +127,25 @@ ir_node *ir_bin(tlop_ctx *ctx, ir_op op, ir_node *a, ir_node *b) {
 }
 
 bool ir_mentions(const ir_node *n, sym var) { return (n->vars >> (var->id % 64)) & 1; }
+
+size_t ir_tree_count(const ir_node *n, const ir_node *v, ptrmap *memo) {
+  if (n == v)
+    return 1;
+  if (n->depth <= v->depth || (v->op == IR_VAR && !ir_mentions(n, v->name)))
+    return 0;
+  void *known = ptrmap_get(memo, n);
+  if (known)
+    return (size_t)((uintptr_t)known - 1);
+  size_t k = 0;
+  for (int i = 0; i < n->nkids; i++)
+    k += ir_tree_count(n->kid[i], v, memo);
+  /* x^k multiplied out is a product of k: as many uses */
+  if (n->op == IR_POW && n->kid[1]->op == IR_NUM && n->kid[1]->num >= 2)
+    k *= n->kid[1]->num < 1000 ? (size_t)n->kid[1]->num : 1000;
+  k = k > 1000000 ? 1000000 : k;
+  ptrmap_put(memo, n, (void *)(uintptr_t)(k + 1));
+  return k;
+}
 bool ir_has_cost(const ir_node *n) { return n->flags & IR_HAS_COST; }
 bool ir_has_stage(const ir_node *n) { return n->flags & IR_HAS_STAGE; }
 bool ir_has_sum(const ir_node *n) { return n->flags & IR_HAS_SUM; }

@@ -1421,32 +1421,15 @@ static simp *open_lets(tlop_ctx *ctx, ir_node *const *facts, size_t nfacts,
   return s;
 }
 
-/* Occurrences of the variable v in n as a tree, x^k counting x k times (capped): a^40
- * multiplied out is a product of 40. */
-static size_t occurrences(const ir_node *n, sym v, ptrmap *memo) {
-  if (n->op == IR_VAR)
-    return n->name == v;
-  if (!ir_mentions(n, v))
-    return 0;
-  void *known = ptrmap_get(memo, n);
-  if (known)
-    return (size_t)((uintptr_t)known - 1);
-  size_t k = 0;
-  for (int i = 0; i < n->nkids; i++)
-    k += occurrences(n->kid[i], v, memo);
-  if (n->op == IR_POW && n->kid[1]->op == IR_NUM && n->kid[1]->num >= 2)
-    k *= n->kid[1]->num < 1000 ? (size_t)n->kid[1]->num : 1000;
-  k = k > 1000000 ? 1000000 : k;
-  ptrmap_put(memo, n, (void *)(uintptr_t)(k + 1));
-  return k;
-}
-
-static size_t uses_of(const ir_node *r, sym v, const let_cand *c, size_t nc) {
+/* Uses of the let v in r and in the forms of the other lets kept: a^40 multiplied out is a
+ * product of 40. */
+static size_t uses_of(tlop_ctx *ctx, const ir_node *r, sym v, const let_cand *c, size_t nc) {
   ptrmap memo = {0};
-  size_t k = occurrences(r, v, &memo);
+  ir_node *var = ir_var(ctx, v);
+  size_t k = ir_tree_count(r, var, &memo);
   for (size_t j = 0; j < nc; j++)
     if (c[j].on && c[j].atom != v)
-      k += occurrences(c[j].form, v, &memo);
+      k += ir_tree_count(c[j].form, var, &memo);
   ptrmap_free(&memo);
   return k;
 }
@@ -1500,7 +1483,7 @@ ir_node *simp_simplify(tlop_ctx *ctx, const ir_node *n, ir_node *const *facts, s
     r = normal_form(ctx, n, facts, nfacts, o, c, nc);
     bool dropped = false;
     for (size_t i = 0; i < nc; i++) {
-      if (c[i].on && uses_of(r, c[i].atom, c, nc) < 2)
+      if (c[i].on && uses_of(ctx, r, c[i].atom, c, nc) < 2)
         c[i].on = false, dropped = true;
     }
     if (!dropped)

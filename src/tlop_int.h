@@ -383,6 +383,9 @@ ir_node *ir_un(tlop_ctx *ctx, ir_op op, ir_node *a);
 ir_node *ir_bin(tlop_ctx *ctx, ir_op op, ir_node *a, ir_node *b);
 bool ir_has_sum(const ir_node *n);
 bool ir_mentions(const ir_node *n, sym var); /* uses or binds; may answer true for a bloom collision */
+/* How often v occurs in n written out as a tree, x^k counting x k times, capped at 10^6
+ * (memo: node → count + 1, for one v). */
+size_t ir_tree_count(const ir_node *n, const ir_node *v, ptrmap *memo);
 bool ir_uses(const ir_node *n, sym var);     /* exactly: var occurs free in n */
 /* name′: the next candidate for a fresh index */
 sym ir_primed(tlop_ctx *ctx, sym name);
