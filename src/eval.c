@@ -1085,6 +1085,18 @@ static double wide_value(wide w) {
   return ldexp(w.m, (int)e);
 }
 
+/* x·y or x/y (y ≠ 0): the ordinary result, to the bit (a subnormal rounds once), when the
+ * operands and the result are in range; else mantissas and exponents apart. */
+static wide wide_combine(ir_op op, wide x, wide y) {
+  double vx = wide_value(x), vy = wide_value(y), r = ir_apply(op, vx, vy);
+  if (isfinite(vx) && isfinite(vy) && isfinite(r) && (vx != 0 || x.m == 0) &&
+      (vy != 0 || y.m == 0) && (r != 0 || x.m == 0 || (op == IR_MUL && y.m == 0)))
+    return wide_of(r);
+  wide w = wide_of(ir_apply(op, x.m, y.m));
+  w.e += op == IR_MUL ? x.e + y.e : x.e - y.e;
+  return w;
+}
+
 /* n evaluated as m·2^e: products, quotients and powers in the wide range, anything else
  * as eval does it (with its checks); a power fails as eval's would, but for its range. */
 static bool eval_wide(eval_state *es, const ir_node *n, wide *out) {
@@ -1094,17 +1106,9 @@ static bool eval_wide(eval_state *es, const ir_node *n, wide *out) {
     wide x, y;
     if (!eval_wide(es, n->kid[0], &x) || !eval_wide(es, n->kid[1], &y))
       return false;
-    double vx = wide_value(x), vy = wide_value(y), q = vx / vy;
-    if (y.m == 0)
-      return check_result(es, n, vx, vy, q); /* a division by zero, as eval's */
-    if (isfinite(vx) && isfinite(vy) && vy != 0 && isfinite(q) && (q != 0 || x.m == 0) &&
-        (vx != 0 || x.m == 0)) {
-      *out = wide_of(q);
-      return true;
-    }
-    wide r = wide_of(x.m / y.m);
-    r.e += x.e - y.e;
-    *out = r;
+    if (y.m == 0) /* a division by zero, as eval's */
+      return check_result(es, n, wide_value(x), wide_value(y), wide_value(x) / wide_value(y));
+    *out = wide_combine(IR_DIV, x, y);
     return true;
   }
   if (n->op == IR_MUL) {
@@ -1116,17 +1120,7 @@ static bool eval_wide(eval_state *es, const ir_node *n, wide *out) {
       y = x;
     else if (!eval_wide(es, n->kid[1], &y))
       return false;
-    /* in range: the ordinary product, to the bit (subnormal products round once) */
-    double vx = wide_value(x), vy = wide_value(y), p = vx * vy;
-    bool zero = x.m == 0 || y.m == 0;
-    if (isfinite(vx) && isfinite(vy) && isfinite(p) && (p != 0 || zero) &&
-        (vx != 0 || x.m == 0) && (vy != 0 || y.m == 0)) {
-      *out = wide_of(p);
-      return true;
-    }
-    wide r = wide_of(x.m * y.m);
-    r.e += x.e + y.e;
-    *out = r;
+    *out = wide_combine(IR_MUL, x, y);
     return true;
   }
   if (n->op != IR_POW) {
