@@ -553,15 +553,18 @@ poly *poly_div(simp *s, const poly *a, const poly *b) {
   return poly_mul(s, poly_mul(s, a, expanded(s, mono_pow(s, &g, -1))), opaque(s, rest, -1));
 }
 
-/* m^k as a monomial beyond k = 64: a product of powers of variables whose exponents stay
- * within what products of monomials reach (P^81 · P^162 = P^243), so that P^243 written
- * out reads back as the same monomial. */
+/* m^k as a monomial beyond k = 64: a product of powers of factors that are not sums (a
+ * sum's power is multiplied out), whose exponents stay within what products of monomials
+ * reach (P^81 · P^162 = P^243), so that P^243 or log₂P^81 written out reads back as the
+ * same monomial. */
 static bool power_fits(const mono *m, double k) {
   if (fabs(k) > MAX_MONO_EXPONENT || !isfinite(pow(m->c, k)))
     return false;
-  for (int i = 0; i < m->nf; i++)
-    if (m->f[i].base->op != IR_VAR || fabs(m->f[i].e * k) > MAX_MONO_EXPONENT)
+  for (int i = 0; i < m->nf; i++) {
+    ir_op op = m->f[i].base->op;
+    if (op == IR_ADD || op == IR_SUB || op == IR_NEG || fabs(m->f[i].e * k) > MAX_MONO_EXPONENT)
       return false;
+  }
   return true;
 }
 
