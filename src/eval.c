@@ -1111,6 +1111,31 @@ static bool eval_wide(eval_state *es, const ir_node *n, wide *out) {
     *out = wide_combine(IR_DIV, x, y);
     return true;
   }
+  if (n->op == IR_ADD || n->op == IR_SUB) {
+    /* a numerator c·2^i + d with 2^i out of range, as a common denominator writes it */
+    wide x, y;
+    if (!eval_wide(es, n->kid[0], &x))
+      return false;
+    if (n->kid[1] == n->kid[0] && !(n->kid[0]->flags & IR_HAS_AT))
+      y = x;
+    else if (!eval_wide(es, n->kid[1], &y))
+      return false;
+    double vx = wide_value(x), vy = wide_value(y), r = n->op == IR_ADD ? vx + vy : vx - vy;
+    if (isfinite(vx) && isfinite(vy) && isfinite(r) && (vx != 0 || x.m == 0) &&
+        (vy != 0 || y.m == 0)) {
+      *out = wide_of(r);
+      return true;
+    }
+    /* aligned on the larger exponent: the bits of the smaller below it are lost, as in a
+     * sum of doubles */
+    double e = x.m == 0 ? y.e : y.m == 0 ? x.e : fmax(x.e, y.e);
+    double mx = ldexp(x.m, (int)fmax(x.e - e, INT_MIN / 2));
+    double my = ldexp(y.m, (int)fmax(y.e - e, INT_MIN / 2));
+    wide s = wide_of(n->op == IR_ADD ? mx + my : mx - my);
+    s.e += e;
+    *out = s;
+    return true;
+  }
   if (n->op == IR_MUL) {
     wide x, y;
     if (!eval_wide(es, n->kid[0], &x))
@@ -1146,29 +1171,27 @@ static bool eval_wide(eval_state *es, const ir_node *n, wide *out) {
   return check_result(es, n, a, b, r);
 }
 
-/* a/d for a denominator d that is a product, a quotient or a power: the ordinary quotient
- * when d is a finite number ≠ 0 (as the JIT computes it); else, when d only left the
- * range, a/d computed in the wide range (the JIT, finding d not finite or the quotient
- * infinite, leaves such a point to this interpreter). */
-static bool eval_quotient(eval_state *es, const ir_node *n, double a, double *out) {
-  wide d;
-  if (!eval_wide(es, n->kid[1], &d))
+static bool compound(const ir_node *n) {
+  return n->op == IR_MUL || n->op == IR_POW || n->op == IR_DIV;
+}
+
+/* A product or quotient with a product, quotient or power among its operands (n/d's d
+ * only): the ordinary result when it and what it is made of are finite numbers (as the
+ * JIT computes it); else, when they only left the range, computed in the wide range, a
+ * numerator's sums included. c·2^i with 2^i out of range, as the simplifier writes
+ * c·2^(i − k), and (c·2^i + d)/2^(2i), as a common denominator writes c/2^i + d/2^(2i),
+ * evaluate where the originals do (the JIT, finding an operand not finite, leaves such a
+ * point to this interpreter). */
+static bool eval_in_wide_range(eval_state *es, const ir_node *n, double *out) {
+  wide q;
+  if (!eval_wide(es, n, &q))
     return false;
-  double b = wide_value(d);
-  if ((isfinite(b) && b != 0) || d.m == 0) {
-    *out = ir_apply(IR_DIV, a, b);
-    return check_result(es, n, a, b, *out);
-  }
-  wide q = wide_of(a);
-  q.m /= d.m;
-  q.e -= d.e;
   *out = wide_value(q);
   if (isfinite(*out))
     return true;
-  char x[40], y[40];
-  fmt_double(x, sizeof x, a);
-  fmt_double(y, sizeof y, d.m);
-  fail(es, n, "the result overflows to infinity (operands %s and %s·2^%.17g)", x, y, d.e);
+  char m[40];
+  fmt_double(m, sizeof m, q.m);
+  fail(es, n, "the result overflows to infinity (%s·2^%.17g)", m, q.e);
   return false;
 }
 
@@ -1268,15 +1291,15 @@ static bool eval(eval_state *es, const ir_node *n, double *out) {
   default:
     break;
   }
+  if ((n->op == IR_DIV && n->kid[1] != n->kid[0] && compound(n->kid[1])) ||
+      (n->op == IR_MUL && (compound(n->kid[0]) || compound(n->kid[1]))))
+    return eval_in_wide_range(es, n, out);
   if (!eval(es, n->kid[0], &a))
     return false;
   /* x + x (a let used twice) is one node: evaluated once, or a DAG of nested doublings
    * would be walked as a tree; placements must happen each time */
   if (n->nkids > 1 && n->kid[1] == n->kid[0] && !(n->kid[0]->flags & IR_HAS_AT))
     b = a;
-  else if (n->op == IR_DIV &&
-           (n->kid[1]->op == IR_MUL || n->kid[1]->op == IR_POW || n->kid[1]->op == IR_DIV))
-    return eval_quotient(es, n, a, out);
   else if (n->nkids > 1 && !eval(es, n->kid[1], &b))
     return false;
   if ((n->op == IR_LOG2 && a <= 0) || (n->op == IR_LOG && (b <= 0 || a <= 0 || a == 1))) {

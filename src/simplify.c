@@ -1075,13 +1075,12 @@ static lin norm(simp *s, const ir_node *n, const par_scope *par) {
   case IR_PAR: {
     poly *a = scalar(s, n->kid[0]);
     const ir_node *body = n->kid[1];
-    if (n->name && unnamed_transfer(s, body)) {
-      /* simplifying the body may drop those transfers (a decided if): look again after */
-      body = lin_ir(s, norm(s, body, NULL));
-      if (unnamed_transfer(s, body))
-        return lin_term(s, ir_make(s->ctx, IR_PAR, n->name, 0, simp_canon(s, a), lin_ir(s, norm(s, body, par)), NULL),
-                        poly_num(s, 1));
-    }
+    /* simplifying the body may drop those transfers (a decided if): look again after;
+     * the body kept is simplified afresh under the outer ∥, which its sums' and repeats'
+     * conditions (is every τ ≥ 1?) depend on */
+    if (n->name && unnamed_transfer(s, body) && unnamed_transfer(s, lin_ir(s, norm(s, body, NULL))))
+      return lin_term(s, ir_make(s->ctx, IR_PAR, n->name, 0, simp_canon(s, a), lin_ir(s, norm(s, body, par)), NULL),
+                      poly_num(s, 1));
     par_scope p = {n->name, a, par};
     return norm(s, body, &p);
   }

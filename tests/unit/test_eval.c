@@ -306,7 +306,13 @@ static void test_wide_quotients(void) {
   CHECK_EV("n / 7^400", 0);
   CHECK_EV("0 / 2^2000", 0);
   CHECK_EV("1 / (0 - 2)^1025", -ldexp(1, -1025));
-  expect_eval_error("2^1500 / 2^1400", "overflows to infinity", "in 2^1500"); /* the numerator */
+  /* the numerator too, its sums and products: c·2^i + d over 2^(2i), as a common
+   * denominator writes 1/2^i + d/2^(2i) (regressions/simplify/overflow-numerator-1) */
+  CHECK_EV("2^1500 / 2^1400", ldexp(1, 100));
+  CHECK_EV("(3 * 2^1500 + 2^1400) / (2 * 2^1500)", 1.5);
+  CHECK_EV("(2^1500 - 2^1500 + 1) / (2 * 2^10)", ldexp(1, -11));
+  expect_eval_error("2^1500 / 2", "overflows to infinity", "in 2^1500"); /* a plain divisor */
+  expect_eval_error("2^1500 / 2^100", "overflows to infinity", NULL); /* the quotient */
   /* a let used twice in the denominator is evaluated once, as elsewhere */
   CHECK_EV("let a = 2^600 in let b = a * a in let c = b * b in 2^1000 / (c * c)", ldexp(1, -3800));
   /* what a range only does not explain still fails */
