@@ -36,6 +36,10 @@ struct poly {
 };
 
 
+/* An opaque factor that is a sum (kept for denominators; a positive power of it is
+ * multiplied out). */
+static bool sum_base(const ir_node *b) { return b->op == IR_ADD || b->op == IR_SUB || b->op == IR_NEG; }
+
 static void *alloc(simp *s, size_t n) { return arena_alloc(simp_arena(s), n ? n : 1); }
 
 /* qsort, which may not be given a NULL array even to sort nothing */
@@ -343,7 +347,8 @@ static poly *opaque(simp *s, const poly *p, int e) {
   return single(s, m);
 }
 
-poly *poly_mul(simp *s, const poly *a, const poly *b) {
+/* The product, term by term. */
+static poly *multiplied(simp *s, const poly *a, const poly *b) {
   if ((long)a->n * b->n > POLY_MAX_TERMS)
     return poly_mul(s, opaque(s, a, 1), b->n > 1 ? opaque(s, b, 1) : b);
   mono *ms = alloc(s, (size_t)(a->n * b->n) * sizeof *ms);
@@ -352,6 +357,37 @@ poly *poly_mul(simp *s, const poly *a, const poly *b) {
     for (int j = 0; j < b->n; j++)
       ms[k++] = mono_mul(s, &a->m[i], &b->m[j]);
   return collect(s, ms, k);
+}
+
+static poly *monic_part(simp *s, const poly *p, mono *g);
+static poly *expanded(simp *s, mono m);
+
+/* a, a monomial with a denominator D, times b, a multiple of D: D cancels once
+ * (P/(a + 1)·(a + 1) is P), as in poly_div; NULL when a and b are not such. */
+static poly *cancelled(simp *s, const poly *a, const poly *b) {
+  if (a->n != 1 || b->n < 2)
+    return NULL;
+  bool denominator = false;
+  for (int i = 0; i < a->m[0].nf; i++)
+    denominator |= a->m[0].f[i].e < 0 && sum_base(a->m[0].f[i].base);
+  if (!denominator)
+    return NULL;
+  mono g;
+  ir_node *d = poly_to_ir(s, monic_part(s, b, &g), false);
+  for (int i = 0; i < a->m[0].nf; i++)
+    if (a->m[0].f[i].base == d && a->m[0].f[i].e < 0) {
+      mono m = mono_copy(s, &a->m[0], 0, 0);
+      m.f[i].e++;
+      return expanded(s, mono_mul(s, &m, &g));
+    }
+  return NULL;
+}
+
+poly *poly_mul(simp *s, const poly *a, const poly *b) {
+  poly *r = cancelled(s, a, b);
+  if (!r)
+    r = cancelled(s, b, a);
+  return r ? r : multiplied(s, a, b);
 }
 
 /* m^k for a monomial, any integer k. */
@@ -426,7 +462,7 @@ static mono common(simp *s, const poly *p) {
         continue;
       /* A sum's least power in the denominators: taking out more would leave it with a
        * positive power in some term, which reads back multiplied out. */
-      bool sum = base->op == IR_ADD || base->op == IR_SUB || base->op == IR_NEG;
+      bool sum = sum_base(base);
       int e = 0;
       for (int r = 0; r < p->n; r++) {
         int er = 0;
@@ -493,7 +529,7 @@ static poly *expanded(simp *s, mono m) {
   int k = 0;
   for (int i = 0; i < m.nf; i++) {
     ir_node *b = m.f[i].base;
-    bool sum = b->op == IR_ADD || b->op == IR_SUB || b->op == IR_NEG;
+    bool sum = sum_base(b);
     if (sum && m.f[i].e > 0) {
       poly *f = simp_poly(s, b);
       for (int e = 0; e < m.f[i].e; e++)
@@ -532,6 +568,16 @@ static double monic_scale(simp *s, const poly *p) {
   return lead.c;
 }
 
+/* p = g·rest, g its common monomial and rest monic (leading coefficient 1), so that a
+ * denominator has one form however it was scaled: a/2 + 1/2 and a + 1 are both (a + 1). */
+static poly *monic_part(simp *s, const poly *p, mono *g) {
+  *g = common(s, p);
+  poly *rest = multiplied(s, p, single(s, mono_pow(s, g, -1)));
+  double c = monic_scale(s, rest);
+  g->c *= c;
+  return scaled(s, rest, c, true);
+}
+
 poly *poly_div(simp *s, const poly *a, const poly *b) {
   double v;
   if (poly_is_num(b, &v) && v != 0)
@@ -543,13 +589,14 @@ poly *poly_div(simp *s, const poly *a, const poly *b) {
   }
   if (b->n == 1)
     return poly_mul(s, a, expanded(s, mono_pow(s, &b->m[0], -1)));
-  /* b = g · rest with rest monic (leading coefficient 1), so that a denominator has one
-   * form however it was scaled: a/2 + 1/2 and a + 1 are both (a + 1). */
-  mono g = common(s, b);
-  poly *rest = poly_mul(s, b, single(s, mono_pow(s, &g, -1)));
-  double c = monic_scale(s, rest);
-  g.c *= c;
-  rest = scaled(s, rest, c, true);
+  mono g;
+  poly *rest = monic_part(s, b, &g);
+  /* a multiple of the denominator cancels: 2P·(X + 1)/(X + 1) is 2P, as X/X is 1 */
+  if (a->n == b->n) {
+    mono ga, inv = mono_pow(s, &g, -1);
+    if (poly_to_ir(s, monic_part(s, a, &ga), false) == poly_to_ir(s, rest, false))
+      return expanded(s, mono_mul(s, &ga, &inv));
+  }
   return poly_mul(s, poly_mul(s, a, expanded(s, mono_pow(s, &g, -1))), opaque(s, rest, -1));
 }
 
@@ -560,11 +607,9 @@ poly *poly_div(simp *s, const poly *a, const poly *b) {
 static bool power_fits(const mono *m, double k) {
   if (fabs(k) > MAX_MONO_EXPONENT || !isfinite(pow(m->c, k)))
     return false;
-  for (int i = 0; i < m->nf; i++) {
-    ir_op op = m->f[i].base->op;
-    if (op == IR_ADD || op == IR_SUB || op == IR_NEG || fabs(m->f[i].e * k) > MAX_MONO_EXPONENT)
+  for (int i = 0; i < m->nf; i++)
+    if (sum_base(m->f[i].base) || fabs(m->f[i].e * k) > MAX_MONO_EXPONENT)
       return false;
-  }
   return true;
 }
 

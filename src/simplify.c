@@ -71,6 +71,7 @@ struct simp {
   sym *fragile; /* atoms of kept lets whose value may fail (not defined everywhere) */
   size_t nfragile, fragile_cap;
   ptrmap memo; /* scalar node that uses no index in scope → poly */
+  ptrmap let_values; /* the values of the kept lets, each an atom in memo */
   int sums;    /* sums being walked */
   int depth;   /* of the proof search */
 };
@@ -548,6 +549,9 @@ static bool led_out_of_range(simp *s, const ir_node *d) {
 }
 
 static poly *divide(simp *s, poly *a, const ir_node *d) {
+  /* a kept let's value is its atom, not the factors it is written with */
+  if (ptrmap_get(&s->let_values, d))
+    return poly_div(s, a, scalar(s, d));
   if (d->op == IR_MUL)
     return divide(s, divide(s, a, d->kid[0]), d->kid[1]);
   double b, e;
@@ -1300,6 +1304,7 @@ static void simp_free(simp *s) {
   free(s->orders);
   free(s->fragile);
   ptrmap_free(&s->memo);
+  ptrmap_free(&s->let_values);
   arena_free(s->ar);
   free(s);
 }
@@ -1416,6 +1421,7 @@ static simp *open_lets(tlop_ctx *ctx, ir_node *const *facts, size_t nfacts,
     if (simp_is_integer(s, p))
       VEC_PUSH(s->ints, s->nints, s->ints_cap, c[i].atom);
     ptrmap_put(&s->memo, c[i].value, poly_factor(s, ir_var(ctx, c[i].atom)));
+    ptrmap_put(&s->let_values, c[i].value, &c[i]);
   }
   return s;
 }
