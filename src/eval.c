@@ -1136,6 +1136,12 @@ static bool eval_wide(eval_state *es, const ir_node *n, wide *out) {
     *out = s;
     return true;
   }
+  if (n->op == IR_NEG) { /* −c·2^i, as a sum of monomials writes it */
+    if (!eval_wide(es, n->kid[0], out))
+      return false;
+    out->m = -out->m;
+    return true;
+  }
   if (n->op == IR_MUL) {
     wide x, y;
     if (!eval_wide(es, n->kid[0], &x))

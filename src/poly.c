@@ -546,26 +546,34 @@ static poly *expanded(simp *s, mono m) {
 /* What p is divided by to have one form however it was scaled: its leading coefficient;
  * with a base-2 exponential there, whose coefficient is absorbed (2^p + 5/2 and
  * 2^(p+1) + 5 are one sum up to 2), the coefficient before absorption, then the least
- * power of two that makes every coefficient whole: both are 2^(p+1) + 5. */
+ * power of two that makes every coefficient whole: both are 2^(p+1) + 5. Leading and
+ * coefficients in the raw shape: absorbing (2·2^−j is 2^(1−j)) may reorder the terms,
+ * and 1/2^(j + k) − 2/2^j and its multiples must still have one form. */
 static double monic_scale(simp *s, const poly *p) {
-  mono lead = mono_copy(s, &p->m[0], 0, 0);
+  mono *raw = alloc(s, (size_t)p->n * sizeof *raw);
+  int lead = 0;
+  for (int i = 0; i < p->n; i++) {
+    raw[i] = mono_copy(s, &p->m[i], 0, 0);
+    unabsorb(s, &raw[i]);
+    if (key_cmp(&raw[i], &raw[lead]) < 0)
+      lead = i;
+  }
   bool two = false;
-  for (int i = 0; i < lead.nx; i++)
-    two |= lead.x[i].b == 2;
+  for (int i = 0; i < raw[lead].nx; i++)
+    two |= raw[lead].x[i].b == 2;
   if (!two)
-    return p->m[0].c;
-  unabsorb(s, &lead);
+    return raw[lead].c;
   for (int j = 0; j <= 10; j++) {
-    double c = lead.c / ldexp(1, j);
+    double c = raw[lead].c / ldexp(1, j);
     bool whole = true;
     for (int i = 0; i < p->n && whole; i++) {
-      double v = p->m[i].c / c;
+      double v = raw[i].c / c;
       whole = v == floor(v) && fabs(v) < 1e15;
     }
     if (whole)
       return c;
   }
-  return lead.c;
+  return raw[lead].c;
 }
 
 /* p = g·rest, g its common monomial and rest monic (leading coefficient 1), so that a
