@@ -1063,21 +1063,25 @@ static bool check_result(eval_state *es, const ir_node *n, double a, double b, d
   return false;
 }
 
-/* ---- quotients whose denominator leaves the range of doubles ---- */
+/* ---- products and quotients whose operands leave the range of doubles ---- */
 
-/* A value as m·2^e with m finite (0.5 ≤ |m| < 1, or 0): the denominator of a quotient,
- * whose product of powers may overflow (or underflow to 0) where the quotient is a fine
- * number. The simplifier writes m/2^i/2^i/2^i as m/2^(3i): at 2^i = 2^784 the original
- * divides three times by a finite number; the simplified form's 2^2352 is out of range,
- * but its quotient is the same tiny number. */
+/* A value as m·2^e with m finite (0.5 ≤ |m| < 1, or 0), beside the value in doubles. The
+ * simplifier writes m/2^i/2^i/2^i as m/2^(3i) and 7/2^(343 − i) as 7/2^343·2^i: at
+ * 2^i = 2^784, or i = 1030, the original is an ordinary number, but 2^2352 and 2^1030 are
+ * out of range; as m·2^e, the quotient and the product are the numbers they are. The wide
+ * value is used only where the value in doubles overflowed on the way (an infinity or a
+ * NaN, which the JIT finds and hands the point to this interpreter for): elsewhere, an
+ * underflow included, the result is the doubles', the JIT's. */
 typedef struct wide {
   double m, e;
+  double ord; /* the value in doubles, as the JIT computes it */
+  bool over;  /* some step of ord was not finite */
 } wide;
 
 static wide wide_of(double v) {
   int e;
   double m = frexp(v, &e);
-  return (wide){m, e};
+  return (wide){m, e, v, !isfinite(v)};
 }
 
 static double wide_value(wide w) {
@@ -1085,64 +1089,56 @@ static double wide_value(wide w) {
   return ldexp(w.m, (int)e);
 }
 
+/* r computed as m·2^e, with the value in doubles ord and whether x's, y's or ord left. */
+static wide wide_with(wide r, double ord, wide x, wide y) {
+  r.ord = ord;
+  r.over = x.over || y.over || !isfinite(ord);
+  return r;
+}
+
 /* x·y or x/y (y ≠ 0): the ordinary result, to the bit (a subnormal rounds once), when the
  * operands and the result are in range; else mantissas and exponents apart. */
 static wide wide_combine(ir_op op, wide x, wide y) {
   double vx = wide_value(x), vy = wide_value(y), r = ir_apply(op, vx, vy);
+  double ord = ir_apply(op, x.ord, y.ord);
   if (isfinite(vx) && isfinite(vy) && isfinite(r) && (vx != 0 || x.m == 0) &&
       (vy != 0 || y.m == 0) && (r != 0 || x.m == 0 || (op == IR_MUL && y.m == 0)))
-    return wide_of(r);
+    return wide_with(wide_of(r), ord, x, y);
   wide w = wide_of(ir_apply(op, x.m, y.m));
   w.e += op == IR_MUL ? x.e + y.e : x.e - y.e;
-  return w;
+  return wide_with(w, ord, x, y);
 }
 
-/* n evaluated as m·2^e: products, quotients and powers in the wide range, anything else
- * as eval does it (with its checks); a power fails as eval's would, but for its range. */
+/* x ± y: aligned on the larger exponent, the bits of the smaller below it lost, as in a
+ * sum of doubles. */
+static wide wide_add(ir_op op, wide x, wide y) {
+  double vx = wide_value(x), vy = wide_value(y), r = op == IR_ADD ? vx + vy : vx - vy;
+  double ord = op == IR_ADD ? x.ord + y.ord : x.ord - y.ord;
+  if (isfinite(vx) && isfinite(vy) && isfinite(r) && (vx != 0 || x.m == 0) &&
+      (vy != 0 || y.m == 0))
+    return wide_with(wide_of(r), ord, x, y);
+  double e = x.m == 0 ? y.e : y.m == 0 ? x.e : fmax(x.e, y.e);
+  double mx = ldexp(x.m, (int)fmax(x.e - e, INT_MIN / 2));
+  double my = ldexp(y.m, (int)fmax(y.e - e, INT_MIN / 2));
+  wide w = wide_of(op == IR_ADD ? mx + my : mx - my);
+  w.e += e;
+  return wide_with(w, ord, x, y);
+}
+
+/* n evaluated as m·2^e: sums, products, quotients and powers in the wide range, anything
+ * else as eval does it (with its checks); a power fails as eval's would, but for its
+ * range. */
 static bool eval_wide(eval_state *es, const ir_node *n, wide *out) {
   double a, b;
-  if (n->op == IR_DIV && n->kid[1] != n->kid[0]) {
-    /* x/y, as a printed denominator 2^i/0.5 s may be */
-    wide x, y;
-    if (!eval_wide(es, n->kid[0], &x) || !eval_wide(es, n->kid[1], &y))
-      return false;
-    if (y.m == 0) /* a division by zero, as eval's */
-      return check_result(es, n, wide_value(x), wide_value(y), wide_value(x) / wide_value(y));
-    *out = wide_combine(IR_DIV, x, y);
-    return true;
-  }
-  if (n->op == IR_ADD || n->op == IR_SUB) {
-    /* a numerator c·2^i + d with 2^i out of range, as a common denominator writes it */
-    wide x, y;
-    if (!eval_wide(es, n->kid[0], &x))
-      return false;
-    if (n->kid[1] == n->kid[0] && !(n->kid[0]->flags & IR_HAS_AT))
-      y = x;
-    else if (!eval_wide(es, n->kid[1], &y))
-      return false;
-    double vx = wide_value(x), vy = wide_value(y), r = n->op == IR_ADD ? vx + vy : vx - vy;
-    if (isfinite(vx) && isfinite(vy) && isfinite(r) && (vx != 0 || x.m == 0) &&
-        (vy != 0 || y.m == 0)) {
-      *out = wide_of(r);
-      return true;
-    }
-    /* aligned on the larger exponent: the bits of the smaller below it are lost, as in a
-     * sum of doubles */
-    double e = x.m == 0 ? y.e : y.m == 0 ? x.e : fmax(x.e, y.e);
-    double mx = ldexp(x.m, (int)fmax(x.e - e, INT_MIN / 2));
-    double my = ldexp(y.m, (int)fmax(y.e - e, INT_MIN / 2));
-    wide s = wide_of(n->op == IR_ADD ? mx + my : mx - my);
-    s.e += e;
-    *out = s;
-    return true;
-  }
   if (n->op == IR_NEG) { /* −c·2^i, as a sum of monomials writes it */
     if (!eval_wide(es, n->kid[0], out))
       return false;
     out->m = -out->m;
+    out->ord = -out->ord;
     return true;
   }
-  if (n->op == IR_MUL) {
+  if (n->op == IR_DIV || n->op == IR_MUL || n->op == IR_ADD || n->op == IR_SUB) {
+    /* x/y, as a printed denominator 2^i/0.5 s may be; a numerator c·2^i + d */
     wide x, y;
     if (!eval_wide(es, n->kid[0], &x))
       return false;
@@ -1151,7 +1147,10 @@ static bool eval_wide(eval_state *es, const ir_node *n, wide *out) {
       y = x;
     else if (!eval_wide(es, n->kid[1], &y))
       return false;
-    *out = wide_combine(IR_MUL, x, y);
+    if (n->op == IR_DIV && y.m == 0) /* a division by zero, as eval's */
+      return check_result(es, n, wide_value(x), wide_value(y), wide_value(x) / wide_value(y));
+    *out = n->op == IR_ADD || n->op == IR_SUB ? wide_add((ir_op)n->op, x, y)
+                                              : wide_combine((ir_op)n->op, x, y);
     return true;
   }
   if (n->op != IR_POW) {
@@ -1170,7 +1169,7 @@ static bool eval_wide(eval_state *es, const ir_node *n, wide *out) {
       isfinite(b) && (a > 0 || whole)) {
     double l = b * log2(fabs(a)), e = isfinite(l) ? floor(l) : l;
     bool odd = a < 0 && fmod(fabs(b), 2) == 1;
-    *out = (wide){(odd ? -0.5 : 0.5) * (isfinite(l) ? exp2(l - e) : 1), e + 1};
+    *out = (wide){(odd ? -0.5 : 0.5) * (isfinite(l) ? exp2(l - e) : 1), e + 1, r, !isfinite(r)};
     return true;
   }
   *out = wide_of(r);
@@ -1182,17 +1181,12 @@ static bool compound(const ir_node *n) {
 }
 
 /* A product or quotient with a product, quotient or power among its operands (n/d's d
- * only): the ordinary result when it and what it is made of are finite numbers (as the
- * JIT computes it); else, when they only left the range, computed in the wide range, a
- * numerator's sums included. c·2^i with 2^i out of range, as the simplifier writes
- * c·2^(i − k), and (c·2^i + d)/2^(2i), as a common denominator writes c/2^i + d/2^(2i),
- * evaluate where the originals do (the JIT, finding an operand not finite, leaves such a
- * point to this interpreter). */
+ * only), evaluated in the wide range, where the value in doubles overflowed on the way. */
 static bool eval_in_wide_range(eval_state *es, const ir_node *n, double *out) {
   wide q;
   if (!eval_wide(es, n, &q))
     return false;
-  *out = wide_value(q);
+  *out = q.over ? wide_value(q) : q.ord;
   if (isfinite(*out))
     return true;
   char m[40];
