@@ -70,6 +70,9 @@ struct simp {
   size_t nints, ints_cap;
   sym *fragile; /* atoms of kept lets whose value may fail (not defined everywhere) */
   size_t nfragile, fragile_cap;
+  poly **scoped; /* counts of the channel-scoped ∥ kept whole around the node: evaluated,
+                    each may multiply the τ of its transfers */
+  size_t nscoped, scoped_cap;
   ptrmap memo; /* scalar node that uses no index in scope → poly */
   ptrmap let_values; /* the values of the kept lets, each an atom in memo */
   int sums;    /* sums being walked */
@@ -408,9 +411,13 @@ static bool defined_everywhere(simp *s, const ir_node *n, ptrmap *proven) {
          (n->kid[1]->op == IR_NUM && n->kid[1]->num >= 0 && n->kid[1]->num == floor(n->kid[1]->num));
     break;
   case IR_L:
-  case IR_GAMMA:
-    ok = surely_concurrency(s, scalar(s, n->kid[1])) && surely_size(s, scalar(s, n->kid[0]));
+  case IR_GAMMA: {
+    poly *tau = scalar(s, n->kid[1]);
+    for (size_t i = 0; i < s->nscoped && n->op == IR_L; i++)
+      tau = poly_mul(s, tau, s->scoped[i]);
+    ok = surely_concurrency(s, tau) && surely_size(s, scalar(s, n->kid[0]));
     break;
+  }
   case IR_O:
   case IR_PACK: ok = surely_size(s, scalar(s, n->kid[0])); break;
   case IR_SUM: return defined_sum(s, n, proven);
@@ -1079,12 +1086,15 @@ static lin norm(simp *s, const ir_node *n, const par_scope *par) {
   case IR_PAR: {
     poly *a = scalar(s, n->kid[0]);
     const ir_node *body = n->kid[1];
-    /* simplifying the body may drop those transfers (a decided if): look again after;
-     * the body kept is simplified afresh under the outer ∥, which its sums' and repeats'
-     * conditions (is every τ ≥ 1?) depend on */
-    if (n->name && unnamed_transfer(s, body) && unnamed_transfer(s, lin_ir(s, norm(s, body, NULL))))
-      return lin_term(s, ir_make(s->ctx, IR_PAR, n->name, 0, simp_canon(s, a), lin_ir(s, norm(s, body, par)), NULL),
-                      poly_num(s, 1));
+    /* simplifying the body may drop those transfers (a decided if): look again after.
+     * The body kept is simplified afresh under the outer ∥ and, where its sums and
+     * repeats ask whether every τ ≥ 1, under this count too, which evaluation applies */
+    if (n->name && unnamed_transfer(s, body) && unnamed_transfer(s, lin_ir(s, norm(s, body, NULL)))) {
+      VEC_PUSH(s->scoped, s->nscoped, s->scoped_cap, a);
+      ir_node *kept = lin_ir(s, norm(s, body, par));
+      s->nscoped--;
+      return lin_term(s, ir_make(s->ctx, IR_PAR, n->name, 0, simp_canon(s, a), kept, NULL), poly_num(s, 1));
+    }
     par_scope p = {n->name, a, par};
     return norm(s, body, &p);
   }
@@ -1303,6 +1313,7 @@ static void simp_free(simp *s) {
   free(s->ints);
   free(s->orders);
   free(s->fragile);
+  free(s->scoped);
   ptrmap_free(&s->memo);
   ptrmap_free(&s->let_values);
   arena_free(s->ar);
