@@ -338,13 +338,19 @@ static poly *scale(simp *s, const poly *a, double c) { return scaled(s, a, c, fa
 poly *poly_sub(simp *s, const poly *a, const poly *b) { return poly_add(s, a, scale(s, b, -1)); }
 poly *poly_negate(simp *s, const poly *p) { return scale(s, p, -1); }
 
+static poly *monic_part(simp *s, const poly *p, mono *g);
+static poly *multiplied(simp *s, const poly *a, const poly *b);
+static mono mono_pow(simp *s, const mono *a, int k);
+
 /* An opaque factor standing for a polynomial that does not multiply out; its base is
- * the expanded sum, so that a positive power of it is recognized and multiplied out. */
+ * the expanded sum, so that a positive power of it is recognized and multiplied out. The
+ * common monomial and scale stay outside, so that 896k·A and A times 896k are one form. */
 static poly *opaque(simp *s, const poly *p, int e) {
-  mono m = {.c = 1, .nf = 1};
+  mono g, m = {.c = 1, .nf = 1};
+  poly *rest = monic_part(s, p, &g);
   m.f = alloc(s, sizeof *m.f);
-  m.f[0] = (pfac){poly_to_ir(s, p, false), e};
-  return single(s, m);
+  m.f[0] = (pfac){poly_to_ir(s, rest, false), e};
+  return multiplied(s, single(s, mono_pow(s, &g, e)), single(s, m));
 }
 
 /* The product, term by term. */
@@ -359,7 +365,6 @@ static poly *multiplied(simp *s, const poly *a, const poly *b) {
   return collect(s, ms, k);
 }
 
-static poly *monic_part(simp *s, const poly *p, mono *g);
 static poly *expanded(simp *s, mono m);
 
 /* a, a monomial with a denominator D, times b, a multiple of D: D cancels once
@@ -400,6 +405,14 @@ static mono mono_pow(simp *s, const mono *a, int k) {
     m.x[i].E = scale(s, a->x[i].E, k);
   mono_norm(s, &m);
   return m;
+}
+
+/* 1/g without its coefficient, which the caller divides by: multiplying by the
+ * reciprocal is not exact (197300060160·(1/49) is 4026531839.9999995). */
+static mono unit_inverse(simp *s, const mono *g) {
+  mono u = *g;
+  u.c = 1;
+  return mono_pow(s, &u, -1);
 }
 
 /* A coefficient as a fraction a/q with a small denominator (k/2, 3k/4, 7/6), when a/q is
@@ -580,7 +593,7 @@ static double monic_scale(simp *s, const poly *p) {
  * denominator has one form however it was scaled: a/2 + 1/2 and a + 1 are both (a + 1). */
 static poly *monic_part(simp *s, const poly *p, mono *g) {
   *g = common(s, p);
-  poly *rest = multiplied(s, p, single(s, mono_pow(s, g, -1)));
+  poly *rest = scaled(s, multiplied(s, p, single(s, unit_inverse(s, g))), g->c, true);
   double c = monic_scale(s, rest);
   g->c *= c;
   return scaled(s, rest, c, true);
@@ -601,11 +614,14 @@ poly *poly_div(simp *s, const poly *a, const poly *b) {
   poly *rest = monic_part(s, b, &g);
   /* a multiple of the denominator cancels: 2P·(X + 1)/(X + 1) is 2P, as X/X is 1 */
   if (a->n == b->n) {
-    mono ga, inv = mono_pow(s, &g, -1);
-    if (poly_to_ir(s, monic_part(s, a, &ga), false) == poly_to_ir(s, rest, false))
+    mono ga, inv = unit_inverse(s, &g);
+    if (poly_to_ir(s, monic_part(s, a, &ga), false) == poly_to_ir(s, rest, false)) {
+      ga.c /= g.c;
       return expanded(s, mono_mul(s, &ga, &inv));
+    }
   }
-  return poly_mul(s, poly_mul(s, a, expanded(s, mono_pow(s, &g, -1))), opaque(s, rest, -1));
+  return poly_mul(s, scaled(s, poly_mul(s, a, expanded(s, unit_inverse(s, &g))), g.c, true),
+                  opaque(s, rest, -1));
 }
 
 /* m^k as a monomial beyond k = 64: a product of powers of factors that are not sums (a
@@ -1042,7 +1058,7 @@ ir_node *poly_to_ir(simp *s, const poly *p, bool factored) {
   mono g = common(s, p);
   if (g.c == 1 && g.nf == 0 && g.nx == 0)
     return sum_ir(s, p);
-  poly *rest = poly_mul(s, p, single(s, mono_pow(s, &g, -1)));
+  poly *rest = scaled(s, poly_mul(s, p, single(s, unit_inverse(s, &g))), g.c, true);
   ir_node *num, *den;
   mono_parts(s, &g, &num, &den);
   return quotient(ctx, mul(ctx, num, sum_ir(s, rest)), den);
