@@ -565,8 +565,15 @@ static poly *divide(simp *s, poly *a, const ir_node *d) {
   /* a number to a power out of range (7^729) divides as the evaluator divides by it, in
    * the wide range: a times the reciprocal 7^−729, which may underflow to 0; and a/(x/y)
    * with such an x is a·y/x (a y of 0 stays, to fail) */
-  if (power_out_of_range(s, d, &b, &e))
-    return poly_mul(s, a, poly_num(s, ir_apply(IR_POW, b, -e)));
+  if (power_out_of_range(s, d, &b, &e)) {
+    double r = ir_apply(IR_POW, b, -e);
+    /* a reciprocal that underflows to 0 keeps the quotient, which the evaluator computes
+     * in the wide range: 7/2^2930 is not 0 where something is divided by it */
+    if (r == 0 && !poly_is_zero(a))
+      return poly_factor(s, ir_bin(s->ctx, IR_DIV, simp_canon(s, a),
+                                   ir_bin(s->ctx, IR_POW, ir_num(s->ctx, b), ir_num(s->ctx, e))));
+    return poly_mul(s, a, poly_num(s, r));
+  }
   if (d->op == IR_DIV && led_out_of_range(s, d->kid[0]) && !poly_is_zero(scalar(s, d->kid[1])))
     return divide(s, poly_mul(s, a, scalar(s, d->kid[1])), d->kid[0]);
   double k = d->op == IR_POW && d->kid[1]->op == IR_NUM ? d->kid[1]->num : 0, v;
@@ -1577,6 +1584,10 @@ static const ir_node *overflowing_constant(const ir_node *n, bool evaluated, ptr
   ptrmap_put(seen, n, (void *)n);
   for (int i = 0; i < n->nkids; i++) {
     const ir_node *c = evaluated && conditional_kid(n, i) ? NULL : overflowing_constant(n->kid[i], evaluated, seen);
+    /* a denominator out of range, 7/2^2930, evaluates in the wide range to the number
+     * the quotient is */
+    if (c && c == n->kid[i] && c->op == IR_POW && n->op == IR_DIV && i == 1)
+      c = NULL;
     if (c)
       return c;
   }
