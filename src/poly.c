@@ -309,6 +309,8 @@ static poly *exponential(simp *s, double b, const poly *E) {
   return single(s, m);
 }
 
+poly *poly_power_of(simp *s, double b, double e) { return exponential(s, b, poly_num(s, e)); }
+
 /* ---- arithmetic ---- */
 
 poly *poly_add(simp *s, const poly *a, const poly *b) {
@@ -642,6 +644,8 @@ poly *poly_pow(simp *s, const poly *base, const poly *expo) {
   if (poly_is_num(expo, &k)) {
     if (poly_is_num(base, &b))
       return poly_num(s, pow(b, k));
+    if (k == 1) /* x^1 of a sum too long to multiply out is x, not an opaque power */
+      return (poly *)base;
     if (k == floor(k) && (fabs(k) <= 64 || (base->n == 1 && power_fits(&base->m[0], k)))) {
       if (base->n == 1)
         return expanded(s, mono_pow(s, &base->m[0], (int)k));

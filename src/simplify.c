@@ -567,8 +567,12 @@ static poly *divide(simp *s, poly *a, const ir_node *d) {
    * with such an x is a·y/x (a y of 0 stays, to fail) */
   if (power_out_of_range(s, d, &b, &e)) {
     double r = ir_apply(IR_POW, b, -e);
-    /* a reciprocal that underflows to 0 keeps the quotient, which the evaluator computes
-     * in the wide range: 7/2^2930 is not 0 where something is divided by it */
+    /* a positive base: times b^−e, an exponential the evaluator computes in the wide
+     * range, which cancels b^e in a (2^i·m/2^i at i = 2^21 is m) */
+    if (b > 0 && b != 1)
+      return poly_mul(s, a, poly_power_of(s, b, -e));
+    /* a reciprocal that underflows to 0 keeps the quotient: (−7)^1001 is not 0 where
+     * something is divided by it */
     if (r == 0 && !poly_is_zero(a))
       return poly_factor(s, ir_bin(s->ctx, IR_DIV, simp_canon(s, a),
                                    ir_bin(s->ctx, IR_POW, ir_num(s->ctx, b), ir_num(s->ctx, e))));
@@ -661,7 +665,12 @@ static poly *scalar(simp *s, const ir_node *n) {
        * evaluated, as it did, and not where a branch that is not taken holds it */
       ir_node *kept = ir_make(s->ctx, (ir_op)n->op, n->name, 0, ir_num(s->ctx, x),
                               b ? ir_num(s->ctx, y) : NULL, NULL);
-      r = isfinite(v) ? poly_num(s, v) : poly_factor(s, kept);
+      if (isfinite(v))
+        r = poly_num(s, v);
+      else if (n->op == IR_POW && x > 0 && x != 1 && isfinite(y))
+        r = poly_power_of(s, x, y); /* 2^2097152: cancels 2^−2097152 */
+      else
+        r = poly_factor(s, kept);
       break;
     }
     r = scalar_op(s, n, a, b);
@@ -787,6 +796,30 @@ static poly *par_factor(simp *s, const par_scope *par, sym ch) {
   return a;
 }
 
+/* τ times the ∥ counts that apply on channel ch (every one: ch NULL, as for γ), as IR. A
+ * product of numbers that overflows (10^200 ∥ 10^200 ∥ L(m, 3)) is not folded to inf:
+ * multiplied left to right, as scalar folds numbers, the product that overflows is kept
+ * as written, the later counts multiplying it, to fail where it is evaluated, as it did,
+ * and not where a branch not taken holds it. */
+static ir_node *scaled_tau(simp *s, poly *tau, const par_scope *par, sym ch) {
+  poly *t = poly_mul(s, tau, par_factor(s, par, ch));
+  double v, acc, f, rest = 1;
+  if (!poly_is_num(t, &v) || isfinite(v) || !poly_is_num(tau, &acc))
+    return simp_canon(s, t);
+  ir_node *kept = NULL;
+  for (const par_scope *p = par; p; p = p->up) {
+    if ((p->ch && p->ch != ch) || !poly_is_num(p->a, &f))
+      continue;
+    if (kept)
+      rest *= f;
+    else if (isfinite(acc * f))
+      acc *= f;
+    else
+      kept = ir_bin(s->ctx, IR_MUL, ir_num(s->ctx, acc), ir_num(s->ctx, f));
+  }
+  return kept ? simp_canon(s, poly_mul(s, poly_num(s, rest), poly_factor(s, kept))) : simp_canon(s, t);
+}
+
 /* A transfer on the default channel, when that channel's name is not known, cannot tell
  * whether a channel-scoped ∥ applies to it. */
 static bool unnamed_transfer(const simp *s, const ir_node *n) {
@@ -806,10 +839,8 @@ static lin norm_transfer(simp *s, const ir_node *n, const par_scope *par) {
   if (n->op == IR_O || n->op == IR_PACK)
     return lin_term(s, ir_make(ctx, (ir_op)n->op, n->name, 0, m, NULL, NULL), poly_num(s, 1));
   /* γ is on no channel: only an unscoped ∥ multiplies its τ */
-  poly *a = par_factor(s, par, n->op == IR_L ? channel_of(s, n) : NULL);
-  poly *tau = poly_mul(s, scalar(s, n->kid[1]), a);
-  return lin_term(s, ir_make(ctx, (ir_op)n->op, n->name, 0, m, simp_canon(s, tau), NULL),
-                  poly_num(s, 1));
+  ir_node *tau = scaled_tau(s, scalar(s, n->kid[1]), par, n->op == IR_L ? channel_of(s, n) : NULL);
+  return lin_term(s, ir_make(ctx, (ir_op)n->op, n->name, 0, m, tau, NULL), poly_num(s, 1));
 }
 
 /* L(m,a) ∥ L(m,b) = L(m,a+b) on one channel; anything else stays a node. */
@@ -857,11 +888,10 @@ static lin norm_schedule(simp *s, const ir_node *n, const par_scope *par) {
     ir_node *sched = ir_make(ctx, IR_SCHED, n->name, 0, simp_canon(s, size), n->kid[1], NULL);
     return lin_term(s, sched, poly_num(s, 1));
   }
-  poly *a = par_factor(s, par, channel_of(s, n));
   for (size_t t = 1; t < steps; t++)
     if (taus[t] > 0) {
       ir_node *l = ir_make(ctx, IR_L, n->name, 0, ir_num(ctx, m),
-                           simp_canon(s, poly_mul(s, poly_num(s, taus[t]), a)), NULL);
+                           scaled_tau(s, poly_num(s, taus[t]), par, channel_of(s, n)), NULL);
       r = lin_add(s, r, lin_term(s, l, poly_num(s, 1)), 1);
     }
   eval_free(es);

@@ -552,6 +552,9 @@ poly *poly_sub(simp *s, const poly *a, const poly *b);
 poly *poly_mul(simp *s, const poly *a, const poly *b);
 poly *poly_div(simp *s, const poly *a, const poly *b);
 poly *poly_pow(simp *s, const poly *base, const poly *expo);
+/* b^e (b > 0, ≠ 1) as an exponential, for a power out of the range of doubles (2^−2097152),
+ * which the evaluator computes in the wide range. */
+poly *poly_power_of(simp *s, double b, double e);
 bool poly_is_num(const poly *p, double *v);
 bool poly_is_zero(const poly *p);
 bool poly_leading_negative(const poly *p);
