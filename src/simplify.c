@@ -1607,24 +1607,27 @@ static bool conditional_kid(const ir_node *n, int i) {
 }
 
 /* An operation on numbers only (2^100000, 1e300 * 1e300) whose value is not finite; with
- * `evaluated`, only one evaluated wherever n is. */
-static const ir_node *overflowing_constant(const ir_node *n, bool evaluated, ptrmap *seen) {
+ * `evaluated`, only one evaluated wherever n is. A power in a denominator, or in a
+ * product, quotient or power there (7/(P·2^2930)), is not: the evaluator computes such a
+ * quotient in the wide range, to the number it is. */
+static const ir_node *overflowing_constant(const ir_node *n, bool evaluated, bool denominator,
+                                           ptrmap *seen) {
   if (ptrmap_get(seen, n))
     return NULL;
   ptrmap_put(seen, n, (void *)n);
   for (int i = 0; i < n->nkids; i++) {
-    const ir_node *c = evaluated && conditional_kid(n, i) ? NULL : overflowing_constant(n->kid[i], evaluated, seen);
-    /* a denominator out of range, 7/2^2930, evaluates in the wide range to the number
-     * the quotient is */
-    if (c && c == n->kid[i] && c->op == IR_POW && n->op == IR_DIV && i == 1)
-      c = NULL;
+    bool below = (n->op == IR_DIV && i == 1) ||
+                 (denominator && (n->op == IR_MUL || n->op == IR_DIV || n->op == IR_POW));
+    const ir_node *c = evaluated && conditional_kid(n, i)
+                           ? NULL
+                           : overflowing_constant(n->kid[i], evaluated, below, seen);
     if (c)
       return c;
   }
   bool numbers = n->nkids == 1 || n->nkids == 2;
   for (int i = 0; i < n->nkids && numbers; i++)
     numbers = n->kid[i]->op == IR_NUM;
-  if (!numbers)
+  if (!numbers || (denominator && n->op == IR_POW))
     return NULL;
   double v = ir_apply(n->op, n->kid[0]->num, n->nkids > 1 ? n->kid[1]->num : 0);
   bool by_zero = n->op == IR_DIV && n->kid[1]->num == 0; /* kept as written, as a/0 is */
@@ -1633,7 +1636,7 @@ static const ir_node *overflowing_constant(const ir_node *n, bool evaluated, ptr
 
 static const ir_node *find_overflow(const ir_node *n, bool evaluated) {
   ptrmap seen = {0};
-  const ir_node *c = overflowing_constant(n, evaluated, &seen);
+  const ir_node *c = overflowing_constant(n, evaluated, false, &seen);
   ptrmap_free(&seen);
   return c;
 }
