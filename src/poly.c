@@ -154,8 +154,12 @@ static void unabsorb(simp *s, mono *m) {
   for (int i = 0; i < m->nx; i++) {
     pexp x = m->x[i];
     double c0 = constant_of(x.E);
-    if (c0 != 0 && isnormal(m->c * pow(x.b, c0))) {
-      m->c *= pow(x.b, c0);
+    /* c·b^c0 in two halves where b^c0 alone leaves the range: 0.001·2^1024 is 1.8e302 */
+    double half = pow(x.b, c0 / 2), c = m->c * pow(x.b, c0);
+    if (!isnormal(c))
+      c = m->c * half * half;
+    if (c0 != 0 && isnormal(c)) {
+      m->c = c;
       x.E = poly_sub(s, x.E, poly_num(s, c0));
     }
     if (!poly_is_zero(x.E)) {
