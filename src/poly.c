@@ -148,7 +148,8 @@ static double constant_of(const poly *p) {
 
 /* Moves the constant terms of the exponents into the coefficient: 2^(i+1) → 2·2^i.
  * Monomials are compared and combined in this raw shape. A constant whose power leaves
- * the range of the coefficient (2^(2^21 − x)) stays in the exponent. */
+ * the range of the coefficient (2^(2^21 − x)) stays in the exponent, of base 2 as a
+ * multiple of 1024. */
 static void unabsorb(simp *s, mono *m) {
   int k = 0;
   for (int i = 0; i < m->nx; i++) {
@@ -161,6 +162,15 @@ static void unabsorb(simp *s, mono *m) {
     if (c0 != 0 && isnormal(c)) {
       m->c = c;
       x.E = poly_sub(s, x.E, poly_num(s, c0));
+    } else if (c0 != 0 && x.b == 2 && c0 == floor(c0) && fabs(c0) < 0x1p40) {
+      /* out of range: the constant rounded to a multiple of 1024, the rest moved into
+       * the coefficient, so that like terms meet: 2^−65535 + 2^−65536 is 3·2^−65536 */
+      double ref = 1024 * round(c0 / 1024);
+      c = ldexp(m->c, (int)(c0 - ref));
+      if (isnormal(c) && ref != c0) {
+        m->c = c;
+        x.E = poly_sub(s, x.E, poly_num(s, c0 - ref));
+      }
     }
     if (!poly_is_zero(x.E)) {
       x.eir = poly_to_ir(s, x.E, false);
@@ -176,11 +186,24 @@ static void absorb(simp *s, mono *m) {
   for (int i = 0; i < m->nx; i++) {
     pexp *x = &m->x[i];
     int ex;
-    if (x->b != 2 || m->c == 0 || frexp(fabs(m->c), &ex) != 0.5 || ex == 1)
+    double v;
+    if (x->b != 2 || m->c == 0)
       continue;
-    x->E = poly_add(s, x->E, poly_num(s, ex - 1));
+    if (frexp(fabs(m->c), &ex) == 0.5 && ex != 1) {
+      x->E = poly_add(s, x->E, poly_num(s, ex - 1));
+      m->c = m->c < 0 ? -1 : 1;
+    } else if (poly_is_num(x->E, &v) && !isnormal(m->c * exp2(v))) {
+      /* a number out of range, k·2^j·2^E with k odd: k·2^(E + j), 7/2^2930 */
+      int j = ilogb(m->c);
+      double k = ldexp(m->c, -j);
+      while (k != floor(k))
+        k *= 2, j--;
+      x->E = poly_add(s, x->E, poly_num(s, j));
+      m->c = k;
+    } else {
+      continue;
+    }
     x->eir = poly_to_ir(s, x->E, false);
-    m->c = m->c < 0 ? -1 : 1;
   }
 }
 
