@@ -447,7 +447,8 @@ static mono unit_inverse(simp *s, const mono *g) {
 /* A coefficient as a fraction a/q with a small denominator (k/2, 3k/4, 7/6), when a/q is
  * exactly c, so that printing it as a/q reads back as the same number; else q = 1. */
 static double denominator_of(double c) {
-  if (c == floor(c))
+  /* above 10^9 a rounded a/q meets almost any c: 2.5^27 is not 46074255521944/830 */
+  if (c == floor(c) || !(fabs(c) < 1e9))
     return 1;
   for (double q = 2; q <= 1024; q++) {
     double a = round(c * q);
