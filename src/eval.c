@@ -1096,31 +1096,26 @@ static wide wide_with(wide r, double ord, wide x, wide y) {
   return r;
 }
 
-/* x·y or x/y (y ≠ 0): the ordinary result, to the bit (a subnormal rounds once), when the
- * operands and the result are in range; else mantissas and exponents apart. */
-static wide wide_combine(ir_op op, wide x, wide y) {
+/* x·y, x/y (y ≠ 0), x + y or x − y: the ordinary result, to the bit (a subnormal rounds
+ * once), when the operands and the result are in range; else mantissas and exponents
+ * apart, a sum aligned on the larger exponent (the bits of the smaller below it lost, as
+ * in a sum of doubles). */
+static wide wide_arith(ir_op op, wide x, wide y) {
+  bool sum = op == IR_ADD || op == IR_SUB;
   double vx = wide_value(x), vy = wide_value(y), r = ir_apply(op, vx, vy);
   double ord = ir_apply(op, x.ord, y.ord);
   if (isfinite(vx) && isfinite(vy) && isfinite(r) && (vx != 0 || x.m == 0) &&
-      (vy != 0 || y.m == 0) && (r != 0 || x.m == 0 || (op == IR_MUL && y.m == 0)))
+      (vy != 0 || y.m == 0) && (sum || r != 0 || x.m == 0 || (op == IR_MUL && y.m == 0)))
     return wide_with(wide_of(r), ord, x, y);
-  wide w = wide_of(ir_apply(op, x.m, y.m));
-  w.e += op == IR_MUL ? x.e + y.e : x.e - y.e;
-  return wide_with(w, ord, x, y);
-}
-
-/* x ± y: aligned on the larger exponent, the bits of the smaller below it lost, as in a
- * sum of doubles. */
-static wide wide_add(ir_op op, wide x, wide y) {
-  double vx = wide_value(x), vy = wide_value(y), r = op == IR_ADD ? vx + vy : vx - vy;
-  double ord = op == IR_ADD ? x.ord + y.ord : x.ord - y.ord;
-  if (isfinite(vx) && isfinite(vy) && isfinite(r) && (vx != 0 || x.m == 0) &&
-      (vy != 0 || y.m == 0))
-    return wide_with(wide_of(r), ord, x, y);
+  if (!sum) {
+    wide w = wide_of(ir_apply(op, x.m, y.m));
+    w.e += op == IR_MUL ? x.e + y.e : x.e - y.e;
+    return wide_with(w, ord, x, y);
+  }
   double e = x.m == 0 ? y.e : y.m == 0 ? x.e : fmax(x.e, y.e);
   double mx = ldexp(x.m, (int)fmax(x.e - e, INT_MIN / 2));
   double my = ldexp(y.m, (int)fmax(y.e - e, INT_MIN / 2));
-  wide w = wide_of(op == IR_ADD ? mx + my : mx - my);
+  wide w = wide_of(ir_apply(op, mx, my));
   w.e += e;
   return wide_with(w, ord, x, y);
 }
@@ -1149,8 +1144,7 @@ static bool eval_wide(eval_state *es, const ir_node *n, wide *out) {
       return false;
     if (n->op == IR_DIV && y.m == 0) /* a division by zero, as eval's */
       return check_result(es, n, wide_value(x), wide_value(y), wide_value(x) / wide_value(y));
-    *out = n->op == IR_ADD || n->op == IR_SUB ? wide_add((ir_op)n->op, x, y)
-                                              : wide_combine((ir_op)n->op, x, y);
+    *out = wide_arith((ir_op)n->op, x, y);
     return true;
   }
   if (n->op != IR_POW) {
