@@ -625,7 +625,9 @@ static poly *monic_part(simp *s, const poly *p, mono *g) {
   *g = common(s, p);
   poly *rest = scaled(s, multiplied(s, p, single(s, unit_inverse(s, g))), g->c, true);
   double c = monic_scale(s, rest);
-  g->c *= c;
+  /* g's coefficient is a fraction a/q: a·c/q, not (a/q)·c, is 1 for 1/49 and 49 */
+  double q = denominator_of(g->c);
+  g->c = q > 1 ? round(g->c * q) * c / q : g->c * c;
   return scaled(s, rest, c, true);
 }
 

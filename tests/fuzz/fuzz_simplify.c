@@ -18,7 +18,7 @@
  *                           (size_rounded), a difference within the two forms' own
  *                           rounding errors, estimated with directed rounding
  *                           (within_rounding), a division by 0 where the original
- *                           divides by log2(2^x)'s residue (residue_quotient), and an
+ *                           divides by a rounding residue (rounding_quotient), and an
  *                           overflow where the original is within 1e18 of it (near_top);
  *   print round trip        the simplified form printed as .tlop source parses back and
  *                           evaluates to the same value, and prints the same again;
@@ -471,15 +471,6 @@ static int size_rounded(const char *diags) {
   return strncmp(end, " B is negative", 14) == 0 && m < 0 && m > -1e-6;
 }
 
-/* simplify takes log₂2^x as x exactly, the evaluator as log2(pow(2, x)), which may miss x
- * by an ulp: 1/2^q − log2(2^0.5) is 0 for the one and 5.6e-17 for the other at q = 1, and
- * the original divides by that residue, to a time of 1e9 s (div-zero-rounding-1) or,
- * under a max, to −1e9 s that the max drops (div-zero-rounding-2), where the simplified
- * form divides by 0. Such a quotient is rounding, not simplification. */
-static int residue_quotient(const char *text, const char *diags) {
-  return strstr(text, "log2(2^") && strstr(diags, "division by zero");
-}
-
 /* An original within 1e18 of the largest double (2e306 s): the simplified form, which
  * multiplies a sum out over a common denominator (i·max(i, 1)·2^i/max(i, 1)), may pass
  * the top of the range on the way to the same value (overflow-near-top-1). Range, not
@@ -507,19 +498,42 @@ static double rounding_spread(const tlop_expr *e, const tlop_platform *pf, const
   return spread;
 }
 
+/* e's rounding_spread, with the diagnostics of its evaluations dropped: they are not the
+ * input's. */
+static double quiet_spread(const tlop_expr *e, const tlop_platform *pf, const tlop_env *env,
+                           double v, fuzz_diags *db) {
+  size_t len = db->len;
+  int errors = db->errors, warnings = db->warnings, notes = db->notes;
+  double spread = rounding_spread(e, pf, env, v);
+  db->len = len;
+  db->text[len] = 0;
+  db->errors = errors, db->warnings = warnings, db->notes = notes;
+  return spread;
+}
+
 /* A difference within 4 times the two forms' rounding errors is rounding, not a wrong
  * simplification: an original dividing by (1 + 2.9e-8/P) − 1 is off by 1e-8 where the
  * simplified form's 3/(P·…) is exact (cancellation-3); terms of 50 s that cancel leave
  * 8e-14 s in the simplified form where the original's (i/i)·i − i is 0 (cancellation-4). */
 static int within_rounding(const tlop_expr *orig, const tlop_expr *simp, const tlop_platform *pf,
                            const tlop_env *env, double v0, double v1, fuzz_diags *db) {
-  size_t len = db->len;
-  int errors = db->errors, warnings = db->warnings, notes = db->notes;
-  double s0 = rounding_spread(orig, pf, env, v0), s1 = rounding_spread(simp, pf, env, v1);
-  db->len = len; /* the diagnostics of these evaluations are not the input's */
-  db->text[len] = 0;
-  db->errors = errors, db->warnings = warnings, db->notes = notes;
+  double s0 = quiet_spread(orig, pf, env, v0, db), s1 = quiet_spread(simp, pf, env, v1, db);
   return s0 >= 0 && s1 >= 0 && fabs(v1 - v0) <= 4 * (s0 + s1);
+}
+
+/* simplify takes log₂2^x as x and 2^0.5·2^0.5 as 2 exactly; the evaluator may miss them by
+ * an ulp, and an original that divides by such a residue (1/2^q − log2(2^0.5) is 5.6e-17
+ * at q = 1) comes to 1e9 s (div-zero-rounding-1), to −1e9 s that a max drops
+ * (div-zero-rounding-2), or to a τ of 2e15 (fails-rounding-1), where the simplified form
+ * divides by 0. Such a quotient is rounding, not simplification: directed rounding moves
+ * the original's value by more than 1e-6 of it, or makes it fail; a genuine division
+ * stays put. */
+static int rounding_quotient(const tlop_expr *orig, const tlop_platform *pf,
+                             const tlop_env *env, double v0, fuzz_diags *db) {
+  if (!strstr(db->text, "division by zero"))
+    return 0;
+  double s0 = quiet_spread(orig, pf, env, v0, db);
+  return s0 < 0 || s0 > 1e-6 * fabs(v0);
 }
 
 static int run(const uint8_t *data, size_t size, int verbose) {
@@ -617,7 +631,8 @@ static int run(const uint8_t *data, size_t size, int verbose) {
       nudged_agrees(data, size, model, pf, env, &opts, verbose))
     goto done_text; /* rounding at a boundary: see nudged_agrees */
   if (st0 == TLOP_OK && st1 != TLOP_OK &&
-      (tau_rounded(db.text) || size_rounded(db.text) || residue_quotient(text, db.text) || near_top(v0, db.text)))
+      (tau_rounded(db.text) || size_rounded(db.text) || near_top(v0, db.text) ||
+       rounding_quotient(orig, pf, env, v0, &db)))
     goto done_text;
   if (st0 == TLOP_OK) {
     /* a number of the simplified form out of range where the original's are not: 2^(3i)
