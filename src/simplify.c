@@ -786,17 +786,20 @@ static ir_node *lin_ir(simp *s, lin l) {
 
 static sym channel_of(const simp *s, const ir_node *n) { return n->name ? n->name : s->default_ch; }
 
-/* The ∥ factor that applies to a transfer on channel ch (NULL when it cannot be known:
- * a scoped ∥ over a transfer on the unnamed default channel). */
+/* Whether ∥ scope p counts a transfer on channel ch: an unscoped ∥ counts every one, γ's
+ * (ch NULL) too. */
+static bool par_applies(const par_scope *p, sym ch) { return !p->ch || p->ch == ch; }
+
+/* The product of the ∥ counts that apply to a transfer on channel ch. */
 static poly *par_factor(simp *s, const par_scope *par, sym ch) {
   poly *a = poly_num(s, 1);
   for (const par_scope *p = par; p; p = p->up)
-    if (!p->ch || p->ch == ch)
+    if (par_applies(p, ch))
       a = poly_mul(s, a, p->a);
   return a;
 }
 
-/* τ times the ∥ counts that apply on channel ch (every one: ch NULL, as for γ), as IR. A
+/* τ times the ∥ counts that apply on channel ch (par_applies), as IR. A
  * product of numbers that overflows (10^200 ∥ 10^200 ∥ L(m, 3)) is not folded to inf:
  * multiplied left to right, as scalar folds numbers, the product that overflows is kept
  * as written, the later counts multiplying it, to fail where it is evaluated, as it did,
@@ -808,7 +811,7 @@ static ir_node *scaled_tau(simp *s, poly *tau, const par_scope *par, sym ch) {
     return simp_canon(s, t);
   ir_node *kept = NULL;
   for (const par_scope *p = par; p; p = p->up) {
-    if ((p->ch && p->ch != ch) || !poly_is_num(p->a, &f))
+    if (!par_applies(p, ch) || !poly_is_num(p->a, &f))
       continue;
     if (kept)
       rest *= f;
