@@ -1174,6 +1174,15 @@ static bool compound(const ir_node *n) {
   return n->op == IR_MUL || n->op == IR_POW || n->op == IR_DIV;
 }
 
+bool eval_starts_wide(const ir_node *n) {
+  return (n->op == IR_DIV && n->kid[1] != n->kid[0] && compound(n->kid[1])) ||
+         (n->op == IR_MUL && (compound(n->kid[0]) || compound(n->kid[1])));
+}
+
+bool eval_keeps_wide(int op) {
+  return op == IR_NEG || op == IR_DIV || op == IR_MUL || op == IR_ADD || op == IR_SUB;
+}
+
 /* A product or quotient with a product, quotient or power among its operands (n/d's d
  * only), evaluated in the wide range, where the value in doubles overflowed on the way. */
 static bool eval_in_wide_range(eval_state *es, const ir_node *n, double *out) {
@@ -1285,8 +1294,7 @@ static bool eval(eval_state *es, const ir_node *n, double *out) {
   default:
     break;
   }
-  if ((n->op == IR_DIV && n->kid[1] != n->kid[0] && compound(n->kid[1])) ||
-      (n->op == IR_MUL && (compound(n->kid[0]) || compound(n->kid[1]))))
+  if (eval_starts_wide(n))
     return eval_in_wide_range(es, n, out);
   if (!eval(es, n->kid[0], &a))
     return false;

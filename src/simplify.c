@@ -735,13 +735,32 @@ static lin lin_term(simp *s, ir_node *atom, poly *c) {
   return collect(s, t, 1);
 }
 
+/* Terms gathered for one collect: a long sum added one lin_add at a time would copy and
+ * sort the growing sum at every step (4096 unrolled sums: 4096² terms). */
+typedef struct terms {
+  term *t;
+  int n;
+  size_t cap;
+} terms;
+
+static void terms_add(simp *s, terms *acc, lin b, double sign) {
+  for (int i = 0; i < b.n; i++) {
+    term t = {b.t[i].atom, sign == 1 ? b.t[i].c : poly_mul(s, poly_num(s, sign), b.t[i].c)};
+    VEC_PUSH(acc->t, acc->n, acc->cap, t);
+  }
+}
+
+static lin terms_done(simp *s, terms *acc) {
+  lin r = acc->n ? collect(s, acc->t, acc->n) : (lin){0};
+  free(acc->t);
+  return r;
+}
+
 static lin lin_add(simp *s, lin a, lin b, double sign) {
-  term *t = arena_alloc(s->ar, (size_t)(a.n + b.n + 1) * sizeof *t);
-  if (a.n)
-    memcpy(t, a.t, (size_t)a.n * sizeof *t);
-  for (int i = 0; i < b.n; i++)
-    t[a.n + i] = (term){b.t[i].atom, sign == 1 ? b.t[i].c : poly_mul(s, poly_num(s, sign), b.t[i].c)};
-  return collect(s, t, a.n + b.n);
+  terms acc = {0};
+  terms_add(s, &acc, a, 1);
+  terms_add(s, &acc, b, sign);
+  return terms_done(s, &acc);
 }
 
 static lin lin_scale(simp *s, lin a, poly *c) {
@@ -1019,14 +1038,14 @@ static lin norm_sum(simp *s, const ir_node *n, const par_scope *par, bool shifte
   poly *lo = scalar(s, n->kid[0]), *hi = scalar(s, n->kid[1]);
   double a, b;
   if (unroll_begin(s, lo, hi, &a, &b)) {
-    lin r = {0};
+    terms acc = {0};
     for (double i = a; i <= b; i++) {
       unroll_push(s, idx, i);
-      r = lin_add(s, r, norm(s, n->kid[2], par), 1);
+      terms_add(s, &acc, norm(s, n->kid[2], par), 1);
       unroll_pop(s);
     }
     unroll_end(s, a, b);
-    return r;
+    return terms_done(s, &acc);
   }
   if (poly_is_num(lo, &a) && poly_is_num(hi, &b) && b < a)
     return (lin){0}; /* empty */
@@ -1085,33 +1104,64 @@ static lin norm_repeat(simp *s, const ir_node *n, const par_scope *par) {
 /* Σ_{i=a}^{b} x + Σ_{j=a}^{b} y = Σ_{i=a}^{b} (x + y): sums over one range are one sum, so
  * that Σx + Σy and Σ(x + y) have one normal form. The coefficients, free of the index,
  * go inside; the bodies are normal forms already, so no ∥ applies again. */
+/* The sum of terms t[0..n) as a balanced tree: thousands of sums merged stay shallow. */
+static ir_node *balanced_sum(tlop_ctx *ctx, ir_node **t, int n) {
+  if (n == 1)
+    return t[0];
+  return ir_bin(ctx, IR_ADD, balanced_sum(ctx, t, n / 2), balanced_sum(ctx, t + n / 2, n - n / 2));
+}
+
+/* Sums over the same bounds become one sum of their bodies, all at once: merged pairwise,
+ * the 4096 sums a nest of three kept by --max-unroll leaves would normalize a growing
+ * body 4096 times. */
 static lin merge_sums(simp *s, lin l) {
+  tlop_ctx *ctx = s->ctx;
   for (int i = 0; i < l.n; i++) {
     ir_node *a = l.t[i].atom;
     if (!a || a->op != IR_SUM)
       continue;
-    for (int j = i + 1; j < l.n; j++) {
+    ir_node **bodies = arena_alloc(s->ar, (size_t)l.n * sizeof *bodies);
+    lin rest = {arena_alloc(s->ar, (size_t)l.n * sizeof *l.t), 0};
+    int nb = 0;
+    bodies[nb++] = ir_bin(ctx, IR_MUL, simp_canon(s, l.t[i].c), a->kid[2]);
+    for (int j = 0; j < l.n; j++) {
       ir_node *b = l.t[j].atom;
-      if (!b || b->op != IR_SUM || b->kid[0] != a->kid[0] || b->kid[1] != a->kid[1])
+      bool same = j > i && b && b->op == IR_SUM && b->kid[0] == a->kid[0] && b->kid[1] == a->kid[1] &&
+                  (b->name == a->name || !ir_uses(b->kid[2], a->name)); /* renaming would capture */
+      if (!same) {
+        if (j != i)
+          rest.t[rest.n++] = l.t[j];
         continue;
-      ir_node *body_b = b->kid[2];
-      if (b->name != a->name) {
-        if (ir_uses(body_b, a->name))
-          continue; /* renaming would capture */
-        body_b = ir_subst(s->ctx, body_b, b->name, ir_var(s->ctx, a->name));
       }
-      tlop_ctx *ctx = s->ctx;
-      ir_node *x = ir_bin(ctx, IR_MUL, simp_canon(s, l.t[i].c), a->kid[2]);
-      ir_node *y = ir_bin(ctx, IR_MUL, simp_canon(s, l.t[j].c), body_b);
-      ir_node *sum = ir_make(ctx, IR_SUM, a->name, 0, a->kid[0], a->kid[1], ir_bin(ctx, IR_ADD, x, y));
-      lin rest = {arena_alloc(s->ar, (size_t)l.n * sizeof *l.t), 0};
-      for (int k = 0; k < l.n; k++)
-        if (k != i && k != j)
-          rest.t[rest.n++] = l.t[k];
-      return merge_sums(s, lin_add(s, rest, norm_sum(s, sum, NULL, false), 1));
+      ir_node *body_b = b->name == a->name ? b->kid[2] : ir_subst(ctx, b->kid[2], b->name, ir_var(ctx, a->name));
+      bodies[nb++] = ir_bin(ctx, IR_MUL, simp_canon(s, l.t[j].c), body_b);
     }
+    if (nb == 1)
+      continue;
+    ir_node *sum = ir_make(ctx, IR_SUM, a->name, 0, a->kid[0], a->kid[1], balanced_sum(ctx, bodies, nb));
+    return merge_sums(s, lin_add(s, rest, norm_sum(s, sum, NULL, false), 1));
   }
   return l;
+}
+
+/* The terms of a chain of + and − of costs, gathered for one collect and one merge of its
+ * sums (merged at each + of a chain of 4096 sums, one sum's body would be normalized
+ * 4096 times as it grew). x + x (a let used twice) is normalized once: nested doublings
+ * are a DAG. */
+static void addends(simp *s, const ir_node *n, const par_scope *par, double sign, terms *acc) {
+  if (!ir_has_cost(n) || (n->op != IR_ADD && n->op != IR_SUB)) {
+    terms_add(s, acc, norm(s, n, par), sign);
+    return;
+  }
+  double second = n->op == IR_SUB ? -sign : sign;
+  if (n->kid[1] == n->kid[0]) {
+    lin x = norm(s, n->kid[0], par);
+    terms_add(s, acc, x, sign);
+    terms_add(s, acc, x, second);
+    return;
+  }
+  addends(s, n->kid[0], par, sign, acc);
+  addends(s, n->kid[1], par, second, acc);
 }
 
 static lin norm(simp *s, const ir_node *n, const par_scope *par) {
@@ -1148,10 +1198,9 @@ static lin norm(simp *s, const ir_node *n, const par_scope *par) {
     return norm_flows(s, n);
   case IR_ADD:
   case IR_SUB: {
-    /* x + x (a let used twice) is normalized once: nested doublings are a DAG */
-    lin a = norm(s, n->kid[0], par);
-    lin b = n->kid[1] == n->kid[0] ? a : norm(s, n->kid[1], par);
-    return merge_sums(s, lin_add(s, a, b, n->op == IR_SUB ? -1 : 1));
+    terms acc = {0};
+    addends(s, n, par, 1, &acc);
+    return merge_sums(s, terms_done(s, &acc));
   }
   case IR_NEG:
     return lin_scale(s, norm(s, n->kid[0], par), poly_num(s, -1));
@@ -1500,8 +1549,12 @@ static ir_node *normal_form(tlop_ctx *ctx, const ir_node *n, ir_node *const *fac
   ptrmap_free(&seen);
   if (canonical)
     return r;
-  /* a sum named while inside one that was closed away: name it again where it is now */
-  s = open_lets(ctx, facts, nfacts, o, c, nc);
+  /* a sum named while inside one that was closed away: name it again where it is now,
+   * writing out nothing more (a sum kept for --max-unroll is kept: each of the 64² sums of
+   * 64 terms that a nest of three kept would fit the bound alone) */
+  tlop_simp_opts rename = *o;
+  rename.unroll = false;
+  s = open_lets(ctx, facts, nfacts, &rename, c, nc);
   r = lin_ir(s, norm(s, r, NULL));
   simp_free(s);
   return r;
@@ -1610,17 +1663,15 @@ static bool conditional_kid(const ir_node *n, int i) {
 }
 
 /* An operation on numbers only (2^100000, 1e300 * 1e300) whose value is not finite; with
- * `evaluated`, only one evaluated wherever n is. A power in a denominator, or in a
- * product, quotient or power there (7/(P·2^2930)), is not: the evaluator computes such a
- * quotient in the wide range, to the number it is. */
-static const ir_node *overflowing_constant(const ir_node *n, bool evaluated, bool denominator,
+ * `evaluated`, only one evaluated wherever n is. A power where the evaluator works in the
+ * wide range (`wide`: 7/(P·2^2930), 2^1024·L(m, 1)) is not: it is the number it is. */
+static const ir_node *overflowing_constant(const ir_node *n, bool evaluated, bool wide,
                                            ptrmap *seen) {
   if (ptrmap_get(seen, n))
     return NULL;
   ptrmap_put(seen, n, (void *)n);
   for (int i = 0; i < n->nkids; i++) {
-    bool below = (n->op == IR_DIV && i == 1) ||
-                 (denominator && (n->op == IR_MUL || n->op == IR_DIV || n->op == IR_POW));
+    bool below = wide ? eval_keeps_wide(n->op) : eval_starts_wide(n);
     const ir_node *c = evaluated && conditional_kid(n, i)
                            ? NULL
                            : overflowing_constant(n->kid[i], evaluated, below, seen);
@@ -1630,7 +1681,7 @@ static const ir_node *overflowing_constant(const ir_node *n, bool evaluated, boo
   bool numbers = n->nkids == 1 || n->nkids == 2;
   for (int i = 0; i < n->nkids && numbers; i++)
     numbers = n->kid[i]->op == IR_NUM;
-  if (!numbers || (denominator && n->op == IR_POW))
+  if (!numbers || (wide && n->op == IR_POW))
     return NULL;
   double v = ir_apply(n->op, n->kid[0]->num, n->nkids > 1 ? n->kid[1]->num : 0);
   bool by_zero = n->op == IR_DIV && n->kid[1]->num == 0; /* kept as written, as a/0 is */

@@ -467,6 +467,11 @@ void eval_use_env(eval_state *es, const tlop_env *env, const tlop_model *model);
 bool eval_node(eval_state *es, const ir_node *n, double *out);
 /* Evaluates n under a ∥ multiplier for all channels (used by explain). */
 bool eval_node_scaled(eval_state *es, const ir_node *n, double par, double *out);
+/* The wide range of values m·2^e: n's node starts it (a product with a product, quotient
+ * or power among its operands; a quotient with one as its denominator), where its value
+ * in doubles overflows; inside it, an operator of `op` keeps its operands in it. */
+bool eval_starts_wide(const ir_node *n);
+bool eval_keeps_wide(int op);
 double eval_lookup_var(eval_state *es, sym name, bool *found);
 const tlop_platform *eval_platform(const eval_state *es);
 tlop_ctx *eval_ctx(const eval_state *es);
