@@ -1132,7 +1132,7 @@ static bool eval_wide(eval_state *es, const ir_node *n, wide *out) {
     out->ord = -out->ord;
     return true;
   }
-  if (n->op == IR_DIV || n->op == IR_MUL || n->op == IR_ADD || n->op == IR_SUB) {
+  if (eval_keeps_wide(n->op)) {
     /* x/y, as a printed denominator 2^i/0.5 s may be; a numerator c·2^i + d */
     wide x, y;
     if (!eval_wide(es, n->kid[0], &x))
@@ -1156,11 +1156,8 @@ static bool eval_wide(eval_state *es, const ir_node *n, wide *out) {
   if (!eval(es, n->kid[0], &a) || !eval(es, n->kid[1], &b))
     return false;
   double r = ir_apply(IR_POW, a, b);
-  bool whole = b == floor(b);
-  /* out of range (inf, or 0 by underflow), a finite a ≠ 0 to a finite power that is
-   * defined: a > 0, or a whole exponent */
-  if (!(isfinite(r) && (r != 0 || a == 0)) && isfinite(a) && a != 0 &&
-      isfinite(b) && (a > 0 || whole)) {
+  /* out of range (inf, or 0 by underflow), and defined */
+  if (!(isfinite(r) && (r != 0 || a == 0)) && eval_wide_power(a, b)) {
     double l = b * log2(fabs(a)), e = isfinite(l) ? floor(l) : l;
     bool odd = a < 0 && fmod(fabs(b), 2) == 1;
     *out = (wide){(odd ? -0.5 : 0.5) * (isfinite(l) ? exp2(l - e) : 1), e + 1, r, !isfinite(r)};
@@ -1170,9 +1167,7 @@ static bool eval_wide(eval_state *es, const ir_node *n, wide *out) {
   return check_result(es, n, a, b, r);
 }
 
-static bool compound(const ir_node *n) {
-  return n->op == IR_MUL || n->op == IR_POW || n->op == IR_DIV;
-}
+static bool compound(const ir_node *n) { return n->flags & IR_COMPOUND; }
 
 bool eval_starts_wide(const ir_node *n) {
   return (n->op == IR_DIV && n->kid[1] != n->kid[0] && compound(n->kid[1])) ||
@@ -1183,8 +1178,13 @@ bool eval_keeps_wide(int op) {
   return op == IR_NEG || op == IR_DIV || op == IR_MUL || op == IR_ADD || op == IR_SUB;
 }
 
-/* A product or quotient with a product, quotient or power among its operands (n/d's d
- * only), evaluated in the wide range, where the value in doubles overflowed on the way. */
+bool eval_wide_power(double a, double b) {
+  return isfinite(a) && a != 0 && isfinite(b) && (a > 0 || b == floor(b));
+}
+
+/* A product or quotient with a compound operand (a product, quotient or power, or a sum
+ * of one; n/d's d only), evaluated in the wide range, where the value in doubles
+ * overflowed on the way. */
 static bool eval_in_wide_range(eval_state *es, const ir_node *n, double *out) {
   wide q;
   if (!eval_wide(es, n, &q))

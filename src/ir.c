@@ -112,6 +112,10 @@ ir_node *ir_make(tlop_ctx *ctx, ir_op op, sym name, double num, ir_node *a, ir_n
     if (n->depth < kids[i]->depth + 1)
       n->depth = kids[i]->depth + 1;
   }
+  if (op == IR_MUL || op == IR_DIV || op == IR_POW)
+    n->flags |= IR_COMPOUND;
+  else if (op != IR_ADD && op != IR_SUB && op != IR_NEG)
+    n->flags &= ~IR_COMPOUND;
   n->next_in_bucket = t->buckets[h & (t->cap - 1)];
   t->buckets[h & (t->cap - 1)] = n;
   if (++t->count > t->cap)

@@ -16,8 +16,8 @@
 #include <stdlib.h>
 #include <string.h>
 
-/* Concrete sums up to this many terms are written out when unrolling, as long as the
- * nest of sums written out stays within --max-unroll terms; the sums beyond it are kept. */
+/* Concrete sums up to this many values are written out when unrolling, within
+ * --max-unroll (unroll_begin); the sums beyond it are kept. */
 #define UNROLL_MAX 64
 
 typedef struct subst {
@@ -151,15 +151,23 @@ static void unroll_push(simp *s, sym idx, double v) {
 
 static void unroll_pop(simp *s) { pop_index(s); }
 
-/* Whether the sum over lo..hi (numbers a..b when so) is written out; if so, its terms
- * join s->unrolled until unroll_end. */
-static bool unroll_begin(simp *s, const poly *lo, const poly *hi, double *a, double *b) {
-  if (!(s->unroll && poly_is_num(lo, a) && poly_is_num(hi, b) && *b - *a < UNROLL_MAX))
+/* Whether a sum over lo..hi may be written out: numbers a..b, at most UNROLL_MAX values. */
+static bool unrollable(simp *s, const poly *lo, const poly *hi, double *a, double *b) {
+  return s->unroll && poly_is_num(lo, a) && poly_is_num(hi, b) && *b - *a < UNROLL_MAX;
+}
+
+/* Whether the sum over a..b whose body, the index a symbol, has the normal form `body` is
+ * written out; if so, its values join s->unrolled until unroll_end. Its values times the
+ * body's terms, what it writes out, stay within --max-unroll: simplifying the result
+ * again decides the same (a kept sum's body, merged with others, only grows). So do the
+ * values of the nest of sums being written out, which bounds the work where terms
+ * collapse. A body without the index is not written out: it is count·body. */
+static bool unroll_begin(simp *s, double a, double b, const ir_node *body, int terms, sym idx) {
+  double values = fmax(b - a + 1, 1), nest = s->unrolled * values;
+  if (!ir_uses(body, idx) || values * fmax(terms, 1) > s->ctx->max_unroll ||
+      nest > s->ctx->max_unroll)
     return false;
-  double terms = s->unrolled * fmax(*b - *a + 1, 1);
-  if (terms > s->ctx->max_unroll)
-    return false;
-  s->unrolled = terms;
+  s->unrolled = nest;
   return true;
 }
 
@@ -471,7 +479,16 @@ static poly *scalar_sum(simp *s, const ir_node *n) {
   sym idx = n->name;
   poly *lo = scalar(s, n->kid[0]), *hi = scalar(s, n->kid[1]);
   double a, b;
-  if (unroll_begin(s, lo, hi, &a, &b)) {
+  if (poly_is_num(lo, &a) && poly_is_num(hi, &b) && b < a)
+    return poly_num(s, 0); /* empty */
+  bool closable = simp_is_integer(s, lo) && simp_is_integer(s, hi) &&
+                  simp_nonneg(s, poly_add(s, poly_sub(s, hi, lo), poly_num(s, 1)));
+  push_index(s, idx, lo, hi, simp_is_integer(s, lo));
+  poly *body = scalar(s, n->kid[2]);
+  ir_node *body_ir = simp_canon(s, body);
+  bool opened = sum_opened(s, lo, hi, body_ir);
+  pop_index(s);
+  if (unrollable(s, lo, hi, &a, &b) && unroll_begin(s, a, b, body_ir, poly_terms(body), idx)) {
     poly *r = poly_num(s, 0);
     for (double i = a; i <= b; i++) {
       unroll_push(s, idx, i);
@@ -481,14 +498,6 @@ static poly *scalar_sum(simp *s, const ir_node *n) {
     unroll_end(s, a, b);
     return r;
   }
-  if (poly_is_num(lo, &a) && poly_is_num(hi, &b) && b < a)
-    return poly_num(s, 0); /* empty */
-  bool closable = simp_is_integer(s, lo) && simp_is_integer(s, hi) &&
-                  simp_nonneg(s, poly_add(s, poly_sub(s, hi, lo), poly_num(s, 1)));
-  push_index(s, idx, lo, hi, simp_is_integer(s, lo));
-  poly *body = scalar(s, n->kid[2]);
-  bool opened = sum_opened(s, lo, hi, simp_canon(s, body));
-  pop_index(s);
   if (closable && opened)
     return poly_sum(s, idx, lo, hi, body);
   return poly_factor(s, ir_make(s->ctx, IR_SUM, idx, 0, simp_canon(s, lo), simp_canon(s, hi), simp_canon(s, body)));
@@ -736,7 +745,7 @@ static lin lin_term(simp *s, ir_node *atom, poly *c) {
 }
 
 /* Terms gathered for one collect: a long sum added one lin_add at a time would copy and
- * sort the growing sum at every step (4096 unrolled sums: 4096² terms). */
+ * sort the growing sum at every step (n terms: n² copied). */
 typedef struct terms {
   term *t;
   int n;
@@ -1037,7 +1046,16 @@ static lin norm_sum(simp *s, const ir_node *n, const par_scope *par, bool shifte
   sym idx = n->name;
   poly *lo = scalar(s, n->kid[0]), *hi = scalar(s, n->kid[1]);
   double a, b;
-  if (unroll_begin(s, lo, hi, &a, &b)) {
+  if (poly_is_num(lo, &a) && poly_is_num(hi, &b) && b < a)
+    return (lin){0}; /* empty */
+  bool closable = simp_is_integer(s, lo) && simp_is_integer(s, hi) &&
+                  simp_nonneg(s, poly_add(s, poly_sub(s, hi, lo), poly_num(s, 1)));
+  push_index(s, idx, lo, hi, simp_is_integer(s, lo));
+  lin body = norm(s, n->kid[2], par);
+  ir_node *body_ir = lin_ir(s, body);
+  bool opened = sum_opened(s, lo, hi, body_ir);
+  pop_index(s);
+  if (unrollable(s, lo, hi, &a, &b) && unroll_begin(s, a, b, body_ir, body.n, idx)) {
     terms acc = {0};
     for (double i = a; i <= b; i++) {
       unroll_push(s, idx, i);
@@ -1047,29 +1065,22 @@ static lin norm_sum(simp *s, const ir_node *n, const par_scope *par, bool shifte
     unroll_end(s, a, b);
     return terms_done(s, &acc);
   }
-  if (poly_is_num(lo, &a) && poly_is_num(hi, &b) && b < a)
-    return (lin){0}; /* empty */
-  bool closable = simp_is_integer(s, lo) && simp_is_integer(s, hi) &&
-                  simp_nonneg(s, poly_add(s, poly_sub(s, hi, lo), poly_num(s, 1)));
-  push_index(s, idx, lo, hi, simp_is_integer(s, lo));
-  lin body = norm(s, n->kid[2], par);
-  bool opened = sum_opened(s, lo, hi, lin_ir(s, body));
-  pop_index(s);
-  lin out = {0}, dep = {0};
+  terms outs = {0}, deps = {0};
   ir_node *lo_ir = simp_canon(s, lo), *hi_ir = simp_canon(s, hi);
   if (!opened)
-    return kept_whole(s, ir_make(s->ctx, IR_SUM, idx, 0, lo_ir, hi_ir, lin_ir(s, body)));
+    return kept_whole(s, ir_make(s->ctx, IR_SUM, idx, 0, lo_ir, hi_ir, body_ir));
   for (int i = 0; i < body.n; i++) {
     term t = body.t[i];
     if (t.atom && ir_uses(t.atom, idx)) {
-      dep = lin_add(s, dep, lin_term(s, t.atom, t.c), 1);
+      terms_add(s, &deps, lin_term(s, t.atom, t.c), 1);
       continue;
     }
     /* Σ c(i)·atom = atom · Σ c(i) */
     poly *c = closable ? poly_sum(s, idx, lo, hi, t.c)
                        : poly_factor(s, ir_make(s->ctx, IR_SUM, idx, 0, lo_ir, hi_ir, simp_canon(s, t.c)));
-    out = lin_add(s, out, lin_term(s, t.atom, c), 1);
+    terms_add(s, &outs, lin_term(s, t.atom, c), 1);
   }
+  lin out = terms_done(s, &outs), dep = terms_done(s, &deps);
   if (dep.n == 0)
     return out;
   double off;
@@ -1101,9 +1112,6 @@ static lin norm_repeat(simp *s, const ir_node *n, const par_scope *par) {
   return kept_whole(s, ir_bin(s->ctx, IR_REPEAT, simp_canon(s, count), body_ir));
 }
 
-/* Σ_{i=a}^{b} x + Σ_{j=a}^{b} y = Σ_{i=a}^{b} (x + y): sums over one range are one sum, so
- * that Σx + Σy and Σ(x + y) have one normal form. The coefficients, free of the index,
- * go inside; the bodies are normal forms already, so no ∥ applies again. */
 /* The sum of terms t[0..n) as a balanced tree: thousands of sums merged stay shallow. */
 static ir_node *balanced_sum(tlop_ctx *ctx, ir_node **t, int n) {
   if (n == 1)
@@ -1111,43 +1119,52 @@ static ir_node *balanced_sum(tlop_ctx *ctx, ir_node **t, int n) {
   return ir_bin(ctx, IR_ADD, balanced_sum(ctx, t, n / 2), balanced_sum(ctx, t + n / 2, n - n / 2));
 }
 
-/* Sums over the same bounds become one sum of their bodies, all at once: merged pairwise,
- * the 4096 sums a nest of three kept by --max-unroll leaves would normalize a growing
- * body 4096 times. */
+/* Σ_{i=a}^{b} x + Σ_{j=a}^{b} y = Σ_{i=a}^{b} (x + y): sums over one range are one sum, so
+ * that Σx + Σy and Σ(x + y) have one normal form. The coefficients go inside, so they must
+ * not use the index (i·Σ_i L(m, i) is not Σ_i i·L(m, i)), nor may another body once renamed;
+ * the bodies are normal forms already, so no ∥ applies again. Each range's sums are merged
+ * at once (merged pairwise, n sums would normalize a growing body n times), and again
+ * while merging made new sums that may join. */
 static lin merge_sums(simp *s, lin l) {
   tlop_ctx *ctx = s->ctx;
+  bool *taken = xcalloc((size_t)l.n + 1, sizeof *taken);
+  ir_node **bodies = xcalloc((size_t)l.n + 1, sizeof *bodies);
+  terms out = {0};
+  bool merged = false;
   for (int i = 0; i < l.n; i++) {
+    if (taken[i])
+      continue;
     ir_node *a = l.t[i].atom;
-    if (!a || a->op != IR_SUM)
-      continue;
-    ir_node **bodies = arena_alloc(s->ar, (size_t)l.n * sizeof *bodies);
-    lin rest = {arena_alloc(s->ar, (size_t)l.n * sizeof *l.t), 0};
     int nb = 0;
-    bodies[nb++] = ir_bin(ctx, IR_MUL, simp_canon(s, l.t[i].c), a->kid[2]);
-    for (int j = 0; j < l.n; j++) {
-      ir_node *b = l.t[j].atom;
-      bool same = j > i && b && b->op == IR_SUM && b->kid[0] == a->kid[0] && b->kid[1] == a->kid[1] &&
-                  (b->name == a->name || !ir_uses(b->kid[2], a->name)); /* renaming would capture */
-      if (!same) {
-        if (j != i)
-          rest.t[rest.n++] = l.t[j];
-        continue;
+    if (a && a->op == IR_SUM && !poly_uses(l.t[i].c, a->name)) {
+      bodies[nb++] = ir_bin(ctx, IR_MUL, simp_canon(s, l.t[i].c), a->kid[2]);
+      for (int j = i + 1; j < l.n; j++) {
+        ir_node *b = l.t[j].atom;
+        if (taken[j] || !b || b->op != IR_SUM || b->kid[0] != a->kid[0] || b->kid[1] != a->kid[1] ||
+            poly_uses(l.t[j].c, a->name) || (b->name != a->name && ir_uses(b->kid[2], a->name)))
+          continue;
+        ir_node *body = b->name == a->name ? b->kid[2] : ir_subst(ctx, b->kid[2], b->name, ir_var(ctx, a->name));
+        bodies[nb++] = ir_bin(ctx, IR_MUL, simp_canon(s, l.t[j].c), body);
+        taken[j] = true;
       }
-      ir_node *body_b = b->name == a->name ? b->kid[2] : ir_subst(ctx, b->kid[2], b->name, ir_var(ctx, a->name));
-      bodies[nb++] = ir_bin(ctx, IR_MUL, simp_canon(s, l.t[j].c), body_b);
     }
-    if (nb == 1)
+    if (nb < 2) {
+      terms_add(s, &out, (lin){&l.t[i], 1}, 1);
       continue;
+    }
+    merged = true;
     ir_node *sum = ir_make(ctx, IR_SUM, a->name, 0, a->kid[0], a->kid[1], balanced_sum(ctx, bodies, nb));
-    return merge_sums(s, lin_add(s, rest, norm_sum(s, sum, NULL, false), 1));
+    terms_add(s, &out, norm_sum(s, sum, NULL, false), 1);
   }
-  return l;
+  free(taken);
+  free(bodies);
+  lin r = terms_done(s, &out);
+  return merged ? merge_sums(s, r) : r;
 }
 
 /* The terms of a chain of + and − of costs, gathered for one collect and one merge of its
- * sums (merged at each + of a chain of 4096 sums, one sum's body would be normalized
- * 4096 times as it grew). x + x (a let used twice) is normalized once: nested doublings
- * are a DAG. */
+ * sums (merged at each + of a chain of n sums, one sum's body would be normalized n times
+ * as it grew). x + x (a let used twice) is normalized once: nested doublings are a DAG. */
 static void addends(simp *s, const ir_node *n, const par_scope *par, double sign, terms *acc) {
   if (!ir_has_cost(n) || (n->op != IR_ADD && n->op != IR_SUB)) {
     terms_add(s, acc, norm(s, n, par), sign);
@@ -1549,12 +1566,8 @@ static ir_node *normal_form(tlop_ctx *ctx, const ir_node *n, ir_node *const *fac
   ptrmap_free(&seen);
   if (canonical)
     return r;
-  /* a sum named while inside one that was closed away: name it again where it is now,
-   * writing out nothing more (a sum kept for --max-unroll is kept: each of the 64² sums of
-   * 64 terms that a nest of three kept would fit the bound alone) */
-  tlop_simp_opts rename = *o;
-  rename.unroll = false;
-  s = open_lets(ctx, facts, nfacts, &rename, c, nc);
+  /* a sum named while inside one that was closed away: name it again where it is now */
+  s = open_lets(ctx, facts, nfacts, o, c, nc);
   r = lin_ir(s, norm(s, r, NULL));
   simp_free(s);
   return r;
@@ -1667,9 +1680,13 @@ static bool conditional_kid(const ir_node *n, int i) {
  * wide range (`wide`: 7/(P·2^2930), 2^1024·L(m, 1)) is not: it is the number it is. */
 static const ir_node *overflowing_constant(const ir_node *n, bool evaluated, bool wide,
                                            ptrmap *seen) {
-  if (ptrmap_get(seen, n))
+  /* a node shared by a product and a sum (2^1024·L(m, 1) + 2^1024) is checked in both:
+   * once seen outside the wide range, it has been checked the strict way */
+  enum { NARROW = 1, WIDE = 2 };
+  uintptr_t how = (uintptr_t)ptrmap_get(seen, n);
+  if ((how & NARROW) || (wide && (how & WIDE)))
     return NULL;
-  ptrmap_put(seen, n, (void *)n);
+  ptrmap_put(seen, n, (void *)(how | (wide ? WIDE : NARROW)));
   for (int i = 0; i < n->nkids; i++) {
     bool below = wide ? eval_keeps_wide(n->op) : eval_starts_wide(n);
     const ir_node *c = evaluated && conditional_kid(n, i)
@@ -1681,11 +1698,12 @@ static const ir_node *overflowing_constant(const ir_node *n, bool evaluated, boo
   bool numbers = n->nkids == 1 || n->nkids == 2;
   for (int i = 0; i < n->nkids && numbers; i++)
     numbers = n->kid[i]->op == IR_NUM;
-  if (!numbers || (wide && n->op == IR_POW))
+  if (!numbers)
     return NULL;
-  double v = ir_apply(n->op, n->kid[0]->num, n->nkids > 1 ? n->kid[1]->num : 0);
-  bool by_zero = n->op == IR_DIV && n->kid[1]->num == 0; /* kept as written, as a/0 is */
-  return isinf(v) && !by_zero ? n : NULL;
+  double a = n->kid[0]->num, b = n->nkids > 1 ? n->kid[1]->num : 0, v = ir_apply(n->op, a, b);
+  bool by_zero = n->op == IR_DIV && b == 0; /* kept as written, as a/0 is */
+  bool in_range = wide && (n->op == IR_POW ? eval_wide_power(a, b) : eval_keeps_wide(n->op));
+  return isinf(v) && !by_zero && !in_range ? n : NULL;
 }
 
 static const ir_node *find_overflow(const ir_node *n, bool evaluated) {

@@ -350,7 +350,9 @@ typedef enum {
 } ir_op;
 
 typedef struct ir_node ir_node;
-enum { IR_HAS_COST = 1, IR_HAS_STAGE = 2, IR_HAS_AT = 4, IR_HAS_SUM = 8 };
+/* IR_COMPOUND: a product, quotient or power, or a sum or negation of one (where the
+ * evaluator's wide range starts: eval_starts_wide) */
+enum { IR_HAS_COST = 1, IR_HAS_STAGE = 2, IR_HAS_AT = 4, IR_HAS_SUM = 8, IR_COMPOUND = 16 };
 
 /* Deepest DAG the lowering builds (inlining nests bodies): the evaluator recurses over
  * it, within an 8 MiB stack. --max-depth goes no further. */
@@ -469,9 +471,12 @@ bool eval_node(eval_state *es, const ir_node *n, double *out);
 bool eval_node_scaled(eval_state *es, const ir_node *n, double par, double *out);
 /* The wide range of values m·2^e: n's node starts it (a product with a product, quotient
  * or power among its operands; a quotient with one as its denominator), where its value
- * in doubles overflows; inside it, an operator of `op` keeps its operands in it. */
+ * in doubles overflows; inside it, an operator of `op` keeps its operands in it (sums,
+ * products, quotients, negations), and a^b is the number it is when eval_wide_power:
+ * a finite a ≠ 0 to a finite power that is defined (a > 0, or a whole exponent). */
 bool eval_starts_wide(const ir_node *n);
 bool eval_keeps_wide(int op);
+bool eval_wide_power(double a, double b);
 double eval_lookup_var(eval_state *es, sym name, bool *found);
 const tlop_platform *eval_platform(const eval_state *es);
 tlop_ctx *eval_ctx(const eval_state *es);
