@@ -120,8 +120,9 @@ TLOP_API void tlop_ctx_set_max_errors(tlop_ctx *ctx, double max_errors);
  * recurse over it: the deepest take about 10 MiB of stack (60 MiB under AddressSanitizer;
  * the tlop command gives itself 64 MiB). */
 TLOP_API void tlop_ctx_set_max_depth(tlop_ctx *ctx, double max_depth);
-/* Most terms a nest of sums written out by tlop_simplify's `unroll` may have (default
- * 4096); the sums beyond it are kept. */
+/* Most terms a sum written out by tlop_simplify's `unroll` may give (its values times its
+ * body's terms), and most values of a nest of sums written out (default 4096); the sums
+ * beyond it are kept. */
 TLOP_API void tlop_ctx_set_max_unroll(tlop_ctx *ctx, double max_unroll);
 /* Most nodes an expression printed as text may have as a tree (default 1e6): a DAG of
  * nested doublings (let x = y + y) prints 2^depth of them. */
