@@ -672,8 +672,11 @@ static bool power_fits(const mono *m, double k) {
 poly *poly_pow(simp *s, const poly *base, const poly *expo) {
   double k, b;
   if (poly_is_num(expo, &k)) {
-    if (poly_is_num(base, &b))
-      return poly_num(s, pow(b, k));
+    if (poly_is_num(base, &b)) {
+      double v = pow(b, k);
+      bool out_of_range = b > 0 && b != 1 && isfinite(k) && (!isfinite(v) || v == 0);
+      return out_of_range ? exponential(s, b, expo) : poly_num(s, v);
+    }
     if (k == 1) /* x^1 of a sum too long to multiply out is x, not an opaque power */
       return (poly *)base;
     if (k == floor(k) && (fabs(k) <= 64 || (base->n == 1 && power_fits(&base->m[0], k)))) {

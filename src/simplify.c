@@ -674,10 +674,12 @@ static poly *scalar(simp *s, const ir_node *n) {
        * evaluated, as it did, and not where a branch that is not taken holds it */
       ir_node *kept = ir_make(s->ctx, (ir_op)n->op, n->name, 0, ir_num(s->ctx, x),
                               b ? ir_num(s->ctx, y) : NULL, NULL);
-      if (isfinite(v))
+      /* a power out of range is an exponential, as the evaluator's wide range has it:
+       * 2^2097152 cancels 2^−2097152, and 2^−2929 is not 0 (0 B/2^−2929 is 0 B) */
+      if (n->op == IR_POW && x > 0 && x != 1 && isfinite(y) && (!isfinite(v) || v == 0))
+        r = poly_power_of(s, x, y);
+      else if (isfinite(v))
         r = poly_num(s, v);
-      else if (n->op == IR_POW && x > 0 && x != 1 && isfinite(y))
-        r = poly_power_of(s, x, y); /* 2^2097152: cancels 2^−2097152 */
       else
         r = poly_factor(s, kept);
       break;
