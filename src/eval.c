@@ -1170,7 +1170,7 @@ static bool eval_wide(eval_state *es, const ir_node *n, wide *out) {
 static bool compound(const ir_node *n) { return n->flags & IR_COMPOUND; }
 
 bool eval_starts_wide(const ir_node *n) {
-  return (n->op == IR_DIV && n->kid[1] != n->kid[0] && compound(n->kid[1])) ||
+  return (n->op == IR_DIV && n->kid[1] != n->kid[0] && (compound(n->kid[0]) || compound(n->kid[1]))) ||
          (n->op == IR_MUL && (compound(n->kid[0]) || compound(n->kid[1])));
 }
 
@@ -1183,8 +1183,8 @@ bool eval_wide_power(double a, double b) {
 }
 
 /* A product or quotient with a compound operand (a product, quotient or power, or a sum
- * of one; n/d's d only), evaluated in the wide range, where the value in doubles
- * overflowed on the way. */
+ * of one), evaluated in the wide range, where the value in doubles overflowed on the way:
+ * 1e-6·P^486/max(P^243, 1) is a number at P = 16, though its numerator is not. */
 static bool eval_in_wide_range(eval_state *es, const ir_node *n, double *out) {
   wide q;
   if (!eval_wide(es, n, &q))
