@@ -245,15 +245,29 @@ static mono mono_copy(simp *s, const mono *a, int extra_f, int extra_x) {
   return m;
 }
 
+/* m's coefficient set to x·y, or x/y with `divide`; one out of range ((2^256)^4, as a
+ * let bound to 256 makes 2^i·2^i·2^i·2^i) keeps its power of two as an exponential, as
+ * the evaluator's wide range has it. m->x has room for one more; whether it was used. */
+static bool set_coefficient(simp *s, mono *m, double x, double y, bool divide) {
+  m->c = divide ? x / y : x * y;
+  if (isfinite(m->c) || !isfinite(x) || !isfinite(y) || (divide && y == 0))
+    return false;
+  int ex, ey;
+  double fx = frexp(x, &ex), fy = frexp(y, &ey);
+  m->c = divide ? fx / fy : fx * fy;
+  m->x[m->nx++] = (pexp){2, poly_num(s, divide ? ex - ey : ex + ey), NULL};
+  return true;
+}
+
 static mono mono_mul(simp *s, const mono *a, const mono *b) {
-  mono m = mono_copy(s, a, b->nf, b->nx);
-  m.c = a->c * b->c;
+  mono m = mono_copy(s, a, b->nf, b->nx + 1);
   if (b->nf)
     memcpy(m.f + a->nf, b->f, (size_t)b->nf * sizeof *m.f);
   if (b->nx)
     memcpy(m.x + a->nx, b->x, (size_t)b->nx * sizeof *m.x);
   m.nf = a->nf + b->nf;
   m.nx = a->nx + b->nx;
+  set_coefficient(s, &m, a->c, b->c, false);
   mono_norm(s, &m);
   return m;
 }
@@ -356,8 +370,9 @@ static poly *scaled(simp *s, const poly *a, double c, bool divide) {
     return poly_num(s, 0);
   mono *ms = alloc(s, (size_t)a->n * sizeof *ms);
   for (int i = 0; i < a->n; i++) {
-    ms[i] = a->m[i];
-    ms[i].c = divide ? ms[i].c / c : ms[i].c * c;
+    ms[i] = mono_copy(s, &a->m[i], 0, 1);
+    if (set_coefficient(s, &ms[i], a->m[i].c, c, divide))
+      mono_norm(s, &ms[i]);
   }
   return collect(s, ms, a->n); /* 2·2^p is 2^(p+1) */
 }
