@@ -16,9 +16,10 @@
  *                           their boundaries, agrees (nudged_agrees); so is a τ a rounding
  *                           below 1 (tau_rounded), a size a rounding below 0
  *                           (size_rounded), a difference within the two forms' own
- *                           rounding errors, estimated with directed rounding
- *                           (within_rounding), a division by 0 where the original
- *                           divides by a rounding residue (rounding_quotient), an
+ *                           rounding errors, estimated with directed rounding, or
+ *                           where the original so rounded overflows (within_rounding),
+ *                           a division by 0 where the original divides by a rounding
+ *                           residue (rounding_quotient), an
  *                           overflow where the original is within 1e18 of it (near_top),
  *                           and an overflow of the input's own in a loop the original
  *                           runs no times (overflow_not_run);
@@ -554,11 +555,13 @@ static double rounding_spread(const tlop_expr *e, const tlop_platform *pf, const
 }
 
 /* e's rounding_spread, with the diagnostics of its evaluations dropped: they are not the
- * input's. */
+ * input's. With `overflowed`, whether one failed by leaving the range of doubles. */
 static double quiet_spread(const tlop_expr *e, const tlop_platform *pf, const tlop_env *env,
-                           double v, fuzz_diags *db) {
+                           double v, fuzz_diags *db, int *overflowed) {
   diags_mark at = diags_here(db);
   double spread = rounding_spread(e, pf, env, v);
+  if (overflowed)
+    *overflowed = strstr(db->text + at.len, "overflows to infinity") != NULL;
   diags_rewind(db, at);
   return spread;
 }
@@ -566,11 +569,17 @@ static double quiet_spread(const tlop_expr *e, const tlop_platform *pf, const tl
 /* A difference within 4 times the two forms' rounding errors is rounding, not a wrong
  * simplification: an original dividing by (1 + 2.9e-8/P) − 1 is off by 1e-8 where the
  * simplified form's 3/(P·…) is exact (cancellation-3); terms of 50 s that cancel leave
- * 8e-14 s in the simplified form where the original's (i/i)·i − i is 0 (cancellation-4). */
+ * 8e-14 s in the simplified form where the original's (i/i)·i − i is 0 (cancellation-4).
+ * So is an original that overflows when rounded otherwise while the simplified form
+ * evaluates: its value is an accident of the range, such as 2^i·min(64 B, m/2^i) at
+ * i = 7225, whose m/2^i underflows to 0 (rounded up, to 2^−1074, it overflows) where the
+ * simplified form has m (underflow-1). */
 static int within_rounding(const tlop_expr *orig, const tlop_expr *simp, const tlop_platform *pf,
                            const tlop_env *env, double v0, double v1, fuzz_diags *db) {
-  double s0 = quiet_spread(orig, pf, env, v0, db), s1 = quiet_spread(simp, pf, env, v1, db);
-  return s0 >= 0 && s1 >= 0 && fabs(v1 - v0) <= 4 * (s0 + s1);
+  int overflowed;
+  double s0 = quiet_spread(orig, pf, env, v0, db, &overflowed);
+  double s1 = quiet_spread(simp, pf, env, v1, db, NULL);
+  return s1 >= 0 && (s0 >= 0 ? fabs(v1 - v0) <= 4 * (s0 + s1) : overflowed);
 }
 
 /* simplify takes log₂2^x as x and 2^0.5·2^0.5 as 2 exactly; the evaluator may miss them by
@@ -584,7 +593,7 @@ static int rounding_quotient(const tlop_expr *orig, const tlop_platform *pf,
                              const tlop_env *env, double v0, fuzz_diags *db) {
   if (!strstr(db->text, "division by zero"))
     return 0;
-  double s0 = quiet_spread(orig, pf, env, v0, db);
+  double s0 = quiet_spread(orig, pf, env, v0, db, NULL);
   return s0 < 0 || s0 > 1e-6 * fabs(v0) + ABS_TOL;
 }
 
