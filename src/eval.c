@@ -1167,11 +1167,9 @@ static bool eval_wide(eval_state *es, const ir_node *n, wide *out) {
   return check_result(es, n, a, b, r);
 }
 
-static bool compound(const ir_node *n) { return n->flags & IR_COMPOUND; }
-
 bool eval_starts_wide(const ir_node *n) {
-  return (n->op == IR_DIV && n->kid[1] != n->kid[0] && (compound(n->kid[0]) || compound(n->kid[1]))) ||
-         (n->op == IR_MUL && (compound(n->kid[0]) || compound(n->kid[1])));
+  return (n->op == IR_MUL || (n->op == IR_DIV && n->kid[1] != n->kid[0])) &&
+         ((n->kid[0]->flags | n->kid[1]->flags) & IR_COMPOUND);
 }
 
 bool eval_keeps_wide(int op) {

@@ -352,6 +352,12 @@ static poly *exponential(simp *s, double b, const poly *E) {
 
 poly *poly_power_of(simp *s, double b, double e) { return exponential(s, b, poly_num(s, e)); }
 
+poly *poly_number_pow(simp *s, double b, double e) {
+  double v = pow(b, e);
+  bool out_of_range = b > 0 && b != 1 && isfinite(e) && (!isfinite(v) || v == 0);
+  return out_of_range ? poly_power_of(s, b, e) : poly_num(s, v);
+}
+
 /* ---- arithmetic ---- */
 
 poly *poly_add(simp *s, const poly *a, const poly *b) {
@@ -687,11 +693,8 @@ static bool power_fits(const mono *m, double k) {
 poly *poly_pow(simp *s, const poly *base, const poly *expo) {
   double k, b;
   if (poly_is_num(expo, &k)) {
-    if (poly_is_num(base, &b)) {
-      double v = pow(b, k);
-      bool out_of_range = b > 0 && b != 1 && isfinite(k) && (!isfinite(v) || v == 0);
-      return out_of_range ? exponential(s, b, expo) : poly_num(s, v);
-    }
+    if (poly_is_num(base, &b))
+      return poly_number_pow(s, b, k);
     if (k == 1) /* x^1 of a sum too long to multiply out is x, not an opaque power */
       return (poly *)base;
     if (k == floor(k) && (fabs(k) <= 64 || (base->n == 1 && power_fits(&base->m[0], k)))) {

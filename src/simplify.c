@@ -674,14 +674,11 @@ static poly *scalar(simp *s, const ir_node *n) {
        * evaluated, as it did, and not where a branch that is not taken holds it */
       ir_node *kept = ir_make(s->ctx, (ir_op)n->op, n->name, 0, ir_num(s->ctx, x),
                               b ? ir_num(s->ctx, y) : NULL, NULL);
-      /* a power out of range is an exponential, as the evaluator's wide range has it:
-       * 2^2097152 cancels 2^−2097152, and 2^−2929 is not 0 (0 B/2^−2929 is 0 B) */
-      if (n->op == IR_POW && x > 0 && x != 1 && isfinite(y) && (!isfinite(v) || v == 0))
-        r = poly_power_of(s, x, y);
-      else if (isfinite(v))
-        r = poly_num(s, v);
-      else
-        r = poly_factor(s, kept);
+      /* a power out of range is an exponential, as the evaluator's wide range has it
+       * (0 B/2^−2929 is 0 B) */
+      poly *p = n->op == IR_POW ? poly_number_pow(s, x, y) : poly_num(s, v);
+      double pv;
+      r = poly_is_num(p, &pv) && !isfinite(pv) ? poly_factor(s, kept) : p;
       break;
     }
     r = scalar_op(s, n, a, b);

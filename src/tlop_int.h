@@ -469,10 +469,11 @@ void eval_use_env(eval_state *es, const tlop_env *env, const tlop_model *model);
 bool eval_node(eval_state *es, const ir_node *n, double *out);
 /* Evaluates n under a ∥ multiplier for all channels (used by explain). */
 bool eval_node_scaled(eval_state *es, const ir_node *n, double par, double *out);
-/* The wide range of values m·2^e: n's node starts it (a product or quotient with an
- * operand that is IR_COMPOUND), where its value in doubles overflows; inside it, an operator of `op` keeps its operands in it (sums,
- * products, quotients, negations), and a^b is the number it is when eval_wide_power:
- * a finite a ≠ 0 to a finite power that is defined (a > 0, or a whole exponent). */
+/* The wide range of values m·2^e: n's node starts it (a product or quotient, not x/x, with
+ * an operand that is IR_COMPOUND), where its value in doubles overflows; inside it, an
+ * operator of `op` keeps its operands in it (sums, products, quotients, negations), and
+ * a^b is the number it is when eval_wide_power: a finite a ≠ 0 to a finite power that is
+ * defined (a > 0, or a whole exponent). */
 bool eval_starts_wide(const ir_node *n);
 bool eval_keeps_wide(int op);
 bool eval_wide_power(double a, double b);
@@ -564,6 +565,9 @@ poly *poly_pow(simp *s, const poly *base, const poly *expo);
 /* b^e (b > 0, ≠ 1) as an exponential, for a power out of the range of doubles (2^−2097152),
  * which the evaluator computes in the wide range. */
 poly *poly_power_of(simp *s, double b, double e);
+/* b^e of numbers: the number, or poly_power_of where it leaves the range of doubles
+ * (b > 0, b ≠ 1): 2^2097152 cancels 2^−2097152, and 2^−2929 is not 0. */
+poly *poly_number_pow(simp *s, double b, double e);
 bool poly_is_num(const poly *p, double *v);
 bool poly_is_zero(const poly *p);
 bool poly_leading_negative(const poly *p);
