@@ -13,8 +13,8 @@
  *                           the original evaluates). A difference at a ceil, floor or
  *                           comparison that rounding puts on the other side of its boundary
  *                           is dismissed when the same input, written with those nudged off
- *                           their boundaries, agrees (nudged_agrees; a transfer's size below
- *                           0 is such a boundary, gen_transfer_size); so is a τ a rounding
+ *                           their boundaries, agrees (nudged_agrees; a transfer's size is
+ *                           such a boundary, gen_transfer_size); so is a τ a rounding
  *                           below 1 (tau_rounded), a size a rounding below 0
  *                           (size_rounded), a difference within the two forms' own
  *                           rounding errors, estimated with directed rounding, or
@@ -232,16 +232,17 @@ static void gen_time_binding(gen *g, const char *name, int depth) {
   g->nscope = saved;
 }
 
-/* A transfer's size; nudged, as max(size, 0 B): a size the simplified form computes
- * distributed, 9243.5·⌊P⌋ − 55461·… at ⌊P⌋ = 6, may come out a rounding below 0 where the
- * original's is 0 (size-rounding-2); the original's sizes, ≥ 0 where it evaluates, do
- * not change. */
+/* A transfer's size; nudged, rounded to whole bytes and at least 0 B: a size the
+ * simplified form computes distributed, 49298.7·⌊P⌋ − 295792·… at ⌊P⌋ = 6 times m·2^P,
+ * may come out a rounding below 0 (size-rounding-2) or 0.01 B above it (size-rounding-3)
+ * where the original's is 0. The rounding's offset, not a half, keeps halves of a byte
+ * off its boundaries. */
 static void gen_transfer_size(gen *g, int depth) {
   if (g->variant == NUDGED)
-    emit(g, "max(");
+    emit(g, "max(floor((");
   gen_size(g, depth);
   if (g->variant == NUDGED)
-    emit(g, ", 0 B)");
+    emit(g, ") / 1 B + 0.5003) * 1 B, 0 B)");
 }
 
 static void gen_time(gen *g, int depth) {
