@@ -692,7 +692,9 @@ static char *print_lets(tlop_ctx *ctx, const tlop_expr *expr, tlop_format format
     for (size_t j = i; j-- > 0;)
       v = ir_replace(ctx, v, lets[j].value, ir_var(ctx, lets[j].name));
     part.node = v;
-    part.k = i < n ? units_kind(&part, v) : expr->k;
+    part.k = i == n                   ? expr->k
+             : lets[i].k.tag == K_DIM ? lets[i].k
+                                      : units_kind(&part, v);
     text = print_node(ctx, &part, format);
     if (!(ok = text != NULL))
       break;

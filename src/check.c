@@ -858,6 +858,11 @@ static kind check(chk_state *c, ast_expr *e, const scope *sc) {
   }
   case E_LET: {
     scope s = {e->u.let.name, check(c, e->u.let.value, sc), sc};
+    /* kept for printing a simplified let: its folded value may no longer show it */
+    if (e->u.let.checked && !kind_eq(e->u.let.value_kind, s.k))
+      e->u.let.value_kind = KIND_ANY;
+    else if (!e->u.let.checked)
+      e->u.let.value_kind = s.k, e->u.let.checked = true;
     return check(c, e->u.let.body, &s);
   }
   case E_SUM: {

@@ -329,7 +329,7 @@ static ir_node *lower(lowerer *lw, ast_expr *e, const binding *env) {
     for (size_t i = 0; b.value && i < lw->nactive && !indexed; i++)
       indexed = ir_mentions(b.value, lw->active[i]);
     if (b.value && b.value->nkids && !indexed) {
-      expr_let l = {b.name, b.value};
+      expr_let l = {b.name, b.value, e->u.let.checked ? e->u.let.value_kind : KIND_ANY};
       VEC_PUSH(lw->lets, lw->nlets, lw->lets_cap, l);
     }
     return lower(lw, e->u.let.body, &b);

@@ -729,6 +729,14 @@ poly *poly_pow(simp *s, const poly *base, const poly *expo) {
       r = poly_mul(s, r, exponential(s, m->x[i].b, poly_mul(s, m->x[i].E, expo)));
     return r;
   }
+  /* (g·A)^k with g the common monomial, k whole: g^k·A^k, as a quotient by it reads
+   * (1/(P·A)^3 is 1/(P^3·A^3)), so that the power printed reads back the same */
+  if (base->n > 1 && poly_is_num(expo, &k) && k == floor(k)) {
+    mono g;
+    poly *rest = monic_part(s, base, &g);
+    if ((g.c != 1 || g.nf || g.nx) && power_fits(&g, k))
+      return poly_mul(s, expanded(s, mono_pow(s, &g, (int)k)), poly_pow(s, rest, expo));
+  }
   return poly_factor(s, ir_bin(simp_ctx(s), IR_POW, poly_to_ir(s, base, true),
                                poly_to_ir(s, expo, true)));
 }

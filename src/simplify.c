@@ -326,28 +326,20 @@ static poly *opaque(simp *s, ir_op op, const ir_node *n, poly *a, poly *b) {
 
 static poly *truth(simp *s, bool v) { return poly_num(s, v ? 1 : 0); }
 
-/* The sum with its index renamed to the canonical i (or i', i'', … when the body uses i
- * freely or i is taken in scope), so that sums differing only in the name of their index
- * are one node. */
 /* The canonical index of a sum: i, else i′, i″ … the first its body does not use and
- * `taken` does not reserve; so that equal sums are one node. */
-static sym canonical_index(tlop_ctx *ctx, const ir_node *sum,
-                           bool (*taken)(const void *, sym), const void *scope) {
-  sym want = ctx_sym(ctx, "i");
-  while (taken(scope, want) || (want != sum->name && ir_uses(sum->kid[2], want)))
-    want = ir_primed(ctx, want);
+ * no enclosing sum takes, so that equal sums are one node. While simplifying, the indices
+ * of enclosing sums are taken: a ∥ factor from outside may use them, and an output that
+ * keeps both sums must tell them apart. */
+static sym canonical_index(const simp *s, const ir_node *sum) {
+  sym want = ctx_sym(s->ctx, "i");
+  while (bound_of(s, want) || subst_of(s, want) ||
+         (want != sum->name && ir_uses(sum->kid[2], want)))
+    want = ir_primed(s->ctx, want);
   return want;
 }
 
-/* While simplifying, the indices of enclosing sums are taken: a ∥ factor from outside
- * may use them, and an output that keeps both sums must tell them apart. */
-static bool in_scope(const void *simp_state, sym name) {
-  const simp *s = simp_state;
-  return bound_of(s, name) || subst_of(s, name);
-}
-
 static const ir_node *canonical_sum(simp *s, const ir_node *n) {
-  sym want = canonical_index(s->ctx, n, in_scope, s);
+  sym want = canonical_index(s, n);
   if (want == n->name)
     return n;
   /* a sum inside over `want` would hide this one's index (the parser renames such a
@@ -1458,42 +1450,6 @@ void simp_push_index(simp *s, sym idx, poly *lo, poly *hi) {
 
 void simp_pop_index(simp *s) { pop_index(s); }
 
-/* The indices of the sums enclosing a node of the output. */
-typedef struct index_scope {
-  sym name;
-  const struct index_scope *up;
-} index_scope;
-
-static bool in_output_scope(const void *scope, sym name) {
-  for (const index_scope *sc = scope; sc; sc = sc->up)
-    if (sc->name == name)
-      return true;
-  return false;
-}
-
-/* Whether every sum of the output has the index a new simplification would give it
- * (`seen`: node → the scope it was checked in). */
-static bool indices_canonical(tlop_ctx *ctx, const ir_node *n, const index_scope *scope,
-                              ptrmap *seen) {
-  if (ptrmap_get(seen, n) == (scope ? (void *)scope : (void *)seen))
-    return true;
-  ptrmap_put(seen, n, scope ? (void *)scope : (void *)seen);
-  if (n->op == IR_SUM) {
-    if (canonical_index(ctx, n, in_output_scope, scope) != n->name)
-      return false;
-    /* in the arena: a scope's address stays its own, for `seen` */
-    index_scope *inner = arena_alloc(ctx->ar, sizeof *inner);
-    *inner = (index_scope){n->name, scope};
-    return indices_canonical(ctx, n->kid[0], scope, seen) &&
-           indices_canonical(ctx, n->kid[1], scope, seen) &&
-           indices_canonical(ctx, n->kid[2], inner, seen);
-  }
-  for (int i = 0; i < n->nkids; i++)
-    if (!indices_canonical(ctx, n->kid[i], scope, seen))
-      return false;
-  return true;
-}
-
 /* ---- lets kept: a value multiplied out at every use would copy its terms ---- */
 
 /* A let whose value's normal form has LET_MIN_TERMS terms or more, and which the normal
@@ -1503,6 +1459,7 @@ static bool indices_canonical(tlop_ctx *ctx, const ir_node *n, const index_scope
 typedef struct let_cand {
   sym name;
   const ir_node *value;
+  kind k;
   sym atom;      /* the opaque variable that stands for it while simplifying */
   ir_node *form; /* its normal form, in the atoms of the lets before it */
   bool on;       /* kept so far */
@@ -1555,20 +1512,36 @@ static size_t uses_of(tlop_ctx *ctx, const ir_node *r, sym v, const let_cand *c,
   return k;
 }
 
+/* r with a let's atom wherever its form stands, or NULL when it holds none. A let of i^2
+ * and a max(1, i·i) elsewhere meet only in their forms; printed, that max reads max(1, j),
+ * and read back it is ordered as the atom, so it must be ordered so here. */
+enum { NORMAL_FORM_PASSES = 4 };
+
+static ir_node *atoms_for_forms(tlop_ctx *ctx, ir_node *r, const let_cand *c, size_t nc) {
+  ir_node *to = r;
+  for (size_t i = 0; i < nc; i++)
+    if (c[i].on)
+      to = ir_replace(ctx, to, c[i].form, ir_var(ctx, c[i].atom));
+  return to == r ? NULL : to;
+}
+
+/* The normal form of n, simplified again until it stops changing: what simplify prints
+ * must simplify to itself. A second pass names again a sum named while inside one that
+ * was closed away, orders a let's form standing in r as its atom, and reads the form as
+ * its print reads: 49·(A)·(B) multiplies 49 into A, which may round a coefficient, and
+ * A·(k·B + C) multiplies k·B + C out, where the first pass kept B and C apart. */
 static ir_node *normal_form(tlop_ctx *ctx, const ir_node *n, ir_node *const *facts,
                             size_t nfacts, const tlop_simp_opts *o, let_cand *c, size_t nc) {
-  simp *s = open_lets(ctx, facts, nfacts, o, c, nc);
-  ir_node *r = lin_ir(s, norm(s, n, NULL));
-  simp_free(s);
-  ptrmap seen = {0};
-  bool canonical = indices_canonical(ctx, r, NULL, &seen);
-  ptrmap_free(&seen);
-  if (canonical)
-    return r;
-  /* a sum named while inside one that was closed away: name it again where it is now */
-  s = open_lets(ctx, facts, nfacts, o, c, nc);
-  r = lin_ir(s, norm(s, r, NULL));
-  simp_free(s);
+  ir_node *r = (ir_node *)n;
+  for (int pass = 0; pass < NORMAL_FORM_PASSES; pass++) {
+    ir_node *with_atoms = pass ? atoms_for_forms(ctx, r, c, nc) : NULL;
+    simp *s = open_lets(ctx, facts, nfacts, o, c, nc);
+    ir_node *next = lin_ir(s, norm(s, with_atoms ? with_atoms : r, NULL));
+    simp_free(s);
+    if (next == r)
+      break;
+    r = next;
+  }
   return r;
 }
 
@@ -1589,7 +1562,7 @@ ir_node *simp_simplify(tlop_ctx *ctx, const ir_node *n, ir_node *const *facts, s
     for (size_t j = 0; ok && j < indices.n; j++)
       ok = !ir_mentions(v, indices.v[j]);
     if (ok)
-      c[nc++] = (let_cand){lets[i].name, v, NULL, NULL, true};
+      c[nc++] = (let_cand){lets[i].name, v, lets[i].k, NULL, NULL, true};
   }
   free(indices.v);
   qsort(c, nc, sizeof *c, cand_sort);
@@ -1627,7 +1600,7 @@ ir_node *simp_simplify(tlop_ctx *ctx, const ir_node *n, ir_node *const *facts, s
     for (size_t j = 0; j < k; j++)
       v = ir_subst(ctx, v, c[j].atom, (*kept)[j].value);
     c[k] = c[i];
-    (*kept)[k++] = (expr_let){c[i].name, v};
+    (*kept)[k++] = (expr_let){c[i].name, v, c[i].k};
   }
   for (size_t i = 0; i < nk; i++)
     r = ir_subst(ctx, r, c[i].atom, (*kept)[i].value);

@@ -160,7 +160,13 @@ struct ast_expr {
     struct { ast_op op; ast_expr *l, *r; } bin; /* unary: l only */
     struct { ast_expr *count, *body; sym channel; } par;
     struct { ast_expr *c, *t, *f; } cond;
-    struct { sym name; span name_sp; ast_expr *value, *body; } let;
+    struct {
+      sym name;
+      span name_sp;
+      ast_expr *value, *body;
+      kind value_kind; /* the checker's, KIND_ANY where checks of it disagree */
+      bool checked;
+    } let;
     struct { sym index; span index_sp; ast_expr *lo, *hi, *body; bool is_stage; } sum;
     struct { ast_expr **items; sym *labels; int n; } stages;
     struct { ast_expr *count, *body; } repeat;
@@ -424,6 +430,7 @@ ir_node *ir_replace(tlop_ctx *ctx, ir_node *n, const ir_node *from, ir_node *to)
 typedef struct expr_let {
   sym name;
   ir_node *value;
+  kind k; /* the value's kind as the checker read the source (KIND_ANY: unknown) */
 } expr_let;
 
 /* Lowers an expression: functions are inlined, lets shared, sum indices renamed apart.

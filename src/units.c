@@ -157,7 +157,9 @@ static bool reciprocal_fits(const ir_node *c, kind k) {
 }
 
 /* A product or quotient of kind `want`: when its factors make another kind, the factor
- * holding a bare number takes the difference (the divisor first, then a bare number). */
+ * holding a bare number takes the difference: the divisor first, then the factor besides
+ * a bare coefficient or one already of kind `want` (3·⌈S/1024⌉ and k·⌈S/1024⌉ as counts:
+ * 3·⌈S/1024 B⌉, not ⌈S/1024⌉/0.333… B). */
 static ir_node *restore_product(units *u, const ir_node *n, kind want) {
   tlop_ctx *ctx = u->e->model->ctx;
   const ir_node *a = n->kid[0], *b = n->kid[1];
@@ -167,12 +169,16 @@ static ir_node *restore_product(units *u, const ir_node *n, kind want) {
   kind wa = ka, wb = kb;
   if (is_dim(want) && ka.tag != K_ANY && kb.tag != K_ANY && !same_dim(got, want)) {
     bool bare_a = a->op == IR_NUM && !a->name, bare_b = b->op == IR_NUM && !b->name;
-    if (adjustable(b) && (sign < 0 || bare_b || !adjustable(a)))
+    const ir_node *c = NULL; /* the bare number that takes the difference, if one does */
+    if (adjustable(b) && (sign < 0 || bare_b || bare_a || !adjustable(a) ||
+                          same_dim(as_dim(ka), want))) {
       wb = sign > 0 ? dim_add(want, as_dim(ka), -1) : dim_add(as_dim(ka), want, -1);
-    else if (adjustable(a))
+      c = bare_b ? b : NULL;
+    } else if (adjustable(a)) {
       wa = dim_add(want, as_dim(kb), -sign);
+      c = bare_a ? a : NULL;
+    }
     /* c·x with c of kind 1/B: x / (1/c B) */
-    const ir_node *c = bare_b && !same_dim(wb, kb) ? b : bare_a && !same_dim(wa, ka) ? a : NULL;
     kind kc = c == b ? wb : wa;
     if (sign > 0 && c && reciprocal_fits(c, kc))
       return ir_make(ctx, IR_DIV, NULL, 0, restore(u, c == b ? a : b, c == b ? ka : kb, true),
