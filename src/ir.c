@@ -273,7 +273,9 @@ static ir_node *replace(tlop_ctx *ctx, ir_node *n, const ir_node *from, ir_node 
   ir_node *k[3] = {0};
   bool changed = false;
   for (int i = 0; i < n->nkids; i++) {
-    k[i] = replace(ctx, n->kid[i], from, to, memo);
+    /* in the body of a sum over a name `from` uses, `from` means another value */
+    bool bound = n->op == IR_SUM && i == 2 && ir_uses(from, n->name);
+    k[i] = bound ? n->kid[i] : replace(ctx, n->kid[i], from, to, memo);
     changed |= k[i] != n->kid[i];
   }
   ir_node *r = n;

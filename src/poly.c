@@ -680,14 +680,20 @@ poly *poly_div(simp *s, const poly *a, const poly *b) {
 /* m^k as a monomial beyond k = 64: a product of powers of factors that are not sums (a
  * sum's power is multiplied out), whose exponents stay within what products of monomials
  * reach (P^81 · P^162 = P^243), so that P^243 or log₂P^81 written out reads back as the
- * same monomial. */
+ * same monomial; and whose coefficient's power is a normal number ((1/1024)^200 is 0). */
 static bool power_fits(const mono *m, double k) {
-  if (fabs(k) > MAX_MONO_EXPONENT || !isfinite(pow(m->c, k)))
+  if (fabs(k) > MAX_MONO_EXPONENT || fpclassify(pow(m->c, k)) != FP_NORMAL)
     return false;
   for (int i = 0; i < m->nf; i++)
     if (sum_base(m->f[i].base) || fabs(m->f[i].e * k) > MAX_MONO_EXPONENT)
       return false;
   return true;
+}
+
+/* base^expo as an opaque factor: a power that does not multiply out. */
+static poly *kept_power(simp *s, const poly *base, const poly *expo) {
+  return poly_factor(s, ir_bin(simp_ctx(s), IR_POW, poly_to_ir(s, base, true),
+                               poly_to_ir(s, expo, true)));
 }
 
 poly *poly_pow(simp *s, const poly *base, const poly *expo) {
@@ -731,14 +737,12 @@ poly *poly_pow(simp *s, const poly *base, const poly *expo) {
   }
   /* (g·A)^k with g the common monomial, k whole: g^k·A^k, as a quotient by it reads
    * (1/(P·A)^3 is 1/(P^3·A^3)), so that the power printed reads back the same */
-  if (base->n > 1 && poly_is_num(expo, &k) && k == floor(k)) {
-    mono g;
-    poly *rest = monic_part(s, base, &g);
-    if ((g.c != 1 || g.nf || g.nx) && power_fits(&g, k))
-      return poly_mul(s, expanded(s, mono_pow(s, &g, (int)k)), poly_pow(s, rest, expo));
-  }
-  return poly_factor(s, ir_bin(simp_ctx(s), IR_POW, poly_to_ir(s, base, true),
-                               poly_to_ir(s, expo, true)));
+  mono g;
+  poly *rest;
+  if (base->n > 1 && poly_is_num(expo, &k) && k == floor(k) &&
+      (rest = monic_part(s, base, &g), g.c != 1 || g.nf || g.nx) && power_fits(&g, k))
+    return poly_mul(s, expanded(s, mono_pow(s, &g, (int)k)), kept_power(s, rest, expo));
+  return kept_power(s, base, expo);
 }
 
 /* ---- variables ---- */

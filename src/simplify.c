@@ -1558,7 +1558,8 @@ ir_node *simp_simplify(tlop_ctx *ctx, const ir_node *n, ir_node *const *facts, s
     const ir_node *v = lets[i].value;
     bool ok = v->nkids && !(v->flags & (IR_HAS_COST | IR_HAS_STAGE | IR_HAS_AT | IR_HAS_SUM));
     for (size_t j = 0; ok && j < nc; j++)
-      ok = c[j].value != v;
+      if (!(ok = c[j].value != v) && !kind_eq(c[j].k, lets[i].k))
+        c[j].k = KIND_ANY; /* one value written with units and without: its print decides */
     for (size_t j = 0; ok && j < indices.n; j++)
       ok = !ir_mentions(v, indices.v[j]);
     if (ok)

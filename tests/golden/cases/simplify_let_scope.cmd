@@ -1,0 +1,1 @@
+simplify -f tlop simplify_let_scope.tlop 'scope(m)'
