@@ -1,6 +1,7 @@
 /* print.c — IR → text, in the papers' notation (unicode), as LaTeX math, or as .tlop
  * source that parses back to the same DAG, with the fewest parentheses the precedences
- * allow; and a debug listing of the DAG with one numbered line per distinct node. */
+ * allow; an expression with its lets (let x = … in …); and a debug listing of the DAG
+ * with one numbered line per distinct node. */
 #include "tlop_int.h"
 
 #include <math.h>
@@ -634,4 +635,128 @@ char *prt_dump(tlop_ctx *ctx, const ir_node *n) {
       free(done.vals[i]);
   ptrmap_free(&done);
   return sb_take(&b);
+}
+
+/* ---- an expression with its lets ---- */
+
+/* Terms of a sum, through a factor taken out: 2·(a + b + c + d)/P has 4 (at most
+ * LET_MIN_TERMS: a DAG of nested doublings is not walked as a tree). */
+static int sum_terms(const ir_node *n, ptrmap *memo) {
+  void *known = ptrmap_get(memo, n);
+  if (known)
+    return (int)(uintptr_t)known;
+  int k = 1;
+  switch (n->op) {
+  case IR_ADD:
+  case IR_SUB: k = sum_terms(n->kid[0], memo) + sum_terms(n->kid[1], memo); break;
+  case IR_MUL: {
+    int a = sum_terms(n->kid[0], memo), b = sum_terms(n->kid[1], memo);
+    k = a > b ? a : b;
+    break;
+  }
+  case IR_DIV:
+  case IR_NEG: k = sum_terms(n->kid[0], memo); break;
+  default: break;
+  }
+  k = k > LET_MIN_TERMS ? LET_MIN_TERMS : k;
+  ptrmap_put(memo, n, (void *)(uintptr_t)k);
+  return k;
+}
+
+/* Whether a let of e is printed as one: a sum of LET_MIN_TERMS terms or more that the
+ * expression holds more than once, x^k counting k times (the lets simplify keeps; written
+ * ones alike). */
+static bool let_shown(const tlop_expr *e, const expr_let *l) {
+  if (l->value->flags & (IR_HAS_COST | IR_HAS_STAGE | IR_HAS_AT | IR_HAS_SUM))
+    return false;
+  ptrmap memo = {0};
+  bool shown = sum_terms(l->value, &memo) >= LET_MIN_TERMS;
+  ptrmap_free(&memo);
+  if (shown)
+    shown = ir_tree_count(e->node, l->value, &memo) >= 2;
+  ptrmap_free(&memo);
+  return shown;
+}
+
+static char *print_node(tlop_ctx *ctx, const tlop_expr *e, tlop_format format) {
+  if (!prt_fits(ctx, e->node))
+    return NULL;
+  /* .tlop source must check again: its numbers need their units */
+  return prt_expr(ctx, format == TLOP_FORMAT_TLOP ? units_restore(e) : e->node, format);
+}
+
+/* let x = v in …: each let shown printed once, its value named wherever the body or a
+ * later value holds it (values by depth: a value holds only shallower ones). */
+static char *print_lets(tlop_ctx *ctx, const tlop_expr *expr, tlop_format format) {
+  size_t n = 0;
+  expr_let *lets = xcalloc(expr->nlets, sizeof *lets);
+  for (size_t i = 0; i < expr->nlets; i++) {
+    bool again = false;
+    for (size_t j = 0; j < n && !again; j++)
+      if ((again = lets[j].value == expr->lets[i].value) && !kind_eq(lets[j].k, expr->lets[i].k))
+        lets[j].k = KIND_ANY;
+    if (!again && let_shown(expr, &expr->lets[i]))
+      lets[n++] = expr->lets[i];
+  }
+  for (size_t i = 1; i < n; i++) /* insertion sort by depth, stable */
+    for (size_t j = i; j > 0 && lets[j].value->depth < lets[j - 1].value->depth; j--) {
+      expr_let t = lets[j];
+      lets[j] = lets[j - 1], lets[j - 1] = t;
+    }
+  sym *names = xcalloc(expr->nfree + n + 1, sizeof *names);
+  kind *kinds = xcalloc(expr->nfree + n + 1, sizeof *kinds);
+  for (size_t i = 0; i < expr->nfree; i++)
+    names[i] = expr->free[i], kinds[i] = expr->free_kinds[i];
+  tlop_expr part = *expr;
+  part.free = names, part.free_kinds = kinds, part.lets = NULL, part.nlets = 0;
+  /* a name the expression uses otherwise is primed */
+  for (size_t i = 0; i < n; i++) {
+    bool taken = true;
+    while (taken) {
+      taken = ir_mentions(expr->node, lets[i].name);
+      for (size_t j = 0; j < i && !taken; j++)
+        taken = lets[j].name == lets[i].name;
+      if (taken)
+        lets[i].name = ir_primed(ctx, lets[i].name);
+    }
+  }
+  strbuf out = {0};
+  char *text = NULL;
+  bool ok = true;
+  for (size_t i = 0; i <= n && ok; i++) {
+    ir_node *v = i < n ? lets[i].value : expr->node;
+    for (size_t j = i; j-- > 0;)
+      v = ir_replace(ctx, v, lets[j].value, ir_var(ctx, lets[j].name));
+    part.node = v;
+    part.k = i == n                   ? expr->k
+             : lets[i].k.tag == K_DIM ? lets[i].k
+                                      : units_kind(&part, v);
+    text = print_node(ctx, &part, format);
+    if (!(ok = text != NULL))
+      break;
+    if (i == n) {
+      sb_printf(&out, "%s", text);
+    } else {
+      char *name = prt_expr(ctx, ir_var(ctx, lets[i].name), format);
+      sb_printf(&out, format == TLOP_FORMAT_LATEX ? "\\mathrm{let}\\ %s = %s\\ \\mathrm{in}\\ "
+                                                  : "let %s = %s in ",
+                name, text);
+      free(name);
+      names[part.nfree] = lets[i].name, kinds[part.nfree] = part.k;
+      part.nfree++;
+    }
+    free(text);
+  }
+  free(lets);
+  free(names);
+  free(kinds);
+  if (!ok) {
+    free(out.s);
+    return NULL;
+  }
+  return out.s;
+}
+
+char *prt_expr_lets(tlop_ctx *ctx, const tlop_expr *expr, tlop_format format) {
+  return expr->nlets ? print_lets(ctx, expr, format) : print_node(ctx, expr, format);
 }
