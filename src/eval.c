@@ -1096,6 +1096,10 @@ static wide wide_with(wide r, double ord, wide x, wide y) {
   return r;
 }
 
+/* The shift that aligns a term of a sum on the sum's exponent: at most 0 (a term of
+ * mantissa 0, whose exponent is anything, is shifted by 0), and within an int. */
+static int aligned(double shift) { return (int)fmax(fmin(shift, 0), INT_MIN / 2); }
+
 /* x·y, x/y (y ≠ 0), x + y or x − y: the ordinary result, to the bit (a subnormal rounds
  * once), when the operands and the result are in range; else mantissas and exponents
  * apart, a sum aligned on the larger exponent (the bits of the smaller below it lost, as
@@ -1113,8 +1117,7 @@ static wide wide_arith(ir_op op, wide x, wide y) {
     return wide_with(w, ord, x, y);
   }
   double e = x.m == 0 ? y.e : y.m == 0 ? x.e : fmax(x.e, y.e);
-  double mx = ldexp(x.m, (int)fmax(x.e - e, INT_MIN / 2));
-  double my = ldexp(y.m, (int)fmax(y.e - e, INT_MIN / 2));
+  double mx = ldexp(x.m, aligned(x.e - e)), my = ldexp(y.m, aligned(y.e - e));
   wide w = wide_of(ir_apply(op, mx, my));
   w.e += e;
   return wide_with(w, ord, x, y);
