@@ -99,9 +99,9 @@ static void command(reader *r) {
   while (r->p < r->end && isalpha((unsigned char)*r->p))
     r->p++;
   size_t n = (size_t)(r->p - start);
-  if (n == 0 && r->p < r->end) { /* \_ \, \{ … */
+  if (n == 0 && r->p < r->end) { /* \_ \, \{ …; "\ " a space (\mathrm{let}\ x) */
     char c = *r->p++;
-    if (c == '_' || c == '{' || c == '}')
+    if (c == '_' || c == '{' || c == '}' || c == ' ')
       sb_putn(&r->out, &c, 1);
     return;
   }

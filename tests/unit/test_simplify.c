@@ -348,6 +348,22 @@ static void kept_lets(void) {
   CHECK(once && strlen(once) < 600);
   char *twice = once ? simplified(once, "P >= 1, k >= 1", 0, TLOP_FORMAT_TLOP) : NULL;
   CHECK_STR(twice, once ? once : "");
+  /* its unicode and LaTeX prints (let … in, \mathrm{let} … \mathrm{in}) read back too */
+  static const tlop_format shown[] = {TLOP_FORMAT_UNICODE, TLOP_FORMAT_LATEX};
+  for (int f = 0; f < 2; f++) {
+    char *print = simplified(text, "P >= 1, k >= 1", 0, shown[f]);
+    tlop_expr *back = NULL, *again = NULL;
+    tlop_simp_opts o = {"P >= 1, k >= 1", 0, 0, NULL, NULL};
+    CHECK(print && tlop_expr_parse_format(model, print, shown[f], &back) == TLOP_OK &&
+          tlop_simplify(back, &o, &again) == TLOP_OK);
+    char *read = again ? tlop_expr_print(ctx, again, TLOP_FORMAT_TLOP) : NULL;
+    if (!read)
+      fprintf(stderr, "format %d does not read back: %s\n  %s\n", (int)shown[f], last_diag,
+              print ? print : "");
+    CHECK_STR(read, once ? once : "");
+    free(read);
+    free(print);
+  }
   /* the same value where the let is kept and where it is inlined */
   tlop_platform *pf = NULL;
   tlop_env *env = tlop_env_new(ctx);
