@@ -273,8 +273,10 @@ static ir_node *replace(tlop_ctx *ctx, ir_node *n, const ir_node *from, ir_node 
   ir_node *k[3] = {0};
   bool changed = false;
   for (int i = 0; i < n->nkids; i++) {
-    /* in the body of a sum over a name `from` uses, `from` means another value */
-    bool bound = n->op == IR_SUM && i == 2 && ir_uses(from, n->name);
+    /* where a sum, a messages or a flows stage binds a name `from` uses (a sum's body,
+     * the whole stage: its rank p, its Q), `from` means another value */
+    bool binder = n->op == IR_MSGS || n->op == IR_FLOWS || (n->op == IR_SUM && i == 2);
+    bool bound = binder && ir_uses(from, n->name);
     k[i] = bound ? n->kid[i] : replace(ctx, n->kid[i], from, to, memo);
     changed |= k[i] != n->kid[i];
   }

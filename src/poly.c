@@ -677,12 +677,17 @@ poly *poly_div(simp *s, const poly *a, const poly *b) {
                   opaque(s, rest, -1));
 }
 
+/* c^k a normal number: (1/1024)^200 is not 0. */
+static bool coefficient_power_fits(double c, double k) {
+  return fpclassify(pow(c, k)) == FP_NORMAL;
+}
+
 /* m^k as a monomial beyond k = 64: a product of powers of factors that are not sums (a
  * sum's power is multiplied out), whose exponents stay within what products of monomials
  * reach (P^81 · P^162 = P^243), so that P^243 or log₂P^81 written out reads back as the
- * same monomial; and whose coefficient's power is a normal number ((1/1024)^200 is 0). */
+ * same monomial; and whose coefficient's power fits. */
 static bool power_fits(const mono *m, double k) {
-  if (fabs(k) > MAX_MONO_EXPONENT || fpclassify(pow(m->c, k)) != FP_NORMAL)
+  if (fabs(k) > MAX_MONO_EXPONENT || !coefficient_power_fits(m->c, k))
     return false;
   for (int i = 0; i < m->nf; i++)
     if (sum_base(m->f[i].base) || fabs(m->f[i].e * k) > MAX_MONO_EXPONENT)
@@ -704,7 +709,8 @@ poly *poly_pow(simp *s, const poly *base, const poly *expo) {
     if (k == 1) /* x^1 of a sum too long to multiply out is x, not an opaque power */
       return (poly *)base;
     if (k == floor(k) && (fabs(k) <= 64 || (base->n == 1 && power_fits(&base->m[0], k)))) {
-      if (base->n == 1)
+      /* (P/10^6)^60's coefficient, 10^−360, is not 0: kept as a power */
+      if (base->n == 1 && coefficient_power_fits(base->m[0].c, k))
         return expanded(s, mono_pow(s, &base->m[0], (int)k));
       if (k >= 0 && k <= 8 && base->n <= 8) {
         poly *r = poly_num(s, 1);

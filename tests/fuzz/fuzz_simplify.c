@@ -470,11 +470,6 @@ static void diags_rewind(fuzz_diags *db, diags_mark at) {
   db->errors = at.errors, db->warnings = at.warnings, db->notes = at.notes;
 }
 
-/* A mismatch at a ceil, floor or comparison whose argument is an integer up to rounding
- * (ceil(0.5000000000000001·196608/1024) = 97 where simplify computes log2(2^0.5) = 1/2
- * exactly and gets 96) is rounding, not a wrong simplification. The same input written
- * with those nudged off their boundaries (generate(…, NUDGED): the same choices) must
- * then agree; 1 when it does, and the mismatch is dismissed. */
 /* The input generated again as `variant` (the same choices written otherwise), parsed;
  * NULL when it does not parse. With `verbose`, printed under `what`. */
 static tlop_expr *regenerate(const uint8_t *data, size_t size, int variant, tlop_model *model,
@@ -491,6 +486,11 @@ static tlop_expr *regenerate(const uint8_t *data, size_t size, int variant, tlop
   return e;
 }
 
+/* A mismatch at a ceil, floor or comparison whose argument is an integer up to rounding
+ * (ceil(0.5000000000000001·196608/1024) = 97 where simplify computes log2(2^0.5) = 1/2
+ * exactly and gets 96) is rounding, not a wrong simplification. The same input written
+ * with those nudged off their boundaries (generate(…, NUDGED): the same choices) must
+ * then agree; 1 when it does, and the mismatch is dismissed. */
 static int nudged_agrees(const uint8_t *data, size_t size, tlop_model *model,
                          const tlop_platform *pf, const tlop_env *env,
                          const tlop_simp_opts *opts, int verbose, fuzz_diags *db) {
@@ -634,18 +634,22 @@ static tlop_env *values_env(tlop_ctx *ctx, const values *val, double scale, int 
 /* A division by 0 at an isolated point, where the original divides by a rounding residue
  * that a factor 0 hides from directed rounding: ⌈m/S − m/S⌉·⌈log₂P⌉/(2^0.5·2^0.5 − P) is
  * 0 at P = 2, where the simplified form divides by P − 2 (fails-rounding-2). Rounding, not
- * simplification, when both forms evaluate and agree at the point moved by 1e-9 of it. (A
- * removable singularity that simplify added would pass too; it cancels them, not adds.) */
+ * simplification, when on both sides of the point (moved by 1e-9 of it) the original
+ * keeps its value v0 and the simplified form agrees: a guard the simplified form lost
+ * (P > 2 taken as P ≥ 2) changes the original's value on one side. */
 static int agrees_nearby(const tlop_expr *orig, const tlop_expr *simp, const tlop_platform *pf,
-                         tlop_ctx *ctx, const values *val, int pow2, fuzz_diags *db) {
+                         tlop_ctx *ctx, const values *val, int pow2, double v0, fuzz_diags *db) {
   if (!strstr(db->text, "division by zero"))
     return 0;
   diags_mark at = diags_here(db);
-  tlop_env *near = values_env(ctx, val, 1 + 1e-9, pow2);
-  double v0, v1;
-  int agrees = tlop_eval(orig, pf, near, &v0) == TLOP_OK &&
-               tlop_eval(simp, pf, near, &v1) == TLOP_OK && close_enough(v0, v1);
-  tlop_env_free(near);
+  int agrees = 1;
+  for (int side = -1; side <= 1 && agrees; side += 2) {
+    tlop_env *near = values_env(ctx, val, 1 + side * 1e-9, pow2);
+    double o, s;
+    agrees = tlop_eval(orig, pf, near, &o) == TLOP_OK && close_enough(v0, o) &&
+             tlop_eval(simp, pf, near, &s) == TLOP_OK && close_enough(o, s);
+    tlop_env_free(near);
+  }
   diags_rewind(db, at);
   return agrees;
 }
@@ -744,7 +748,7 @@ static int run(const uint8_t *data, size_t size, int verbose) {
   if (st0 == TLOP_OK && st1 != TLOP_OK &&
       (tau_rounded(db.text) || size_rounded(db.text) || near_top(v0, db.text) ||
        rounding_quotient(orig, pf, env, v0, &db) ||
-       agrees_nearby(orig, simp, pf, ctx, &val, assume_pow2, &db)))
+       agrees_nearby(orig, simp, pf, ctx, &val, assume_pow2, v0, &db)))
     goto done_text;
   if (st0 == TLOP_OK) {
     /* a number of the simplified form out of range where the original's are not: 2^(3i)

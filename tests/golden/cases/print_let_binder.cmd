@@ -1,0 +1,1 @@
+dump-ir -f tlop print_let_binder.tlop 'a(m)'
