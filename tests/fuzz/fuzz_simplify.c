@@ -591,16 +591,21 @@ static double quiet_spread(const tlop_expr *e, const tlop_platform *pf, const tl
  * simplification: an original dividing by (1 + 2.9e-8/P) − 1 is off by 1e-8 where the
  * simplified form's 3/(P·…) is exact (cancellation-3); terms of 50 s that cancel leave
  * 8e-14 s in the simplified form where the original's (i/i)·i − i is 0 (cancellation-4).
- * So is an original that overflows when rounded otherwise while the simplified form
- * evaluates: its value is an accident of the range, such as 2^i·min(64 B, m/2^i) at
+ * So is a form that overflows when rounded otherwise while it evaluates at nearest: its
+ * value is an accident of the range, such as the original's 2^i·min(64 B, m/2^i) at
  * i = 7225, whose m/2^i underflows to 0 (rounded up, to 2^−1074, it overflows) where the
- * simplified form has m (underflow-1). */
+ * simplified form has m (underflow-1), or the simplified form's (P − 1)·(2^E + 7)
+ * multiplied out by --expand, P·2^E + 7P − 2^E − 7 at P = 1, E = 153600: −7 where the
+ * original is 0, as 2^E + 7 rounds to 2^E (rounded up, the difference is 2^E·2^−52 and
+ * overflows; expand-rounding-1). */
 static int within_rounding(const tlop_expr *orig, const tlop_expr *simp, const tlop_platform *pf,
                            const tlop_env *env, double v0, double v1, fuzz_diags *db) {
-  int overflowed;
-  double s0 = quiet_spread(orig, pf, env, v0, db, &overflowed);
-  double s1 = quiet_spread(simp, pf, env, v1, db, NULL);
-  return s1 >= 0 && (s0 >= 0 ? fabs(v1 - v0) <= 4 * (s0 + s1) : overflowed);
+  int over0, over1;
+  double s0 = quiet_spread(orig, pf, env, v0, db, &over0);
+  double s1 = quiet_spread(simp, pf, env, v1, db, &over1);
+  if (s0 < 0 || s1 < 0)
+    return (s0 >= 0 || over0) && (s1 >= 0 || over1);
+  return fabs(v1 - v0) <= 4 * (s0 + s1);
 }
 
 /* simplify takes log₂2^x as x and 2^0.5·2^0.5 as 2 exactly; the evaluator may miss them by
