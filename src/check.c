@@ -16,6 +16,8 @@ const kind KIND_NUM = {K_NUM, 0, 0}, KIND_COUNT = {K_DIM, 0, 0}, KIND_SIZE = {K_
 
 bool kind_eq(kind a, kind b) { return a.tag == b.tag && a.b == b.b && a.s == b.s; }
 
+kind kind_agreed(kind a, kind b) { return kind_eq(a, b) ? a : KIND_ANY; }
+
 static bool is_dim(kind k, int b, int s) { return k.tag == K_DIM && k.b == b && k.s == s; }
 /* A plain number: dimensionless, a bare literal, or not known yet. */
 static bool is_scalar(kind k) { return k.tag == K_NUM || k.tag == K_ANY || is_dim(k, 0, 0); }
@@ -859,10 +861,8 @@ static kind check(chk_state *c, ast_expr *e, const scope *sc) {
   case E_LET: {
     scope s = {e->u.let.name, check(c, e->u.let.value, sc), sc};
     /* kept for printing a simplified let: its folded value may no longer show it */
-    if (e->u.let.checked && !kind_eq(e->u.let.value_kind, s.k))
-      e->u.let.value_kind = KIND_ANY;
-    else if (!e->u.let.checked)
-      e->u.let.value_kind = s.k, e->u.let.checked = true;
+    e->u.let.value_kind = e->u.let.checked ? kind_agreed(e->u.let.value_kind, s.k) : s.k;
+    e->u.let.checked = true;
     return check(c, e->u.let.body, &s);
   }
   case E_SUM: {

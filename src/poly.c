@@ -40,6 +40,9 @@ struct poly {
  * multiplied out). */
 static bool sum_base(const ir_node *b) { return b->op == IR_ADD || b->op == IR_SUB || b->op == IR_NEG; }
 
+/* The monomial 1: no coefficient, factor or exponential to take out. */
+static bool mono_is_one(const mono *m) { return m->c == 1 && m->nf == 0 && m->nx == 0; }
+
 static void *alloc(simp *s, size_t n) { return arena_alloc(simp_arena(s), n ? n : 1); }
 
 /* qsort, which may not be given a NULL array even to sort nothing */
@@ -743,11 +746,12 @@ poly *poly_pow(simp *s, const poly *base, const poly *expo) {
   }
   /* (g·A)^k with g the common monomial, k whole: g^k·A^k, as a quotient by it reads
    * (1/(P·A)^3 is 1/(P^3·A^3)), so that the power printed reads back the same */
-  mono g;
-  poly *rest;
-  if (base->n > 1 && poly_is_num(expo, &k) && k == floor(k) &&
-      (rest = monic_part(s, base, &g), g.c != 1 || g.nf || g.nx) && power_fits(&g, k))
-    return poly_mul(s, expanded(s, mono_pow(s, &g, (int)k)), kept_power(s, rest, expo));
+  if (base->n > 1 && poly_is_num(expo, &k) && k == floor(k)) {
+    mono g;
+    poly *rest = monic_part(s, base, &g);
+    if (!mono_is_one(&g) && power_fits(&g, k))
+      return poly_mul(s, expanded(s, mono_pow(s, &g, (int)k)), kept_power(s, rest, expo));
+  }
   return kept_power(s, base, expo);
 }
 
@@ -1129,7 +1133,7 @@ ir_node *poly_to_ir(simp *s, const poly *p, bool factored) {
   if (!factored || p->n < 2)
     return sum_ir(s, p);
   mono g = common(s, p);
-  if (g.c == 1 && g.nf == 0 && g.nx == 0)
+  if (mono_is_one(&g))
     return sum_ir(s, p);
   poly *rest = scaled(s, poly_mul(s, p, single(s, unit_inverse(s, &g))), g.c, true);
   ir_node *num, *den;

@@ -693,8 +693,8 @@ static char *print_lets(tlop_ctx *ctx, const tlop_expr *expr, tlop_format format
   for (size_t i = 0; i < expr->nlets; i++) {
     bool again = false;
     for (size_t j = 0; j < n && !again; j++)
-      if ((again = lets[j].value == expr->lets[i].value) && !kind_eq(lets[j].k, expr->lets[i].k))
-        lets[j].k = KIND_ANY;
+      if ((again = lets[j].value == expr->lets[i].value))
+        lets[j].k = kind_agreed(lets[j].k, expr->lets[i].k);
     if (!again && let_shown(expr, &expr->lets[i]))
       lets[n++] = expr->lets[i];
   }

@@ -151,6 +151,17 @@ static void unroll_push(simp *s, sym idx, double v) {
 
 static void unroll_pop(simp *s) { pop_index(s); }
 
+/* Whether a sum over lo..hi has no values (numbers, hi < lo); else whether its closed
+ * forms apply: whole bounds and at least no values (hi − lo + 1 ≥ 0). */
+static bool range_empty(simp *s, const poly *lo, const poly *hi, bool *closable) {
+  double a, b;
+  if (poly_is_num(lo, &a) && poly_is_num(hi, &b) && b < a)
+    return true;
+  *closable = simp_is_integer(s, lo) && simp_is_integer(s, hi) &&
+              simp_nonneg(s, poly_add(s, poly_sub(s, hi, lo), poly_num(s, 1)));
+  return false;
+}
+
 /* Whether a sum over lo..hi may be written out: numbers a..b, at most UNROLL_MAX values. */
 static bool unrollable(simp *s, const poly *lo, const poly *hi, double *a, double *b) {
   return s->unroll && poly_is_num(lo, a) && poly_is_num(hi, b) && *b - *a < UNROLL_MAX;
@@ -471,10 +482,9 @@ static poly *scalar_sum(simp *s, const ir_node *n) {
   sym idx = n->name;
   poly *lo = scalar(s, n->kid[0]), *hi = scalar(s, n->kid[1]);
   double a, b;
-  if (poly_is_num(lo, &a) && poly_is_num(hi, &b) && b < a)
-    return poly_num(s, 0); /* empty */
-  bool closable = simp_is_integer(s, lo) && simp_is_integer(s, hi) &&
-                  simp_nonneg(s, poly_add(s, poly_sub(s, hi, lo), poly_num(s, 1)));
+  bool closable;
+  if (range_empty(s, lo, hi, &closable))
+    return poly_num(s, 0);
   push_index(s, idx, lo, hi, simp_is_integer(s, lo));
   poly *body = scalar(s, n->kid[2]);
   ir_node *body_ir = simp_canon(s, body);
@@ -1037,10 +1047,9 @@ static lin norm_sum(simp *s, const ir_node *n, const par_scope *par, bool shifte
   sym idx = n->name;
   poly *lo = scalar(s, n->kid[0]), *hi = scalar(s, n->kid[1]);
   double a, b;
-  if (poly_is_num(lo, &a) && poly_is_num(hi, &b) && b < a)
-    return (lin){0}; /* empty */
-  bool closable = simp_is_integer(s, lo) && simp_is_integer(s, hi) &&
-                  simp_nonneg(s, poly_add(s, poly_sub(s, hi, lo), poly_num(s, 1)));
+  bool closable;
+  if (range_empty(s, lo, hi, &closable))
+    return (lin){0};
   push_index(s, idx, lo, hi, simp_is_integer(s, lo));
   lin body = norm(s, n->kid[2], par);
   ir_node *body_ir = lin_ir(s, body);
@@ -1512,11 +1521,11 @@ static size_t uses_of(tlop_ctx *ctx, const ir_node *r, sym v, const let_cand *c,
   return k;
 }
 
+enum { NORMAL_FORM_PASSES = 4 };
+
 /* r with a let's atom wherever its form stands, or NULL when it holds none. A let of i^2
  * and a max(1, i·i) elsewhere meet only in their forms; printed, that max reads max(1, j),
  * and read back it is ordered as the atom, so it must be ordered so here. */
-enum { NORMAL_FORM_PASSES = 4 };
-
 static ir_node *atoms_for_forms(tlop_ctx *ctx, ir_node *r, const let_cand *c, size_t nc) {
   ir_node *to = r;
   for (size_t i = 0; i < nc; i++)
@@ -1558,8 +1567,8 @@ ir_node *simp_simplify(tlop_ctx *ctx, const ir_node *n, ir_node *const *facts, s
     const ir_node *v = lets[i].value;
     bool ok = v->nkids && !(v->flags & (IR_HAS_COST | IR_HAS_STAGE | IR_HAS_AT | IR_HAS_SUM));
     for (size_t j = 0; ok && j < nc; j++)
-      if (!(ok = c[j].value != v) && !kind_eq(c[j].k, lets[i].k))
-        c[j].k = KIND_ANY; /* one value written with units and without: its print decides */
+      if (!(ok = c[j].value != v))
+        c[j].k = kind_agreed(c[j].k, lets[i].k);
     for (size_t j = 0; ok && j < indices.n; j++)
       ok = !ir_mentions(v, indices.v[j]);
     if (ok)

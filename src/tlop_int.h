@@ -116,6 +116,8 @@ typedef struct kind {
 
 extern const kind KIND_NUM, KIND_COUNT, KIND_SIZE, KIND_TIME, KIND_BOOL, KIND_ANY, KIND_OP;
 bool kind_eq(kind a, kind b);
+/* a where b is the same kind, else KIND_ANY: one let value read with two kinds. */
+kind kind_agreed(kind a, kind b);
 const char *kind_name(kind k, char *buf, size_t n);
 tlop_kind kind_public(kind k);
 kind kind_from_public(tlop_kind k);

@@ -470,6 +470,11 @@ static void diags_rewind(fuzz_diags *db, diags_mark at) {
   db->errors = at.errors, db->warnings = at.warnings, db->notes = at.notes;
 }
 
+/* Whether an evaluation since `at` failed by leaving the range of doubles. */
+static int overflowed_since(const fuzz_diags *db, diags_mark at) {
+  return strstr(db->text + at.len, "overflows to infinity") != NULL;
+}
+
 /* The input generated again as `variant` (the same choices written otherwise), parsed;
  * NULL when it does not parse. With `verbose`, printed under `what`. */
 static tlop_expr *regenerate(const uint8_t *data, size_t size, int variant, tlop_model *model,
@@ -518,8 +523,7 @@ static int overflow_not_run(const uint8_t *data, size_t size, tlop_model *model,
   diags_mark at = diags_here(db);
   tlop_expr *once = regenerate(data, size, ONE_TRIP, model, env, 0, NULL);
   double v;
-  int overflows = once && tlop_eval(once, pf, env, &v) != TLOP_OK &&
-                  strstr(db->text + at.len, "overflows to infinity");
+  int overflows = once && tlop_eval(once, pf, env, &v) != TLOP_OK && overflowed_since(db, at);
   diags_rewind(db, at);
   return overflows;
 }
@@ -582,7 +586,7 @@ static double quiet_spread(const tlop_expr *e, const tlop_platform *pf, const tl
   diags_mark at = diags_here(db);
   double spread = rounding_spread(e, pf, env, v);
   if (overflowed)
-    *overflowed = strstr(db->text + at.len, "overflows to infinity") != NULL;
+    *overflowed = overflowed_since(db, at);
   diags_rewind(db, at);
   return spread;
 }
@@ -617,8 +621,6 @@ static int within_rounding(const tlop_expr *orig, const tlop_expr *simp, const t
  * stays put. */
 static int rounding_quotient(const tlop_expr *orig, const tlop_platform *pf,
                              const tlop_env *env, double v0, fuzz_diags *db) {
-  if (!strstr(db->text, "division by zero"))
-    return 0;
   double s0 = quiet_spread(orig, pf, env, v0, db, NULL);
   return s0 < 0 || s0 > 1e-6 * fabs(v0) + ABS_TOL;
 }
@@ -644,8 +646,6 @@ static tlop_env *values_env(tlop_ctx *ctx, const values *val, double scale, int 
  * (P > 2 taken as P ≥ 2) changes the original's value on one side. */
 static int agrees_nearby(const tlop_expr *orig, const tlop_expr *simp, const tlop_platform *pf,
                          tlop_ctx *ctx, const values *val, int pow2, double v0, fuzz_diags *db) {
-  if (!strstr(db->text, "division by zero"))
-    return 0;
   diags_mark at = diags_here(db);
   int agrees = 1;
   for (int side = -1; side <= 1 && agrees; side += 2) {
@@ -756,8 +756,9 @@ static int run(const uint8_t *data, size_t size, int verbose) {
     goto done_text; /* rounding at a boundary: see nudged_agrees */
   if (st0 == TLOP_OK && st1 != TLOP_OK &&
       (tau_rounded(db.text) || size_rounded(db.text) || near_top(v0, db.text) ||
-       rounding_quotient(orig, pf, env, v0, &db) ||
-       agrees_nearby(orig, simp, pf, ctx, &val, assume_pow2, v0, &db)))
+       (strstr(db.text, "division by zero") &&
+        (rounding_quotient(orig, pf, env, v0, &db) ||
+         agrees_nearby(orig, simp, pf, ctx, &val, assume_pow2, v0, &db)))))
     goto done_text;
   if (st0 == TLOP_OK) {
     /* a number of the simplified form out of range where the original's are not: 2^(3i)
