@@ -79,6 +79,9 @@ void tlop_ctx_free(tlop_ctx *ctx) {
   free(ctx->paths);
   free(ctx->stdlib_dir);
   ptrmap_free(&ctx->modules);
+  ptrmap_free(&ctx->unused_facts);
+  for (int bit = 0; bit < 3; bit++)
+    free(ctx->held[bit]);
   ir_table_free(ctx->ir);
   symtab_free(ctx->syms);
   arena_free(ctx->ar);
@@ -126,6 +129,16 @@ void tlop_ctx_set_max_stages(tlop_ctx *ctx, double max_stages) { ctx->max_stages
 void tlop_ctx_set_max_table_rows(tlop_ctx *ctx, double max_rows) { ctx->max_table_rows = max_rows; }
 void tlop_ctx_set_max_table_cols(tlop_ctx *ctx, double max_cols) { ctx->max_table_cols = max_cols; }
 void tlop_ctx_set_strict(tlop_ctx *ctx, int strict) { ctx->strict = strict != 0; }
+void tlop_ctx_set_warn_once(tlop_ctx *ctx, int warn_once) {
+  for (int bit = 0; bit < 3; bit++)
+    if (ctx->held[bit]) {
+      diag_warning(ctx, (span){0}, "%s", ctx->held[bit]);
+      free(ctx->held[bit]);
+      ctx->held[bit] = NULL;
+    }
+  ctx->warn_once = warn_once != 0;
+  ctx->warned = 0;
+}
 int tlop_ctx_errors(const tlop_ctx *ctx) { return ctx->errors; }
 
 sym ctx_sym(tlop_ctx *ctx, const char *s) { return sym_intern(ctx->syms, s, strlen(s)); }
@@ -619,9 +632,14 @@ static const char *const extrapolation_words[] = {
     "beyond the table's last message size (v(m) = v(m_last) + v(m − m_last))",
     "beyond the table's last τ column"};
 
-/* Reports each kind of extrapolation once, with the first transfer that needed it. */
+/* Reports each kind of extrapolation once, with the first transfer that needed it (under
+ * warn_once, held until it ends). */
 void warn_extrapolations(tlop_ctx *ctx, eval_state *es) {
   unsigned flags = eval_extrapolations(es);
+  if (ctx->warn_once) {
+    flags &= ~ctx->warned;
+    ctx->warned |= flags;
+  }
   for (int bit = 0; bit < 3; bit++) {
     if (!(flags & (1u << bit)))
       continue;
@@ -631,11 +649,18 @@ void warn_extrapolations(tlop_ctx *ctx, eval_state *es) {
                        : eval_extrapolation_is_gamma(es, bit) ? " (a gamma table holds τ = 1: that value was used)"
                        : ctx->tau_rule == TLOP_TAU_CLAMP ? " (--tau-beyond=clamp: L(m,T) was used)"
                                                          : " (--tau-beyond=proportional: L(m,T)·τ/T was used)";
+    strbuf msg = {0};
     if (bit == 1 && eval_extrapolation_from_zero_row(es, bit))
-      diag_warning(ctx, (span){0}, "%s is beyond the table's only row, at m = 0: v(0) was used "
-                   "for every m", what);
+      sb_printf(&msg, "%s is beyond the table's only row, at m = 0: v(0) was used for every m",
+                what);
     else
-      diag_warning(ctx, (span){0}, "%s is %s%s", what, extrapolation_words[bit], rule);
+      sb_printf(&msg, "%s is %s%s", what, extrapolation_words[bit], rule);
+    if (ctx->warn_once) {
+      ctx->held[bit] = sb_take(&msg);
+      continue;
+    }
+    diag_warning(ctx, (span){0}, "%s", msg.s);
+    free(msg.s);
   }
 }
 

@@ -1326,6 +1326,74 @@ static ir_node *extremum(simp *s, const ir_node *n, const par_scope *par) {
 
 static bool is_var(const ir_node *n) { return n->op == IR_VAR; }
 
+/* var ≥ value (lower) or var ≤ value: the other side of an earlier bound stays. */
+static void add_bound(simp *s, const ir_node *f, sym var, bool lower, poly *value) {
+  bound bd = {var, lower ? value : NULL, lower ? NULL : value};
+  const bound *old = bound_of(s, var);
+  if (old)
+    bd.lo = bd.lo ? bd.lo : old->lo, bd.hi = bd.hi ? bd.hi : old->hi;
+  double lo, hi;
+  if (bd.lo && bd.hi && poly_is_num(bd.lo, &lo) && poly_is_num(bd.hi, &hi) && lo > hi) {
+    /* from contradictory facts anything would follow */
+    char l[40], h[40];
+    fmt_double(l, sizeof l, lo);
+    fmt_double(h, sizeof h, hi);
+    diag_error(s->ctx, f->origin, "the assumptions contradict each other (%s ≥ %s and %s ≤ %s)",
+               var->name, l, var->name, h);
+  }
+  VEC_PUSH(s->bounds, s->nbounds, s->bounds_cap, bd);
+}
+
+/* a − b, when some variable of it appears in it linearly with a number for coefficient. */
+static poly *linear_difference(simp *s, const ir_node *a, const ir_node *b, sym *vars, int *n) {
+  poly *d = poly_sub(s, scalar(s, a), scalar(s, b));
+  *n = poly_vars(d, vars, 16);
+  return d;
+}
+
+static bool linear_fact(simp *s, const ir_node *a, const ir_node *b) {
+  sym vars[16];
+  int n;
+  poly *d = linear_difference(s, a, b, vars, &n);
+  for (int i = 0; i < n; i++) {
+    double c;
+    poly *rest;
+    if (poly_linear_in(s, d, vars[i], &c, &rest) && c != 0 && !poly_uses(rest, vars[i]))
+      return true;
+  }
+  return false;
+}
+
+/* A linear order over several variables, o + l ≤ o' + l' + c, as a bound of one of them,
+ * o ≤ o' + l' + c − l. An upper bound is preferred: every variable already has its lower
+ * bound 0, which a second lower bound would replace. lower: the relation on entry (a ≥ b),
+ * the bound's side on return. */
+static bool solved_bound(simp *s, const ir_node *a, const ir_node *b, bool *lower, sym *var,
+                         poly **value) {
+  sym vars[16];
+  int n;
+  poly *d = linear_difference(s, a, b, vars, &n);
+  bool ge = *lower, found = false;
+  for (int i = 0; i < n; i++) {
+    double c;
+    poly *rest;
+    if (!poly_linear_in(s, d, vars[i], &c, &rest) || c == 0 || poly_uses(rest, vars[i]))
+      continue;
+    bool lo = ge == (c > 0); /* c·x + rest ≥ 0 bounds x from below when c > 0 */
+    const bound *old = bound_of(s, vars[i]);
+    bool upper_free = !lo && !(old && old->hi);
+    if (found && !upper_free)
+      continue;
+    *var = vars[i];
+    *value = poly_div(s, poly_negate(s, rest), poly_num(s, c));
+    *lower = lo;
+    found = true;
+    if (upper_free)
+      break;
+  }
+  return found;
+}
+
 static void assume(simp *s, const ir_node *f, int pass) {
   tlop_ctx *ctx = s->ctx;
   if (f->op == IR_AND) {
@@ -1375,28 +1443,24 @@ static void assume(simp *s, const ir_node *f, int pass) {
     lower = !lower, upper = !upper;
   }
   if ((lower || upper) && is_var(a) && !ir_uses(b, a->name)) {
-    if (pass == 2) {
-      bound bd = {a->name, lower ? scalar(s, b) : NULL, upper ? scalar(s, b) : NULL};
-      const bound *old = bound_of(s, a->name);
-      if (old)
-        bd.lo = bd.lo ? bd.lo : old->lo, bd.hi = bd.hi ? bd.hi : old->hi;
-      double lo, hi;
-      if (bd.lo && bd.hi && poly_is_num(bd.lo, &lo) && poly_is_num(bd.hi, &hi) && lo > hi) {
-        /* from contradictory facts anything would follow */
-        char l[40], h[40];
-        fmt_double(l, sizeof l, lo);
-        fmt_double(h, sizeof h, hi);
-        diag_error(ctx, f->origin, "the assumptions contradict each other (%s ≥ %s and %s ≤ %s)",
-                   a->name->name, l, a->name->name, h);
-      }
-      VEC_PUSH(s->bounds, s->nbounds, s->bounds_cap, bd);
-    }
+    if (pass == 2)
+      add_bound(s, f, a->name, lower, scalar(s, b));
     return;
   }
-  if (pass == 0) {
+  sym x;
+  poly *value;
+  if ((lower || upper) && b && !ir_has_cost(a) && !ir_has_cost(b) && pass == 2 &&
+      solved_bound(s, a, b, &lower, &x, &value)) {
+    add_bound(s, f, x, lower, value);
+    return;
+  }
+  if (pass == 0 && !((lower || upper) && b && linear_fact(s, a, b)) &&
+      !ptrmap_get(&ctx->unused_facts, f)) {
+    /* once per context: the prover opens a session per case with the same facts */
+    ptrmap_put(&ctx->unused_facts, f, (void *)f);
     char *text = prt_expr(ctx, f, TLOP_FORMAT_TLOP);
     diag_warning(ctx, f->origin, "assumption '%s' is not of a form the simplifier uses "
-                 "(x = e, x = 2^y, x >= e, x <= e, integer(x))", text);
+                 "(x = e, x = 2^y, x >= e, x <= e, a linear order, integer(x))", text);
     free(text);
   }
 }

@@ -753,6 +753,7 @@ struct tlop_ctx {
   char **paths;
   size_t npaths, paths_cap;
   ptrmap modules;        /* canonical path sym → module */
+  ptrmap unused_facts;   /* assumptions already warned of as not used */
   char *stdlib_dir;      /* the installed stdlib, or NULL */
   tlop_tau_rule tau_rule;
   double max_terms;
@@ -767,6 +768,9 @@ struct tlop_ctx {
   double max_table_rows; /* most rows (message sizes) of a parameter table */
   double max_table_cols; /* most value columns (τ, operators) of a parameter table */
   bool strict;           /* warnings are errors */
+  bool warn_once;        /* extrapolations reported once over several calls: */
+  unsigned warned;       /* the kinds met since (tlop_ctx_set_warn_once), */
+  char *held[3];         /* their messages, given in one call's order when it ends */
   struct model_list *models; /* every model loaded, freed with the context */
   tlop_model *empty;         /* the scope of constant values (--set, grids) */
   unsigned sources;          /* sources loaded from text, for their unique keys */

@@ -172,13 +172,16 @@ int cmd_sweep(cli *c, int argc, char **argv) {
   if (!cli_evaluator_open(c, &ev, exprs, nalgo, pf, env, &g))
     goto done;
   size_t chunk = ev.kern ? JIT_CHUNK : CHUNK;
-  for (size_t a = 0; a < nalgo; a++)
+  for (size_t a = 0; a < nalgo; a++) {
+    tlop_ctx_set_warn_once(c->ctx, 1); /* the chunks of one algorithm warn as one call */
     for (size_t i = 0; i < g.npts; i += chunk) {
       size_t k = g.npts - i < chunk ? g.npts - i : chunk;
       if (cli_evaluator_run(&ev, a, g.pts + i * g.naxes, k, res + a * g.npts + i) != TLOP_OK)
         goto done;
       progress_update(&prog, k);
     }
+  }
+  tlop_ctx_set_warn_once(c->ctx, 0);
   FILE *out = cli_output(c);
   if (!out)
     goto done;

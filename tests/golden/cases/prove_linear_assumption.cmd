@@ -1,0 +1,1 @@
+prove prove_linear_assumption.tlop
