@@ -420,7 +420,7 @@ static bool prove_group(prover *pv, const group *g, bool *strict) {
             (pv->strict && R && simp_positive(s, coef) && less(s, poly_num(s, 1), R));
   ir_node *shown = ir_bin(pv->ctx, IR_SUB, simp_canon(s, b.pos), simp_canon(s, b.neg));
   char *what = ref ? text(pv, "the coefficient of %E", ref) : strdup("the constant part");
-  note(pv, what, "%E = %E%s0", shown, simp_canon(s, coef), rel(pv, IR_GE));
+  note(pv, what, "%E = %E%s0", shown, simp_canon(s, coef), rel(pv, simp_positive(s, coef) ? IR_GT : IR_GE));
   free(what);
   return true;
 }
