@@ -100,6 +100,11 @@ typedef struct tlop_measure_result {
   double llc_bytes;         /* largest cache, 0 when unknown */
 } tlop_measure_result;
 
+/* Whether row i holds a message of k whole segments, m = k·S, the rows L(S,τ) is
+ * estimated from (Fig. 18b); then *L_seg is that row's estimate, l(k,τ)/(transfers·k) =
+ * L(m,τ)/k, or NaN when the cell of τ was derived rather than measured. */
+TLOP_API bool tlop_measure_seg_row(const tlop_measure_result *r, size_t i, int tau, double *L_seg);
+
 /* The 30 message sizes of the libtaulop tables (1 B .. 4 MiB). */
 TLOP_API size_t tlop_measure_default_sizes(const double **sizes);
 /* Parses a CPU list such as "0-3,8,10-11" (sysfs syntax). *cores is malloc'd. */

@@ -901,19 +901,25 @@ static void ping_fill_odd(tlop_measure_cell *row, int ntau) {
   }
 }
 
+bool tlop_measure_seg_row(const tlop_measure_result *r, size_t i, int tau, double *L_seg) {
+  if (r->m[i] < r->seg || fmod(r->m[i], r->seg) != 0)
+    return false;
+  const tlop_measure_cell *c = &r->L[i * (size_t)r->ntau + (size_t)(tau - 1)];
+  *L_seg = c->derived ? NAN : c->value / c->k; /* value: one transfer of k segments */
+  return true;
+}
+
 /* L(S,τ) as Fig. 18b: the mean over the rows m = k·S of L(m,τ)/k. */
-static void seg_estimates(tlop_measure_result *r) {
-  for (int t = 0; t < r->ntau; t++) {
-    double sum = 0;
+void measure_seg_estimates(tlop_measure_result *r) {
+  for (int t = 1; t <= r->ntau; t++) {
+    double sum = 0, L;
     int n = 0;
-    for (size_t i = 0; i < r->nsizes; i++) {
-      const tlop_measure_cell *c = &r->L[i * (size_t)r->ntau + (size_t)t];
-      if (r->m[i] >= r->seg && fmod(r->m[i], r->seg) == 0 && !c->derived) {
-        sum += c->value / c->k;
+    for (size_t i = 0; i < r->nsizes; i++)
+      if (tlop_measure_seg_row(r, i, t, &L) && !isnan(L)) {
+        sum += L;
         n++;
       }
-    }
-    r->L_seg[t] = n ? sum / n : NAN;
+    r->L_seg[t - 1] = n ? sum / n : NAN;
   }
 }
 
@@ -1007,7 +1013,7 @@ tlop_status tlop_measure(tlop_ctx *ctx, const tlop_measure_opts *o, tlop_measure
   if (st == TLOP_OK)
     st = measure_rows(ctx, o, &cfg, cores, ncores, r, &table);
   if (st == TLOP_OK) {
-    seg_estimates(r);
+    measure_seg_estimates(r);
     if (json.f) {
       char *text = tlop_measure_json(r);
       if (!staged_write(ctx, &json, text) || !staged_close(ctx, &json))

@@ -741,6 +741,14 @@ bool pf_check_expr(const tlop_platform *pf, const ir_node *n);
  * gamma table has no such column (naming those it has). */
 char *pf_gamma_lacks(const tlop_platform *pf, sym op);
 
+/* ======== measure.c: the measured table ======== */
+
+/* r->L_seg from the cells of r (Fig. 18b): for each τ, the mean of tlop_measure_seg_row's
+ * estimates over the rows m = k·S (derived cells do not count); NaN without such a row.
+ * tlop_measure calls it once every cell is measured. */
+struct tlop_measure_result;
+void measure_seg_estimates(struct tlop_measure_result *r);
+
 /* ======== api.c: the context ======== */
 
 struct tlop_ctx {

@@ -246,9 +246,10 @@ static void print_fig18b(FILE *f, const tlop_measure_result *r) {
     int rows = 0;
     for (size_t i = 0; i < r->nsizes; i++) {
       const tlop_measure_cell *c = &r->L[i * (size_t)r->ntau + (size_t)(t - 1)];
-      if (r->m[i] < r->seg || fmod(r->m[i], r->seg) != 0)
+      double L;
+      if (!tlop_measure_seg_row(r, i, t, &L))
         continue;
-      if (c->derived) {
+      if (isnan(L)) {
         fprintf(f, "%14d %12.0f %16s %14s   (interpolated: ping has even τ only)\n",
                 (int)(r->m[i] / r->seg), r->m[i], "—", "—");
         continue;
@@ -256,7 +257,7 @@ static void print_fig18b(FILE *f, const tlop_measure_result *r) {
       fprintf(f, "%14d %12.0f ", c->k, r->m[i]);
       print_ns(f, c->median, 16);
       fputc(' ', f);
-      print_ns(f, c->value / c->k, 14);
+      print_ns(f, L, 14);
       fprintf(f, " %8.1f%% %8d%s\n", c->median > 0 ? 50 * (c->ci_hi - c->ci_lo) / c->median : 0,
               c->samples, c->converged ? "" : "  (not converged)");
       rows++;

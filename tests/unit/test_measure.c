@@ -1,9 +1,11 @@
 /* test_measure.c — the measurement engine's contract, on tiny runs (a few cells, a few
  * samples): the table it writes reads back through the table reader, the sidecar names
  * the machine, a raised stop flag leaves no file, bad options and τ beyond the cores are
- * refused, CPU lists parse. Timings are not checked here (tests/measure does that). */
+ * refused, CPU lists parse; the L(S,τ) estimate of Fig. 18b from its printed rows (TC60).
+ * Timings are not checked here (tests/measure does that). */
 #define _POSIX_C_SOURCE 200809L
 #include "table.h"
+#include "tlop_int.h"
 #include "tlop_measure.h"
 #include "unit.h"
 
@@ -146,6 +148,42 @@ static void test_stop_and_refusals(tlop_ctx *ctx, const char *dir) {
   CHECK(tlop_measure(NULL, &o, &r) == TLOP_ERR_ARG);
 }
 
+/* CATALOG.md TC60 (§1.7, Fig. 18b of the τ-Lop paper): the bcast set-up's rows k = 1, 2,
+ * 8192, 12288 of S = 8 KiB at τ = 4, l(k,4) = 3793, 7666, 31205259, 47056028 ns. A bcast
+ * cell at τ > 1 counts one transfer (value = l), so L(S,4) = l/k: 3793, 3833, 3809.24,
+ * 3829.43 row by row, 3816 over the four (the paper's 3794 also averages elided rows).
+ * τ = 1 … 3 are derived cells, which the estimate leaves out. */
+static void test_fig18b(void) {
+  static const int k[] = {1, 2, 8192, 12288};
+  static const double l_ns[] = {3793, 7666, 31205259, 47056028};
+  static const double per_row[] = {3793, 3833, 3809.24, 3829.43};
+  double m[4], L_seg[4];
+  tlop_measure_cell cells[4 * 4] = {0};
+  for (int i = 0; i < 4; i++) {
+    m[i] = k[i] * 8192.0;
+    for (int t = 0; t < 3; t++)
+      cells[i * 4 + t] = (tlop_measure_cell){.value = 1, .k = k[i], .derived = true};
+    cells[i * 4 + 3] = (tlop_measure_cell){.value = l_ns[i] * 1e-9, .median = l_ns[i] * 1e-9,
+                                           .k = k[i], .transfers = 1, .samples = 1};
+  }
+  tlop_measure_result r = {.setup = TLOP_SETUP_BCAST, .seg = 8192, .ntau = 4, .L_seg = L_seg};
+  r.nsizes = 4, r.m = m, r.L = cells;
+  for (size_t i = 0; i < 4; i++) {
+    double L = NAN, derived = 0;
+    CHECK(tlop_measure_seg_row(&r, i, 4, &L) && fabs(L * 1e9 - per_row[i]) <= 0.005);
+    CHECK(tlop_measure_seg_row(&r, i, 1, &derived) && isnan(derived));
+  }
+  measure_seg_estimates(&r);
+  CHECK(round(L_seg[3] * 1e9) == 3816);
+  CHECK(isnan(L_seg[0]) && isnan(L_seg[2]));
+  /* a size that is not a whole number of segments is no row of the estimate */
+  m[1] = 16383;
+  double L;
+  CHECK(!tlop_measure_seg_row(&r, 1, 4, &L));
+  measure_seg_estimates(&r);
+  CHECK(fabs(L_seg[3] * 1e9 - (3793 + 31205259.0 / 8192 + 47056028.0 / 12288) / 3) <= 1e-6);
+}
+
 int main(int argc, char **argv) {
   (void)argc;
   (void)argv;
@@ -156,6 +194,7 @@ int main(int argc, char **argv) {
     return 1;
   test_cores(ctx);
   test_sizes();
+  test_fig18b();
   int cores = (int)sysconf(_SC_NPROCESSORS_ONLN);
   test_run(ctx, dir, TLOP_SETUP_RING, cores >= 2 ? 2 : 1);
   test_run(ctx, dir, TLOP_SETUP_BCAST, cores >= 2 ? 2 : 1);

@@ -1,7 +1,7 @@
 /* test_models.c — issue 6 against values worked out by hand: the collectives
  * (stdlib/openmpi/{bcast,reduce,allreduce,alltoall}.tlop — with coll tuned's segmented
  * broadcasts checked against trees built as Open MPI builds them — stdlib/mpich/gather.tlop) and the
- * older models (stdlib/models/{loggp,lognp,loggps,mlognp,martinasso}.tlop, with the papers' tables in
+ * older models (stdlib/models/{hockney,loggp,lognp,loggps,mlognp,martinasso}.tlop, with the papers' tables in
  * stdlib/platforms/{loggps,martinasso}.tlop), checked against CATALOG.md §2, §4, §5 and
  * §8.3–8.8 (TC34–TC38, TC42–TC59) on analytic platforms that make the values small exact numbers:
  *   tau:    L(m,τ) = τ s, o = 0, γ(m,τ) = 10·τ s   (a cost counts its transfers and
@@ -12,7 +12,9 @@
  *           transfers spread over them)
  * Every collective is also evaluated for P = 2 … 128, against its structure (what it
  * costs on tau or linear, from the algorithm's tree or steps) and on the stdlib's generic
- * platform. With `--real`, the collectives on the measured lusitania tables of
+ * platform; so are the older models' binomial broadcasts (against the tree's critical
+ * path) and their recursive-doubling forms (closed forms at powers of two, refused at any
+ * other P). With `--real`, the collectives on the measured lusitania tables of
  * ../shared/params (exit 77 when they are absent). */
 #include "model_test.h"
 
@@ -28,6 +30,7 @@ static const char src[] =
     "import \"platforms/martinasso\";\n"
     "import \"models/loggp\";\n"
     "import \"models/lognp\";\n"
+    "import \"models/hockney\";\n"
     "import \"../../examples/loggps\";\n"
     "import \"../../examples/gatherv\";\n"
     "platform tau { channel shm { L(m, τ) = τ * 1 s; } gamma(m, τ) = 10 * τ * 1 s; }\n"
@@ -594,11 +597,156 @@ static int real_tables(const char *root) {
   return 1;
 }
 
+/* ---- the older models for P = 2 … 128 ---- */
+
+/* Where ranks run, and what a message costs at each level (mlog_nP's chip, node, network;
+ * 2log_{2,3}P prices chip and node alike). */
+typedef struct {
+  int round_robin, Q, C; /* ranks per node, per chip (sequential mapping) */
+  double chip, intra, inter;
+} mapping;
+
+static double hop_cost(const mapping *m, int P, int a, int b) {
+  int nodes = (P + m->Q - 1) / m->Q;
+  if (m->round_robin ? a % nodes != b % nodes : a / m->Q != b / m->Q) return m->inter;
+  return a / m->C != b / m->C ? m->intra : m->chip;
+}
+
+/* When MPICH's binomial broadcast (root 0) ends: every rank sends to its children one
+ * after the other, largest distance first, each message at its hop's cost; the latest
+ * arrival, from walking the tree rank by rank (a parent comes before its children). */
+static double binomial_critical_path(int P, const mapping *m) {
+  double arrival[128] = {0}, last = 0;
+  int top = 1;
+  while (top < P) top *= 2;
+  for (int r = 0; r < P; r++) {
+    double t = arrival[r];
+    for (int mask = r ? (r & -r) / 2 : top / 2; mask > 0; mask /= 2)
+      if (r + mask < P) arrival[r + mask] = t += hop_cost(m, P, r, r + mask);
+    if (arrival[r] > last) last = arrival[r];
+  }
+  return last;
+}
+
+/* TEXT (with --set SETS) must not evaluate, with a diagnostic containing WHY. */
+static int refused(const char *sets, const char *text, const char *why) {
+  tlop_env *env = tlop_env_new(ctx);
+  tlop_platform *pf = NULL;
+  tlop_expr *e;
+  double v;
+  char buf[256];
+  snprintf(buf, sizeof buf, "%s", sets);
+  for (char *item = strtok(buf, ","); item; item = strtok(NULL, ",")) {
+    char *eq = strchr(item, '=');
+    if (eq) *eq = 0, tlop_env_set_text(env, item, eq + 1);
+  }
+  last[0] = 0;
+  int ok = tlop_platform_open(model, "tau", &pf) == TLOP_OK && tlop_expr_parse(model, text, env, &e) == TLOP_OK &&
+           tlop_eval(e, pf, env, &v) != TLOP_OK && strstr(last, why);
+  tlop_platform_free(pf);
+  tlop_env_free(env);
+  return ok;
+}
+
+static int is_power_of_two(int P) { return (P & (P - 1)) == 0; }
+
+/* The binomial broadcasts, which exist for any P, against the tree's critical path; at a
+ * power of two also against the papers' log2 P forms as tlop wrote them before; the
+ * recursive-doubling forms, which exist for powers of two only, against their closed forms
+ * there and refused elsewhere. */
+static void every_p_older(void) {
+  static const char X[] = "o_mw=1s,l_mw=2s,o_mw_net=10s,l_mw_net=20s,o_net=400s,o_mw_cmp=100s,l_mw_cmp=200s";
+  static const char G[] = "L_gp=10s,o_gp=2s,g_gp=3s,G_gp=0.5s/1B,S=8B,o_np=1s";
+  static const struct { const char *algo, *p2p; } uniform[] = {
+      {"hockney_bcast_binomial(1 KiB, %d)", "hockney_p2p(1 KiB)"},
+      {"loggp_bcast_binomial(1 KiB, %d)", "loggp_p2p(1 KiB)"},
+      {"lognp_bcast_binomial(1 KiB, %d)", "lognp_p2p(1 KiB)"},
+      {"log3p_bcast_binomial(%d)", "log3p_p2p()"}};
+  /* 2log: sequential Q a power of two, or round robin over ⌈P/Q⌉ nodes, any Q; mlog_nP's
+   * chips of C inside nodes of Q */
+  static const mapping maps[] = {{0, 1, 1, 0, 0, 0}, {0, 2, 2, 0, 0, 0}, {0, 4, 4, 0, 0, 0}, {0, 8, 8, 0, 0, 0},
+                                 {0, 16, 16, 0, 0, 0}, {1, 1, 1, 0, 0, 0}, {1, 2, 2, 0, 0, 0}, {1, 3, 3, 0, 0, 0},
+                                 {1, 4, 4, 0, 0, 0}, {1, 8, 8, 0, 0, 0}};
+  static const int chips[][2] = {{2, 4}, {4, 8}, {2, 8}, {8, 8}};
+  const mapping one_level = {1, 1, 1, 0, 0, 1}; /* every message across the network, cost 1 */
+  int bad = 0;
+  char e[512];
+#define OLDER_EXPECT(sets, got_text, want)                                                  \
+  do {                                                                                      \
+    double got_ = value_with(sets, got_text), want_ = (want);                              \
+    if (!(fabs(got_ - want_) <= 1e-12 * fabs(want_))) {                                     \
+      fprintf(stderr, "P = %d: %s = %.17g, expected %.17g\n", P, got_text, got_, want_);    \
+      bad++;                                                                                \
+    }                                                                                       \
+  } while (0)
+  for (int P = 2; P <= 128; P++) {
+    int p = 0;
+    while (1 << (p + 1) <= P) p++;
+    double rounds = binomial_critical_path(P, &one_level);
+    for (size_t u = 0; u < sizeof uniform / sizeof *uniform; u++) {
+      snprintf(e, sizeof e, uniform[u].algo, P);
+      OLDER_EXPECT(G, e, rounds * value_with(G, uniform[u].p2p));
+    }
+    for (size_t i = 0; i < sizeof maps / sizeof *maps; i++) {
+      mapping m = maps[i];
+      m.chip = m.intra = 3, m.inter = 430; /* 2log's intra o + l, inter o' + l' + o'_net */
+      snprintf(e, sizeof e, "twolog_bcast_binomial(%d, %d, %s)", P, m.Q, m.round_robin ? "0 < 1" : "1 < 0");
+      OLDER_EXPECT(X, e, binomial_critical_path(P, &m));
+    }
+    for (size_t i = 0; i < sizeof chips / sizeof *chips; i++) {
+      mapping m = {0, chips[i][1], chips[i][0], 300, 3, 430};
+      snprintf(e, sizeof e, "mlognp_bcast_binomial(%d, %d, %d)", P, m.C, m.Q);
+      OLDER_EXPECT(X, e, binomial_critical_path(P, &m));
+    }
+    /* the recursive-doubling forms: eq. 7's log2 P·(L + 2o − g) + (P − 1)·k·(g + (S − 1)·G)
+     * for k = 2, Tables 1–2's log2 P·(L + 2o + S·G) + (P − 1)/P·(k − 1)·(g + S·G) for
+     * k = 16, eq. 20's 2(P − 1)·o */
+    static const char *const rda[] = {"loggp_scatter(2, %d)", "loggp_rda(2, %d)", "loggp_scatter_table1(16, %d)",
+                                      "loggp_rda_table2(16, %d)", "lognp_rda(1 KiB, %d)"};
+    for (size_t i = 0; i < sizeof rda / sizeof *rda; i++) {
+      snprintf(e, sizeof e, rda[i], P);
+      double want = i < 2 ? p * 11 + (P - 1) * 2 * 6.5 : i < 4 ? p * 18 + (P - 1.0) / P * 15 * 7 : 2 * (P - 1);
+      if (is_power_of_two(P))
+        OLDER_EXPECT(G, e, want);
+      else if (!refused(G, e, "log2 of 0")) {
+        fprintf(stderr, "P = %d: %s evaluates (%s)\n", P, e, last);
+        bad++;
+      }
+    }
+    if (!is_power_of_two(P)) continue;
+    /* at a power of two, the forms as they were: the path P − 2^(j+1) → P − 2^j of log2 P
+     * steps (sequential Q = 3, 6 too, where it is the paper's path but not the slowest) */
+    snprintf(e, sizeof e, "log3p_p2p() * log2(%d)", P);
+    double before = value_with(X, e);
+    snprintf(e, sizeof e, "log3p_bcast_binomial(%d)", P);
+    OLDER_EXPECT(X, e, before);
+    static const int seq_q[] = {1, 2, 3, 4, 6, 8, 16};
+    for (size_t i = 0; i < 2 * sizeof seq_q / sizeof *seq_q; i++) {
+      int rr = i % 2, Q = seq_q[i / 2];
+      if (rr && (Q > P || P % Q)) continue; /* round robin over P/Q nodes needed Q | P */
+      snprintf(e, sizeof e, "let n = sum j = 0 .. log2(%d) - 1 : _intra(%d - 2^(j + 1), %d - 2^j, %d, %d, %s) in "
+               "twolog_intra() * n + twolog_inter() * (log2(%d) - n)", P, P, P, P, Q, rr ? "0 < 1" : "1 < 0", P);
+      before = value_with(X, e);
+      snprintf(e, sizeof e, "twolog_bcast_binomial(%d, %d, %s)", P, Q, rr ? "0 < 1" : "1 < 0");
+      OLDER_EXPECT(X, e, before);
+      if (rr) continue;
+      snprintf(e, sizeof e, "sum j = 0 .. log2(%d) - 1 : mlognp_p2p(mlognp_level(%d - 2^(j + 1), %d - 2^j, %d, 8))",
+               P, P, P, Q);
+      before = value_with(X, e);
+      snprintf(e, sizeof e, "mlognp_bcast_binomial(%d, %d, 8)", P, Q);
+      OLDER_EXPECT(X, e, before);
+    }
+  }
+#undef OLDER_EXPECT
+  CHECK(bad == 0);
+}
+
 static void checks(void) {
   collectives();
   segmented_bcasts();
   every_p();
   every_p_segmented();
+  every_p_older();
   baselines();
   loggps();
   loggps_table7();

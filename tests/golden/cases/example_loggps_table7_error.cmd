@@ -1,1 +1,1 @@
-eval ../../../examples/loggps.tlop 'relative_error(43.795 s, 39.682 s)' --format plain
+eval ../../../examples/loggps.tlop 'relative_error(43.795 s, 39.682 s)'

@@ -1,1 +1,1 @@
-eval ../../../examples/martinasso.tlop 'second_done()' --set cut1=0.75,cut2=4/3 --format plain
+eval ../../../examples/martinasso.tlop 'second_done()' --set cut1=0.75,cut2=4/3

@@ -1,0 +1,1 @@
+eval ../../../examples/contention_ring.tlop 'ring_rr(m, P, Q) / ring_seq(m, P, Q)' --set m=1MiB,P=32,Q=8
