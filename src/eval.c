@@ -1171,6 +1171,10 @@ static bool eval_wide(eval_state *es, const ir_node *n, wide *out) {
 }
 
 bool eval_starts_wide(const ir_node *n) {
+  /* a sum of compound terms too: multiplied out, (2^i − 12)·(|k| − k) is terms of 2^i that
+   * cancel (overflow-expanded-1) */
+  if (n->op == IR_ADD || n->op == IR_SUB)
+    return (n->flags & IR_COMPOUND) != 0;
   return (n->op == IR_MUL || (n->op == IR_DIV && n->kid[1] != n->kid[0])) &&
          ((n->kid[0]->flags | n->kid[1]->flags) & IR_COMPOUND);
 }

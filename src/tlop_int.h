@@ -479,7 +479,7 @@ bool eval_node(eval_state *es, const ir_node *n, double *out);
 /* Evaluates n under a ∥ multiplier for all channels (used by explain). */
 bool eval_node_scaled(eval_state *es, const ir_node *n, double par, double *out);
 /* The wide range of values m·2^e: n's node starts it (a product or quotient, not x/x, with
- * an operand that is IR_COMPOUND), where its value in doubles overflows; inside it, an
+ * an operand that is IR_COMPOUND, or a sum that is IR_COMPOUND), where its value in doubles overflows; inside it, an
  * operator of `op` keeps its operands in it (sums, products, quotients, negations), and
  * a^b is the number it is when eval_wide_power: a finite a ≠ 0 to a finite power that is
  * defined (a > 0, or a whole exponent). */
