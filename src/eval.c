@@ -1171,10 +1171,11 @@ static bool eval_wide(eval_state *es, const ir_node *n, wide *out) {
 }
 
 bool eval_starts_wide(const ir_node *n) {
-  /* a sum of compound terms too: multiplied out, (2^i − 12)·(|k| − k) is terms of 2^i that
-   * cancel (overflow-expanded-1) */
+  /* a sum of such products too: multiplied out, (2^i − 12)·(|k| − k) is terms k·2^i that
+   * cancel (overflow-expanded-1); not every sum with a product, which would take the wide
+   * range's slower path (the interpreter at 1.7–2.8× its time) */
   if (n->op == IR_ADD || n->op == IR_SUB)
-    return (n->flags & IR_COMPOUND) != 0;
+    return (n->flags & IR_WIDE_TERM) != 0;
   return (n->op == IR_MUL || (n->op == IR_DIV && n->kid[1] != n->kid[0])) &&
          ((n->kid[0]->flags | n->kid[1]->flags) & IR_COMPOUND);
 }

@@ -116,6 +116,10 @@ ir_node *ir_make(tlop_ctx *ctx, ir_op op, sym name, double num, ir_node *a, ir_n
     n->flags |= IR_COMPOUND;
   else if (op != IR_ADD && op != IR_SUB && op != IR_NEG)
     n->flags &= ~IR_COMPOUND;
+  if (op != IR_ADD && op != IR_SUB && op != IR_NEG)
+    n->flags &= ~IR_WIDE_TERM;
+  if (eval_starts_wide(n))
+    n->flags |= IR_WIDE_TERM;
   n->next_in_bucket = t->buckets[h & (t->cap - 1)];
   t->buckets[h & (t->cap - 1)] = n;
   if (++t->count > t->cap)

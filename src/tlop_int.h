@@ -359,8 +359,10 @@ typedef enum {
 
 typedef struct ir_node ir_node;
 /* IR_COMPOUND: a product, quotient or power, or a sum or negation of one (where the
- * evaluator's wide range starts: eval_starts_wide) */
-enum { IR_HAS_COST = 1, IR_HAS_STAGE = 2, IR_HAS_AT = 4, IR_HAS_SUM = 8, IR_COMPOUND = 16 };
+ * evaluator's wide range starts: eval_starts_wide); IR_WIDE_TERM: a node that starts the
+ * wide range, or a sum or negation of one */
+enum { IR_HAS_COST = 1, IR_HAS_STAGE = 2, IR_HAS_AT = 4, IR_HAS_SUM = 8, IR_COMPOUND = 16,
+       IR_WIDE_TERM = 32 };
 
 /* Deepest DAG the lowering builds (inlining nests bodies): the evaluator recurses over
  * it, within an 8 MiB stack. --max-depth goes no further. */
@@ -479,7 +481,7 @@ bool eval_node(eval_state *es, const ir_node *n, double *out);
 /* Evaluates n under a ∥ multiplier for all channels (used by explain). */
 bool eval_node_scaled(eval_state *es, const ir_node *n, double par, double *out);
 /* The wide range of values m·2^e: n's node starts it (a product or quotient, not x/x, with
- * an operand that is IR_COMPOUND, or a sum that is IR_COMPOUND), where its value in doubles overflows; inside it, an
+ * an operand that is IR_COMPOUND, or a sum of such: IR_WIDE_TERM), where its value in doubles overflows; inside it, an
  * operator of `op` keeps its operands in it (sums, products, quotients, negations), and
  * a^b is the number it is when eval_wide_power: a finite a ≠ 0 to a finite power that is
  * defined (a > 0, or a whole exponent). */
