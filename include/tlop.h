@@ -139,9 +139,10 @@ TLOP_API void tlop_ctx_set_max_table_cols(tlop_ctx *ctx, double max_cols);
 TLOP_API void tlop_ctx_set_strict(tlop_ctx *ctx, int strict);
 /* Each kind of table extrapolation is reported once per evaluation call (tlop_eval,
  * tlop_eval_batch, tlop_kernels_eval), with the first transfer that needed it. While
- * warn_once is on, it is reported once over all the calls until it is turned off: a
- * caller that evaluates one grid in chunks (tlop sweep) reports it as for one call.
- * Turning it on forgets what was reported. */
+ * warn_once is on, it is reported once over all the calls, and held until warn_once is
+ * set again (on or off), which gives the held warnings in one call's order: a caller that
+ * evaluates one grid in chunks (tlop sweep) reports it as for one call. Setting it
+ * forgets what was reported. */
 TLOP_API void tlop_ctx_set_warn_once(tlop_ctx *ctx, int warn_once);
 /* Number of errors reported so far. */
 TLOP_API int tlop_ctx_errors(const tlop_ctx *ctx);

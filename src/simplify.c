@@ -341,10 +341,20 @@ static poly *truth(simp *s, bool v) { return poly_num(s, v ? 1 : 0); }
  * no enclosing sum takes, so that equal sums are one node. While simplifying, the indices
  * of enclosing sums are taken: a ∥ factor from outside may use them, and an output that
  * keeps both sums must tell them apart. */
+/* Is v named by an assumption: bounded, substituted, or in another's bound? */
+static bool assumed_name(const simp *s, sym v) {
+  if (bound_of(s, v) || subst_of(s, v))
+    return true;
+  for (size_t i = 0; i < s->nbounds; i++)
+    if ((s->bounds[i].lo && poly_uses(s->bounds[i].lo, v)) ||
+        (s->bounds[i].hi && poly_uses(s->bounds[i].hi, v)))
+      return true;
+  return false;
+}
+
 static sym canonical_index(const simp *s, const ir_node *sum) {
   sym want = ctx_sym(s->ctx, "i");
-  while (bound_of(s, want) || subst_of(s, want) ||
-         (want != sum->name && ir_uses(sum->kid[2], want)))
+  while (assumed_name(s, want) || (want != sum->name && ir_uses(sum->kid[2], want)))
     want = ir_primed(s->ctx, want);
   return want;
 }
@@ -1344,54 +1354,33 @@ static void add_bound(simp *s, const ir_node *f, sym var, bool lower, poly *valu
   VEC_PUSH(s->bounds, s->nbounds, s->bounds_cap, bd);
 }
 
-/* a − b, when some variable of it appears in it linearly with a number for coefficient. */
-static poly *linear_difference(simp *s, const ir_node *a, const ir_node *b, sym *vars, int *n) {
-  poly *d = poly_sub(s, scalar(s, a), scalar(s, b));
-  *n = poly_vars(d, vars, 16);
-  return d;
-}
-
-static bool linear_fact(simp *s, const ir_node *a, const ir_node *b) {
-  sym vars[16];
-  int n;
-  poly *d = linear_difference(s, a, b, vars, &n);
-  for (int i = 0; i < n; i++) {
-    double c;
-    poly *rest;
-    if (poly_linear_in(s, d, vars[i], &c, &rest) && c != 0 && !poly_uses(rest, vars[i]))
-      return true;
-  }
-  return false;
-}
-
 /* A linear order over several variables, o + l ≤ o' + l' + c, as a bound of one of them,
- * o ≤ o' + l' + c − l. An upper bound is preferred: every variable already has its lower
- * bound 0, which a second lower bound would replace. lower: the relation on entry (a ≥ b),
- * the bound's side on return. */
+ * o ≤ o' + l' + c − l, on a side that no other fact bounds (a later fact would replace
+ * it, and every variable of a claim already has its lower bound 0): an upper bound where
+ * one is free, else a lower one. lower: the relation on entry (a ≥ b), the bound's side
+ * on return. */
 static bool solved_bound(simp *s, const ir_node *a, const ir_node *b, bool *lower, sym *var,
                          poly **value) {
   sym vars[16];
-  int n;
-  poly *d = linear_difference(s, a, b, vars, &n);
-  bool ge = *lower, found = false;
-  for (int i = 0; i < n; i++) {
-    double c;
-    poly *rest;
-    if (!poly_linear_in(s, d, vars[i], &c, &rest) || c == 0 || poly_uses(rest, vars[i]))
-      continue;
-    bool lo = ge == (c > 0); /* c·x + rest ≥ 0 bounds x from below when c > 0 */
-    const bound *old = bound_of(s, vars[i]);
-    bool upper_free = !lo && !(old && old->hi);
-    if (found && !upper_free)
-      continue;
-    *var = vars[i];
-    *value = poly_div(s, poly_negate(s, rest), poly_num(s, c));
-    *lower = lo;
-    found = true;
-    if (upper_free)
-      break;
-  }
-  return found;
+  poly *d = poly_sub(s, scalar(s, a), scalar(s, b));
+  int n = poly_vars(d, vars, 16);
+  bool ge = *lower;
+  for (int want_lower = 0; want_lower < 2; want_lower++)
+    for (int i = 0; i < n; i++) {
+      double c;
+      poly *rest;
+      if (!poly_linear_in(s, d, vars[i], &c, &rest) || c == 0 || poly_uses(rest, vars[i]))
+        continue;
+      bool lo = ge == (c > 0); /* c·x + rest ≥ 0 bounds x from below when c > 0 */
+      const bound *old = bound_of(s, vars[i]);
+      if (lo != want_lower || (old && (lo ? old->lo : old->hi)))
+        continue;
+      *var = vars[i];
+      *value = poly_div(s, poly_negate(s, rest), poly_num(s, c));
+      *lower = lo;
+      return true;
+    }
+  return false;
 }
 
 static void assume(simp *s, const ir_node *f, int pass) {
@@ -1402,7 +1391,8 @@ static void assume(simp *s, const ir_node *f, int pass) {
     return;
   }
   const ir_node *a = f->nkids > 0 ? f->kid[0] : NULL, *b = f->nkids > 1 ? f->kid[1] : NULL;
-  /* Pass 0: powers of two and integers; pass 1: substitutions; pass 2: bounds. */
+  /* Pass 0: powers of two and integers; pass 1: substitutions; pass 2: bounds; pass 3:
+   * linear orders, on the sides the bounds left free, and the facts of no use. */
   if (f->op == IR_EQ && b && is_var(a) && b->op == IR_FLOOR && b->kid[0] == a) {
     if (pass == 0)
       VEC_PUSH(s->ints, s->nints, s->ints_cap, a->name);
@@ -1449,13 +1439,12 @@ static void assume(simp *s, const ir_node *f, int pass) {
   }
   sym x;
   poly *value;
-  if ((lower || upper) && b && !ir_has_cost(a) && !ir_has_cost(b) && pass == 2 &&
+  if ((lower || upper) && b && !ir_has_cost(a) && !ir_has_cost(b) && pass == 3 &&
       solved_bound(s, a, b, &lower, &x, &value)) {
     add_bound(s, f, x, lower, value);
     return;
   }
-  if (pass == 0 && !((lower || upper) && b && linear_fact(s, a, b)) &&
-      !ptrmap_get(&ctx->unused_facts, f)) {
+  if (pass == 3 && !ptrmap_get(&ctx->unused_facts, f)) {
     /* once per context: the prover opens a session per case with the same facts */
     ptrmap_put(&ctx->unused_facts, f, (void *)f);
     char *text = prt_expr(ctx, f, TLOP_FORMAT_TLOP);
@@ -1493,7 +1482,7 @@ static void simp_free(simp *s) {
 simp *simp_open(tlop_ctx *ctx, ir_node *const *facts, size_t nfacts, const tlop_simp_opts *o) {
   sym def = o->platform && o->platform->nch ? o->platform->ch[0].name : NULL;
   simp *s = simp_new(ctx, o->expand, o->unroll, def);
-  for (int pass = 0; pass < 3; pass++)
+  for (int pass = 0; pass < 4; pass++)
     for (size_t i = 0; i < nfacts; i++)
       assume(s, facts[i], pass);
   /* values given explicitly come last, so they win over an assumption's substitution */
