@@ -337,10 +337,6 @@ static poly *opaque(simp *s, ir_op op, const ir_node *n, poly *a, poly *b) {
 
 static poly *truth(simp *s, bool v) { return poly_num(s, v ? 1 : 0); }
 
-/* The canonical index of a sum: i, else i′, i″ … the first its body does not use and
- * no enclosing sum takes, so that equal sums are one node. While simplifying, the indices
- * of enclosing sums are taken: a ∥ factor from outside may use them, and an output that
- * keeps both sums must tell them apart. */
 /* Is v named by an assumption: bounded, substituted, or in another's bound? */
 static bool assumed_name(const simp *s, sym v) {
   if (bound_of(s, v) || subst_of(s, v))
@@ -352,6 +348,10 @@ static bool assumed_name(const simp *s, sym v) {
   return false;
 }
 
+/* The canonical index of a sum: i, else i′, i″ … the first its body does not use and
+ * no enclosing sum takes, so that equal sums are one node. While simplifying, the indices
+ * of enclosing sums are taken: a ∥ factor from outside may use them, and an output that
+ * keeps both sums must tell them apart. */
 static sym canonical_index(const simp *s, const ir_node *sum) {
   sym want = ctx_sym(s->ctx, "i");
   while (assumed_name(s, want) || (want != sum->name && ir_uses(sum->kid[2], want)))
