@@ -12,7 +12,7 @@
 %parse-param {parse_state *ps}
 
 %code requires {
-#include "tlop_int.h"
+#include "front/front.h"
 typedef struct tlop_yyltype { uint32_t lo, hi; } TLOP_YYLTYPE;
 #define TLOP_YYLTYPE_IS_DECLARED 1
 #define YYLLOC_DEFAULT(Cur, Rhs, N)                                             \

@@ -2,7 +2,7 @@
  * the options every subcommand shares, prints diagnostics on stderr, and maps outcomes to
  * exit codes: 0 ok, 1 bad input, 2 usage. */
 #include "cli.h"
-#include "measure.h"
+#include "cmd_measure.h"
 
 #include <ctype.h>
 #include <errno.h>

@@ -5,7 +5,7 @@
 #ifndef TLOP_JIT_INT_H
 #define TLOP_JIT_INT_H
 
-#include "tlop_int.h"
+#include "api/api.h"
 #include "tlop_jit.h"
 
 #include <llvm-c/Analysis.h>

@@ -13,7 +13,7 @@
  *    theirs. */
 #include "fuzz_common.h"
 
-#include "table.h"
+#include "eval/table.h"
 
 #include <math.h>
 

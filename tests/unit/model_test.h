@@ -5,7 +5,7 @@
 #ifndef TLOP_MODEL_TEST_H
 #define TLOP_MODEL_TEST_H
 
-#include "tlop_int.h"
+#include "api/api.h"
 #include "unit.h"
 
 static char last[600];

@@ -5,7 +5,7 @@
  * errors and their diagnostics, parameter defaults, batches, explain, and channels backed
  * by a table the test writes. */
 #define _POSIX_C_SOURCE 200809L
-#include "tlop_int.h"
+#include "api/api.h"
 #include "unit.h"
 
 #include <stdint.h>

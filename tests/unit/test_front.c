@@ -4,7 +4,7 @@
  * (names, kinds, unannotated parameters checked per call, recursion), plus hostile input.
  * Expected values are worked out by hand from the formulas in the comments. */
 #define _POSIX_C_SOURCE 200809L
-#include "tlop_int.h"
+#include "api/api.h"
 #include "unit.h"
 
 #include <stdint.h>

@@ -3,7 +3,8 @@
  * and the print → parse round trip (the TLOP text of an expression parses back to the
  * very same node) over a few hundred random expressions. */
 #define _POSIX_C_SOURCE 200809L
-#include "tlop_int.h"
+#include "api/api.h"
+#include "print/print.h"
 #include "unit.h"
 
 #include <float.h>

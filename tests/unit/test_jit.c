@@ -8,6 +8,7 @@
  * cache, the term limit, tlop emit. */
 #define _DEFAULT_SOURCE
 #include "jit_int.h"
+#include "print/print.h"
 #include "unit.h"
 
 #include <dirent.h>

@@ -1,7 +1,7 @@
 /* test_limits.c — the out-of-memory handler, and the limits a context sets whose
  * diagnostics name their flags (--max-depth, --max-print, the table bounds). */
-#include "table.h"
-#include "tlop_int.h"
+#include "eval/table.h"
+#include "api/api.h"
 #include "unit.h"
 
 #include <setjmp.h>

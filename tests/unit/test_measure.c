@@ -4,8 +4,8 @@
  * refused, CPU lists parse; the L(S,τ) estimate of Fig. 18b from its printed rows (TC60).
  * Timings are not checked here (tests/measure does that). */
 #define _POSIX_C_SOURCE 200809L
-#include "table.h"
-#include "tlop_int.h"
+#include "eval/table.h"
+#include "measure/measure.h"
 #include "tlop_measure.h"
 #include "unit.h"
 

@@ -4,7 +4,7 @@
  * holds at thousands of random points for random L that satisfy the axioms (and, for
  * `claim strict`, are strictly increasing in τ), evaluated by the reference evaluator. */
 #define _POSIX_C_SOURCE 200809L
-#include "tlop_int.h"
+#include "api/api.h"
 #include "unit.h"
 
 #include <stdint.h>

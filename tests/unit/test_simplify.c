@@ -5,7 +5,7 @@
  * values and random monotone L tables (relative error ≤ 1e-12), simplify is idempotent,
  * and the .tlop form parses back to the same DAG node. */
 #define _POSIX_C_SOURCE 200809L
-#include "tlop_int.h"
+#include "api/api.h"
 #include "unit.h"
 
 #include <stdint.h>

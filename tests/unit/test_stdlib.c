@@ -11,7 +11,7 @@
  * ../shared/params is there), allgather_ring(1 MiB, 64) is checked against the file read
  * by a parser of the test's own. */
 #define _POSIX_C_SOURCE 200809L
-#include "tlop_int.h"
+#include "api/api.h"
 #include "unit.h"
 
 #include <stdlib.h>

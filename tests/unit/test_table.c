@@ -2,7 +2,7 @@
  * validation error with its line, the m/τ look-up rules, hostile input, and (when present)
  * the real libtaulop tables in ../shared/params. */
 #define _POSIX_C_SOURCE 200809L
-#include "table.h"
+#include "eval/table.h"
 #include "unit.h"
 
 #include <dirent.h>

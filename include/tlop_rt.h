@@ -1,0 +1,29 @@
+/* tlop_rt.h — the runtime that compiled code calls: the JIT's kernels and the objects
+ * `tlop emit` writes price the messages of a messages stage through it, so libtlop
+ * exports it. Not for calling by hand. */
+#ifndef TLOP_RT_H
+#define TLOP_RT_H
+
+#include "tlop.h"
+
+#include <stdbool.h>
+#include <stdint.h>
+
+/* A message of a messages stage: ranks, size, how many (loops that ignore their index),
+ * and where it goes: the destination node, across the network or not. */
+typedef struct tlop_rt_msg {
+  double src, dst, size, count;
+  double node;
+  bool net;
+} tlop_rt_msg;
+
+/* A JIT'd L(m, τ) on one channel: the point x with m and τ appended. */
+typedef double (*tlop_rt_price)(const double *x, const void *tables, uint8_t *xflags);
+/* What the code of a messages stage calls, the JIT's and emitted objects' (hence exported
+ * by libtlop): msgs_cost with the price functions of shm and net (NULL: no such channel),
+ * NaN where the interpreter must look; the look-ups' TAB_* flags are or'ed into *xflags. */
+TLOP_API double tlop_rt_messages(tlop_rt_msg *ms, int64_t n, double par_shm, double par_net,
+                                 tlop_rt_price shm, tlop_rt_price net, const double *x,
+                                 int64_t nx, const void *tables, uint8_t *xflags);
+
+#endif

@@ -1,0 +1,183 @@
+/* base.h — what every stage uses: memory, symbols, strings, sources and diagnostics,
+ * the kind algebra, the context and its environments of values. Depends on nothing but tlop.h. */
+#ifndef TLOP_BASE_H
+#define TLOP_BASE_H
+
+#include "tlop.h"
+#include <stdarg.h>
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#define TLOP_PRINTF(f, a) __attribute__((format(printf, f, a)))
+
+/* ======== util.c: arenas, growable arrays, interned symbols, string buffers ======== */
+
+/* The handler of tlop_set_oom_handler, then abort: a request of `bytes` was refused. */
+_Noreturn void out_of_memory(size_t bytes);
+/* malloc, calloc and realloc that call out_of_memory rather than return NULL. */
+void *xmalloc(size_t n);
+void *xcalloc(size_t count, size_t size);
+void *xrealloc(void *p, size_t n);
+
+typedef struct arena arena;
+arena *arena_new(void);
+void arena_free(arena *a);
+void *arena_alloc(arena *a, size_t size); /* zeroed */
+char *arena_strndup(arena *a, const char *s, size_t n);
+char *arena_strdup(arena *a, const char *s);
+
+/* Grows *p (an array of elem-sized items with capacity *cap) to hold `need` items. */
+void *grow_array(void *p, size_t *cap, size_t need, size_t elem);
+#define VEC_PUSH(arr, n, cap, item)                                            \
+  do {                                                                         \
+    (arr) = grow_array((arr), &(cap), (n) + 1, sizeof *(arr));                 \
+    (arr)[(n)++] = (item);                                                     \
+  } while (0)
+
+/* Interned name: pointer equality is name equality; `id` indexes per-name arrays. */
+typedef const struct symbol {
+  const char *name;
+  uint32_t id;
+  uint32_t hash; /* of the name, in the symbol table */
+} *sym;
+
+typedef struct symtab symtab;
+symtab *symtab_new(void);
+void symtab_free(symtab *t);
+sym sym_intern(symtab *t, const char *s, size_t n);
+uint32_t symtab_count(const symtab *t);
+
+/* A map from pointers (syms, nodes) to pointers. */
+typedef struct ptrmap {
+  const void **keys;
+  void **vals;
+  size_t cap, count;
+} ptrmap;
+void *ptrmap_get(const ptrmap *m, const void *key);
+void ptrmap_put(ptrmap *m, const void *key, void *val);
+void ptrmap_free(ptrmap *m);
+
+/* A growing string. */
+typedef struct strbuf {
+  char *s;
+  size_t len, cap;
+} strbuf;
+void sb_puts(strbuf *b, const char *s);
+void sb_putn(strbuf *b, const char *s, size_t n);
+void sb_printf(strbuf *b, const char *fmt, ...) TLOP_PRINTF(2, 3);
+void sb_vprintf(strbuf *b, const char *fmt, va_list ap);
+char *sb_take(strbuf *b); /* hands the malloc'd string over; "" when empty */
+
+/* A monotonic clock, in seconds: deadlines. */
+double clock_seconds(void);
+
+/* Shortest decimal that reads back to the same double. */
+void fmt_double(char *buf, size_t n, double v);
+
+/* ======== diag.c: sources, spans and the one diagnostic renderer ======== */
+
+typedef struct source {
+  const char *path;  /* as the user named it (for messages) */
+  const char *text;  /* the bytes, NUL-terminated */
+  size_t len;
+  uint32_t *lines;   /* byte offset of each line start */
+  size_t nlines;
+} source;
+
+typedef struct span {
+  const source *src; /* NULL: no location */
+  uint32_t lo, hi;   /* byte offsets, hi exclusive */
+} span;
+
+source *source_new(tlop_ctx *ctx, const char *path, const char *text, size_t len);
+
+void diag_error(tlop_ctx *ctx, span at, const char *fmt, ...) TLOP_PRINTF(3, 4);
+void diag_warning(tlop_ctx *ctx, span at, const char *fmt, ...) TLOP_PRINTF(3, 4);
+void diag_note(tlop_ctx *ctx, span at, const char *fmt, ...) TLOP_PRINTF(3, 4);
+/* "file:line: error: …" for line-oriented inputs (tables); line 0 omits it. */
+void diag_error_line(tlop_ctx *ctx, const char *file, int line, const char *fmt, ...)
+    TLOP_PRINTF(4, 5);
+void diag_emit(tlop_ctx *ctx, tlop_severity sev, span at, const char *fmt, va_list ap);
+
+/* ======== kinds (check.c) ======== */
+
+/* A kind is a unit: bytes^b · seconds^s, or a bare number that adopts what it meets,
+ * a truth value, unknown (an unannotated parameter, which defers the check), or a
+ * reduction operator (a parameter `op: op`: a name, never a number). */
+typedef enum { K_DIM, K_NUM, K_BOOL, K_ANY, K_OP } kind_tag;
+typedef struct kind {
+  kind_tag tag;
+  int8_t b, s;
+} kind;
+
+extern const kind KIND_NUM, KIND_COUNT, KIND_SIZE, KIND_TIME, KIND_BOOL, KIND_ANY, KIND_OP;
+bool kind_eq(kind a, kind b);
+/* a where b is the same kind, else KIND_ANY: one let value read with two kinds. */
+kind kind_agreed(kind a, kind b);
+const char *kind_name(kind k, char *buf, size_t n);
+tlop_kind kind_public(kind k);
+kind kind_from_public(tlop_kind k);
+
+
+/* ======== context.c: the context every stage works in ======== */
+
+/* Deepest expression the parser reads and DAG the lowering builds the lowering builds (inlining nests bodies): the evaluator recurses over
+ * it, within an 8 MiB stack. --max-depth goes no further. */
+#define IR_MAX_DEPTH 20000
+
+typedef struct ir_table ir_table; /* the IR stage's node table (ir.h) */
+
+struct tlop_ctx {
+  arena *ar;
+  symtab *syms;
+  ir_table *ir;
+  tlop_diag_fn diag_fn;
+  void *diag_user;
+  int errors;
+  char **paths;
+  size_t npaths, paths_cap;
+  ptrmap modules;        /* canonical path sym → module */
+  ptrmap unused_facts;   /* assumptions already warned of as not used */
+  char *stdlib_dir;      /* the installed stdlib, or NULL */
+  tlop_tau_rule tau_rule;
+  double max_terms;
+  double max_steps;      /* most pipeline steps of a schedule */
+  double max_messages;   /* most messages of one messages stage */
+  double max_inline;     /* most function calls inlined into one expression */
+  double max_errors;     /* errors in one file before its reading stops */
+  double max_depth;      /* deepest expression parsed, at most IR_MAX_DEPTH */
+  double max_unroll;     /* most terms a nest of sums written out by simplify may have */
+  double max_print;      /* most nodes an expression printed as a tree may have */
+  double max_stages;     /* most rows of an explained breakdown */
+  double max_table_rows; /* most rows (message sizes) of a parameter table */
+  double max_table_cols; /* most value columns (τ, operators) of a parameter table */
+  bool strict;           /* warnings are errors */
+  bool warn_once;        /* extrapolations reported once over several calls: */
+  unsigned warned;       /* the kinds met since (tlop_ctx_set_warn_once), */
+  char *held[3];         /* their messages, given in one call's order when it ends */
+  struct model_list *models; /* every model loaded, freed with the context */
+  tlop_model *empty;         /* the scope of constant values (--set, grids) */
+  unsigned sources;          /* sources loaded from text, for their unique keys */
+};
+
+struct tlop_env {
+  tlop_ctx *ctx;
+  sym *names;
+  double *values;
+  kind *kinds;
+  size_t n, cap;
+  /* operators given by name (--set op=max): kept apart, as they are not numbers */
+  sym *op_names, *ops;
+  size_t nops, ops_cap;
+};
+
+/* The operator env gives for name, or NULL. */
+sym env_op(const tlop_env *env, sym name);
+
+/* The symbol of a name, interned in the context's table. */
+sym ctx_sym(tlop_ctx *ctx, const char *s);
+/* The operator env gives for name, or NULL. */
+sym env_op(const tlop_env *env, sym name);
+
+#endif

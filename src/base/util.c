@@ -1,0 +1,325 @@
+/* util.c — the small machinery every stage uses: arenas (memory by lifetime), growable
+ * arrays, interned symbols, pointer maps, string buffers and number formatting. */
+#include "base/base.h"
+
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+
+/* ---- arenas: chunks freed all at once with their owner ---- */
+
+typedef struct chunk {
+  struct chunk *next;
+  size_t used, size;
+  max_align_t data[];
+} chunk;
+
+struct arena {
+  chunk *head;
+};
+
+/* ---- out of memory: the application's handler, else abort ---- */
+
+static tlop_oom_fn oom_handler;
+
+tlop_oom_fn tlop_set_oom_handler(tlop_oom_fn fn) {
+  tlop_oom_fn previous = oom_handler;
+  oom_handler = fn;
+  return previous;
+}
+
+/* Out of memory is not an input error: there is nothing sensible to hand back. */
+void out_of_memory(size_t bytes) {
+  if (oom_handler)
+    oom_handler(bytes);
+  abort();
+}
+
+void *xmalloc(size_t n) {
+  void *p = malloc(n ? n : 1);
+  if (!p)
+    out_of_memory(n);
+  return p;
+}
+
+void *xcalloc(size_t count, size_t size) {
+  void *p = calloc(count ? count : 1, size ? size : 1);
+  if (!p)
+    out_of_memory(count * size);
+  return p;
+}
+
+void *xrealloc(void *p, size_t n) {
+  void *q = realloc(p, n ? n : 1);
+  if (!q)
+    out_of_memory(n);
+  return q;
+}
+
+arena *arena_new(void) {
+  arena *a = xcalloc(1, sizeof *a);
+  a->head = NULL;
+  return a;
+}
+
+void arena_free(arena *a) {
+  if (!a)
+    return;
+  for (chunk *c = a->head, *next; c; c = next) {
+    next = c->next;
+    free(c);
+  }
+  free(a);
+}
+
+void *arena_alloc(arena *a, size_t size) {
+  /* the alignment, not the size, of max_align_t (16 and 32 bytes on x86-64): a symbol
+   * or a leaf of the syntax tree would take twice its room */
+  size_t align = _Alignof(max_align_t);
+  size = (size + align - 1) / align * align;
+  chunk *c = a->head;
+  if (!c || c->size - c->used < size) {
+    size_t cap = size > 65536 ? size : 65536;
+    /* zeroed once here, where the pages are fresh: the kernel has cleared them already */
+    c = xcalloc(1, sizeof *c + cap);
+    c->size = cap;
+    c->used = 0;
+    c->next = a->head;
+    a->head = c;
+  }
+  void *p = (char *)c->data + c->used;
+  c->used += size;
+  return p;
+}
+
+char *arena_strndup(arena *a, const char *s, size_t n) {
+  char *d = arena_alloc(a, n + 1);
+  memcpy(d, s, n);
+  d[n] = 0;
+  return d;
+}
+
+char *arena_strdup(arena *a, const char *s) { return arena_strndup(a, s, strlen(s)); }
+
+void *grow_array(void *p, size_t *cap, size_t need, size_t elem) {
+  if (need <= *cap)
+    return p;
+  size_t c = *cap ? *cap : 8;
+  while (c < need)
+    c *= 2;
+  void *q = xrealloc(p, c * elem);
+  *cap = c;
+  return q;
+}
+
+/* ---- symbols ---- */
+
+struct symtab {
+  arena *ar;
+  struct symbol **slots;
+  size_t cap;
+  uint32_t count;
+};
+
+static uint32_t hash_bytes(const char *s, size_t n) {
+  uint32_t h = 2166136261u;
+  for (size_t i = 0; i < n; i++)
+    h = (h ^ (unsigned char)s[i]) * 16777619u;
+  return h;
+}
+
+symtab *symtab_new(void) {
+  symtab *t = xcalloc(1, sizeof *t);
+  t->ar = arena_new();
+  t->cap = 256;
+  t->slots = xcalloc(t->cap, sizeof *t->slots);
+  t->count = 0;
+  return t;
+}
+
+void symtab_free(symtab *t) {
+  if (!t)
+    return;
+  arena_free(t->ar);
+  free(t->slots);
+  free(t);
+}
+
+uint32_t symtab_count(const symtab *t) { return t->count; }
+
+/* Open addressing stays fast up to three quarters full; tables of 600 000 names or
+ * parameters are common enough (generated models) that half full would cost megabytes. */
+static bool table_full(size_t count, size_t cap) { return 4 * (count + 1) > 3 * cap; }
+
+sym sym_intern(symtab *t, const char *s, size_t n) {
+  if (table_full(t->count, t->cap)) {
+    size_t cap = t->cap * 2;
+    struct symbol **slots = xcalloc(cap, sizeof *slots);
+    for (size_t i = 0; i < t->cap; i++) {
+      struct symbol *y = t->slots[i];
+      if (!y)
+        continue;
+      size_t j = y->hash & (cap - 1);
+      while (slots[j])
+        j = (j + 1) & (cap - 1);
+      slots[j] = y;
+    }
+    free(t->slots);
+    t->slots = slots;
+    t->cap = cap;
+  }
+  uint32_t h = hash_bytes(s, n);
+  size_t j = h & (t->cap - 1);
+  for (; t->slots[j]; j = (j + 1) & (t->cap - 1)) {
+    const struct symbol *y = t->slots[j];
+    if (y->hash == h && strncmp(y->name, s, n) == 0 && y->name[n] == 0)
+      return y;
+  }
+  /* the name right after the symbol: one allocation */
+  struct symbol *y = arena_alloc(t->ar, sizeof *y + n + 1);
+  char *name = (char *)(y + 1);
+  memcpy(name, s, n);
+  name[n] = 0;
+  y->name = name;
+  y->hash = h;
+  y->id = t->count++;
+  t->slots[j] = y;
+  return y;
+}
+
+/* ---- pointer maps (open addressing) ---- */
+
+static size_t ptr_hash(const void *p) {
+  uintptr_t x = (uintptr_t)p;
+  x ^= x >> 17;
+  x *= 0xed5ad4bbu;
+  x ^= x >> 11;
+  return (size_t)x;
+}
+
+void *ptrmap_get(const ptrmap *m, const void *key) {
+  if (!m->cap)
+    return NULL;
+  for (size_t j = ptr_hash(key) & (m->cap - 1); m->keys[j]; j = (j + 1) & (m->cap - 1))
+    if (m->keys[j] == key)
+      return m->vals[j];
+  return NULL;
+}
+
+void ptrmap_put(ptrmap *m, const void *key, void *val) {
+  if (table_full(m->count, m->cap)) {
+    ptrmap bigger = {0};
+    bigger.cap = m->cap ? m->cap * 2 : 16;
+    bigger.keys = xcalloc(bigger.cap, sizeof *bigger.keys);
+    bigger.vals = xcalloc(bigger.cap, sizeof *bigger.vals);
+    for (size_t i = 0; i < m->cap; i++)
+      if (m->keys[i])
+        ptrmap_put(&bigger, m->keys[i], m->vals[i]);
+    ptrmap_free(m);
+    *m = bigger;
+  }
+  size_t j = ptr_hash(key) & (m->cap - 1);
+  for (; m->keys[j]; j = (j + 1) & (m->cap - 1))
+    if (m->keys[j] == key) {
+      m->vals[j] = val;
+      return;
+    }
+  m->keys[j] = key;
+  m->vals[j] = val;
+  m->count++;
+}
+
+void ptrmap_free(ptrmap *m) {
+  free(m->keys);
+  free(m->vals);
+  memset(m, 0, sizeof *m);
+}
+
+/* ---- string buffers ---- */
+
+void sb_putn(strbuf *b, const char *s, size_t n) {
+  b->s = grow_array(b->s, &b->cap, b->len + n + 1, 1);
+  memcpy(b->s + b->len, s, n);
+  b->len += n;
+  b->s[b->len] = 0;
+}
+
+void sb_puts(strbuf *b, const char *s) { sb_putn(b, s, strlen(s)); }
+
+void sb_vprintf(strbuf *b, const char *fmt, va_list ap) {
+  va_list aq;
+  va_copy(aq, ap);
+  int n = vsnprintf(NULL, 0, fmt, aq);
+  va_end(aq);
+  if (n < 0)
+    return;
+  b->s = grow_array(b->s, &b->cap, b->len + (size_t)n + 1, 1);
+  vsnprintf(b->s + b->len, (size_t)n + 1, fmt, ap);
+  b->len += (size_t)n;
+}
+
+void sb_printf(strbuf *b, const char *fmt, ...) {
+  va_list ap;
+  va_start(ap, fmt);
+  sb_vprintf(b, fmt, ap);
+  va_end(ap);
+}
+
+char *sb_take(strbuf *b) {
+  char *s = b->s ? b->s : xcalloc(1, 1); /* "" */
+  b->s = NULL;
+  b->len = b->cap = 0;
+  return s;
+}
+
+/* ---- numbers ---- */
+
+void fmt_double(char *buf, size_t n, double v) {
+  char tmp[40] = "0";
+  for (int prec = 15; v != 0 && prec <= 17; prec++) {
+    snprintf(tmp, sizeof tmp, "%.*g", prec, v);
+    if (strtod(tmp, NULL) == v)
+      break;
+  }
+  if (n > 0) {
+    size_t len = strlen(tmp) < n - 1 ? strlen(tmp) : n - 1;
+    memcpy(buf, tmp, len);
+    buf[len] = 0;
+  }
+}
+
+void tlop_format_size(char *buf, size_t n, double bytes) {
+  static const char *units[] = {"B", "KiB", "MiB", "GiB", "TiB"};
+  double v = bytes;
+  int u = 0;
+  /* Use a binary unit only when the value is a whole number of it. */
+  while (u < 4 && fabs(v) >= 1024 && fmod(v, 1024) == 0) {
+    v /= 1024;
+    u++;
+  }
+  char num[40];
+  fmt_double(num, sizeof num, v);
+  snprintf(buf, n, "%s %s", num, units[u]);
+}
+
+void tlop_format_time(char *buf, size_t n, double s) {
+  double a = fabs(s);
+  if (a == 0 || !isfinite(s))
+    snprintf(buf, n, "%g s", s);
+  else if (a < 1e-6)
+    snprintf(buf, n, "%.4g ns", s * 1e9);
+  else if (a < 1e-3)
+    snprintf(buf, n, "%.4g µs", s * 1e6);
+  else if (a < 1)
+    snprintf(buf, n, "%.4g ms", s * 1e3);
+  else
+    snprintf(buf, n, "%.4g s", s);
+}
+
+double clock_seconds(void) {
+  struct timespec t;
+  clock_gettime(CLOCK_MONOTONIC, &t);
+  return (double)t.tv_sec + (double)t.tv_nsec * 1e-9;
+}

@@ -1,0 +1,1334 @@
+/* eval.c — the reference evaluator: the definitional semantics of the cost IR, in doubles.
+ * ∥ is evaluated as a context that multiplies the τ of every transfer (of its channel, if
+ * scoped) by its count; o and p are not affected; nested ∥ multiply. A sum is the loop it
+ * denotes, bounded by a term budget; a sum whose body does not use its index is a
+ * product. Every NaN, infinity, log of 0 or negative size stops with a diagnostic that
+ * names the expression and the values of its variables. */
+#include "eval/eval.h"
+#include "print/print.h"
+
+#include <limits.h>
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+typedef struct par_scope {
+  const pf_channel *ch; /* NULL: every channel */
+  double a;
+} par_scope;
+
+struct eval_state {
+  tlop_ctx *ctx;
+  const tlop_platform *pf;
+  double *vals;         /* by sym id; NaN: unbound */
+  size_t nvals;
+  const tlop_model *model;
+  ptrmap param_ir;      /* sym → lowered default of a parameter */
+  double *param_cache;  /* by sym id, valid when param_epoch matches */
+  uint32_t *param_epoch;
+  uint32_t epoch;
+  par_scope *par;
+  size_t npar, par_cap;
+  double terms; /* added by the sums of this evaluation so far (--max-terms) */
+  /* The sum being entered runs once per remaining iteration of the enclosing sums
+   * (proj_mult times) when it is reached unconditionally and its bounds use none of their
+   * indices (proj_vars, a bloom): then its terms times proj_mult are known in advance, and
+   * a nest beyond --max-terms is refused before it runs. */
+  bool proj_on;
+  double proj_mult;
+  uint64_t proj_vars;
+  /* the schedule being evaluated: transfers placed per step, and the multiplicity of
+   * the placements (a loop whose body ignores its index places them once, n times) */
+  double *taus;
+  size_t ntaus, taus_cap;
+  double sched_mult;
+  msg *msgs; /* the messages of the messages stage being evaluated */
+  size_t nmsgs, msgs_cap;
+  net_flow *flows; /* the flows of the flows stage being evaluated */
+  size_t nflows, flows_cap;
+  bool placing; /* inside a schedule, a messages stage or a flows stage */
+  unsigned extrap;
+  struct {
+    const pf_channel *ch;
+    ir_op op;
+    double m, tau;
+  } first[3]; /* the first look-up of each extrapolation cause */
+  bool failed;
+};
+
+static void ensure(eval_state *es, uint32_t id) {
+  if (id < es->nvals)
+    return;
+  size_t n = es->nvals ? es->nvals : 64;
+  while (n <= id)
+    n *= 2;
+  es->vals = xrealloc(es->vals, n * sizeof *es->vals);
+  es->param_cache = xrealloc(es->param_cache, n * sizeof *es->param_cache);
+  es->param_epoch = xrealloc(es->param_epoch, n * sizeof *es->param_epoch);
+  for (size_t i = es->nvals; i < n; i++) {
+    es->vals[i] = NAN;
+    es->param_epoch[i] = 0;
+  }
+  es->nvals = n;
+}
+
+eval_state *eval_new(tlop_ctx *ctx, const tlop_platform *pf) {
+  eval_state *es = xcalloc(1, sizeof *es);
+  es->ctx = ctx;
+  es->pf = pf;
+  es->epoch = 1;
+  ensure(es, symtab_count(ctx->syms));
+  return es;
+}
+
+void eval_free(eval_state *es) {
+  if (!es)
+    return;
+  free(es->vals);
+  free(es->param_cache);
+  free(es->param_epoch);
+  free(es->par);
+  free(es->taus);
+  free(es->msgs);
+  free(es->flows);
+  ptrmap_free(&es->param_ir);
+  free(es);
+}
+
+void eval_bind(eval_state *es, sym name, double v) {
+  ensure(es, name->id);
+  es->vals[name->id] = v;
+  es->epoch++; /* parameter defaults may depend on it */
+}
+
+void eval_use_env(eval_state *es, const tlop_env *env, const tlop_model *model) {
+  es->model = model;
+  if (env)
+    for (size_t i = 0; i < env->n; i++)
+      eval_bind(es, env->names[i], env->values[i]);
+}
+
+unsigned eval_extrapolations(const eval_state *es) { return es->extrap; }
+
+/* ---- diagnostics that name the expression and its values ---- */
+
+static void collect_vars(const ir_node *n, ptrmap *seen, sym *out, size_t *count, size_t max) {
+  if (*count >= max || ptrmap_get(seen, n))
+    return;
+  ptrmap_put(seen, n, (void *)n);
+  if (n->op == IR_VAR) {
+    out[(*count)++] = n->name;
+    return;
+  }
+  for (int i = 0; i < n->nkids; i++)
+    collect_vars(n->kid[i], seen, out, count, max);
+}
+
+static void fail(eval_state *es, const ir_node *n, const char *fmt, ...) TLOP_PRINTF(3, 4);
+static void fail(eval_state *es, const ir_node *n, const char *fmt, ...) {
+  if (es->failed)
+    return;
+  es->failed = true;
+  strbuf b = {0};
+  va_list ap;
+  va_start(ap, fmt);
+  sb_vprintf(&b, fmt, ap);
+  va_end(ap);
+  if (n->op != IR_VAR) {
+    sb_puts(&b, " in ");
+    strbuf e = {0};
+    prt_expr_to(&e, n, TLOP_FORMAT_UNICODE);
+    if (e.len > 160) {
+      size_t cut = 157;
+      while (cut > 0 && ((unsigned char)e.s[cut] & 0xC0) == 0x80)
+        cut--; /* never inside a UTF-8 character */
+      sb_putn(&b, e.s, cut);
+      sb_puts(&b, "…");
+    } else {
+      sb_puts(&b, e.s);
+    }
+    free(e.s);
+  }
+  sym vars[8];
+  size_t nv = 0;
+  ptrmap seen = {0};
+  collect_vars(n, &seen, vars, &nv, 8);
+  ptrmap_free(&seen);
+  const char *sep = " where ";
+  for (size_t i = 0; i < nv; i++) {
+    if (vars[i]->id >= es->nvals || isnan(es->vals[vars[i]->id]))
+      continue;
+    char num[40];
+    fmt_double(num, sizeof num, es->vals[vars[i]->id]);
+    sb_printf(&b, "%s%s = %s", sep, vars[i]->name, num);
+    sep = ", ";
+  }
+  diag_error(es->ctx, n->origin, "%s", b.s);
+  free(b.s);
+}
+
+/* ---- variables ---- */
+
+static bool eval(eval_state *es, const ir_node *n, double *out);
+static bool eval_unprojected(eval_state *es, const ir_node *n, double *out);
+
+static ast_decl *param_decl(const eval_state *es, sym name) {
+  return es->model ? ptrmap_get(&es->model->values, name) : NULL;
+}
+
+double eval_lookup_var(eval_state *es, sym name, bool *found) {
+  ensure(es, name->id);
+  double v = es->vals[name->id];
+  *found = !isnan(v);
+  if (*found)
+    return v;
+  ast_decl *d = param_decl(es, name);
+  if (!d || !d->body)
+    return NAN;
+  if (es->param_epoch[name->id] == es->epoch) {
+    *found = true;
+    return es->param_cache[name->id];
+  }
+  ir_node *ir = ptrmap_get(&es->param_ir, name);
+  if (!ir) {
+    ir = lower_expr((tlop_model *)es->model, d->body, NULL);
+    if (!ir) {
+      es->failed = true; /* lowering said why */
+      return NAN;
+    }
+    ptrmap_put(&es->param_ir, name, ir);
+  }
+  /* A default is evaluated outside any ∥: it is a value, not a transfer. */
+  size_t npar = es->npar;
+  es->npar = 0;
+  bool ok = eval(es, ir, &v);
+  es->npar = npar;
+  if (!ok)
+    return NAN;
+  es->param_cache[name->id] = v;
+  es->param_epoch[name->id] = es->epoch;
+  *found = true;
+  return v;
+}
+
+/* ---- transfers ---- */
+
+static void note_extrapolation(eval_state *es, unsigned flags, const pf_channel *ch, ir_op op,
+                               double m, double tau) {
+  for (int bit = 0; bit < 3; bit++)
+    if ((flags & (1u << bit)) && !(es->extrap & (1u << bit))) {
+      es->first[bit].ch = ch;
+      es->first[bit].op = op;
+      es->first[bit].m = m;
+      es->first[bit].tau = tau;
+    }
+  es->extrap |= flags;
+}
+
+bool eval_extrapolation_is_gamma(const eval_state *es, int bit) { return es->first[bit].op == IR_GAMMA; }
+
+bool eval_extrapolation_from_zero_row(const eval_state *es, int bit) {
+  const tab_table *t = es->first[bit].op == IR_GAMMA ? es->pf->gamma
+                       : es->first[bit].ch          ? es->first[bit].ch->table
+                                                    : NULL;
+  return t && t->nrows == 1 && t->m[0] == 0;
+}
+
+/* "L[shm](1 KiB, 2)", "o[shm](1 KiB)", "γ(1 KiB, 2)": one look-up, for messages. */
+static void describe_transfer(char *buf, size_t n, ir_op op, const pf_channel *channel, double m,
+                              double tau_value) {
+  char size[48], tau[40];
+  tlop_format_size(size, sizeof size, m);
+  fmt_double(tau, sizeof tau, tau_value);
+  const char *ch = channel ? channel->name->name : "";
+  switch (op) {
+  case IR_L: snprintf(buf, n, "L[%s](%s, %s)", ch, size, tau); break;
+  case IR_O: snprintf(buf, n, "o[%s](%s)", ch, size); break;
+  case IR_PACK: snprintf(buf, n, "p[%s](%s)", ch, size); break;
+  default: snprintf(buf, n, "γ(%s, %s)", size, tau); break;
+  }
+}
+
+void eval_extrapolation_example(const eval_state *es, int bit, char *buf, size_t n) {
+  describe_transfer(buf, n, es->first[bit].op, es->first[bit].ch, es->first[bit].m,
+                    es->first[bit].tau);
+}
+
+static const pf_channel *channel_of(eval_state *es, const ir_node *n) {
+  const pf_channel *ch = pf_channel_find(es->pf, n->name);
+  if (!ch)
+    fail(es, n, n->name ? "platform '%s' has no channel '%s'" : "platform '%s' has no channel",
+         es->pf->name->name, n->name ? n->name->name : "");
+  return ch;
+}
+
+static double par_factor(const eval_state *es, const pf_channel *ch) {
+  double a = 1;
+  for (size_t i = 0; i < es->npar; i++)
+    if (!es->par[i].ch || es->par[i].ch == ch)
+      a *= es->par[i].a;
+  return a;
+}
+
+/* Evaluates a channel's analytic body with its own parameters bound, outside any ∥. */
+static bool eval_analytic(eval_state *es, const ir_node *body, sym p1, double v1, sym p2,
+                          double v2, double *out) {
+  ensure(es, p1->id);
+  if (p2)
+    ensure(es, p2->id);
+  double old1 = es->vals[p1->id], old2 = p2 ? es->vals[p2->id] : 0;
+  es->vals[p1->id] = v1;
+  if (p2)
+    es->vals[p2->id] = v2;
+  size_t npar = es->npar;
+  es->npar = 0;
+  bool ok = eval_unprojected(es, body, out);
+  es->npar = npar;
+  es->vals[p1->id] = old1;
+  if (p2)
+    es->vals[p2->id] = old2;
+  return ok;
+}
+
+static bool check_size(eval_state *es, const ir_node *n, double m) {
+  if (isfinite(m) && m >= 0)
+    return true;
+  char num[40];
+  fmt_double(num, sizeof num, m);
+  fail(es, n, "message size %s B is %s", num, isfinite(m) ? "negative" : "not finite");
+  return false;
+}
+
+/* τ counts the transfers that share a channel: at least the one itself, on every platform
+ * (a table starts at τ = 1, and an analytic formula must agree with it). */
+static bool check_tau(eval_state *es, const ir_node *n, double tau) {
+  if (isfinite(tau) && tau >= 1)
+    return true;
+  char num[40];
+  fmt_double(num, sizeof num, tau);
+  fail(es, n, "concurrency τ = %s is %s", num, !isfinite(tau) ? "not finite" : "below 1");
+  return false;
+}
+
+/* A cost the platform gives (a table's look-up, a channel's formula) is a finite time ≥ 0. */
+static bool check_cost(eval_state *es, const ir_node *n, ir_op op, const pf_channel *ch, double m,
+                       double tau, double cost) {
+  if (isfinite(cost) && cost >= 0)
+    return true;
+  char what[160], num[48];
+  describe_transfer(what, sizeof what, op, ch, m, tau);
+  tlop_format_time(num, sizeof num, cost);
+  fail(es, n, "%s = %s is %s on platform '%s'", what, num,
+       isfinite(cost) ? "negative" : "not finite", es->pf->name->name);
+  return false;
+}
+
+static bool transfer_cost(eval_state *es, const ir_node *n, const pf_channel *ch, double m,
+                          double tau, double *out) {
+  if (!check_size(es, n, m) || !check_tau(es, n, tau))
+    return false;
+  if (ch->table) {
+    unsigned flags = 0;
+    *out = tab_L(ch->table, m, tau, (tab_tau_rule)es->ctx->tau_rule, &flags);
+    note_extrapolation(es, flags, ch, IR_L, m, tau);
+  } else if (!eval_analytic(es, ch->L, ch->L_m, m, ch->L_tau, tau, out)) {
+    return false;
+  }
+  return check_cost(es, n, IR_L, ch, m, tau, *out);
+}
+
+static bool eval_L(eval_state *es, const ir_node *n, double *out) {
+  const pf_channel *ch = channel_of(es, n);
+  double m, tau;
+  if (!ch || !eval(es, n->kid[0], &m) || !eval(es, n->kid[1], &tau))
+    return false;
+  return transfer_cost(es, n, ch, m, tau * par_factor(es, ch), out);
+}
+
+static bool eval_o_or_p(eval_state *es, const ir_node *n, double *out) {
+  const pf_channel *ch = channel_of(es, n);
+  double m;
+  if (!ch || !eval(es, n->kid[0], &m) || !check_size(es, n, m))
+    return false;
+  if (n->op == IR_O && ch->table) {
+    unsigned flags = 0;
+    *out = tab_o(ch->table, m, &flags);
+    note_extrapolation(es, flags, ch, IR_O, m, 0);
+    return check_cost(es, n, n->op, ch, m, 0, *out);
+  }
+  const ir_node *body = n->op == IR_O ? ch->o : ch->p;
+  if (!body) {
+    *out = 0; /* an analytic channel without o (or p) has none */
+    return true;
+  }
+  return eval_analytic(es, body, n->op == IR_O ? ch->o_m : ch->p_m, m, NULL, 0, out) &&
+         check_cost(es, n, n->op, ch, m, 0, *out);
+}
+
+static bool eval_gamma(eval_state *es, const ir_node *n, double *out) {
+  const tlop_platform *pf = es->pf;
+  double m, tau;
+  if (!eval(es, n->kid[0], &m) || !eval(es, n->kid[1], &tau) || !check_size(es, n, m))
+    return false;
+  tau *= par_factor(es, NULL);
+  if (!check_tau(es, n, tau))
+    return false;
+  char *lacks = pf_gamma_lacks(pf, n->name);
+  if (lacks) {
+    fail(es, n, "%s", lacks);
+    free(lacks);
+    return false;
+  }
+  if (pf->gamma) {
+    int col = tab_gamma_column(pf->gamma, n->name->name);
+    /* A gamma table is measured at τ = 1; beyond it the value is held and flagged. */
+    unsigned flags = tau > 1 ? TAB_BEYOND_TAU : 0;
+    *out = tab_column_at(pf->gamma, col, m, &flags);
+    note_extrapolation(es, flags, NULL, IR_GAMMA, m, tau);
+    return check_cost(es, n, IR_GAMMA, NULL, m, tau, *out);
+  }
+  return eval_analytic(es, pf->gamma_expr, pf->gamma_m, m, pf->gamma_tau, tau, out) &&
+         check_cost(es, n, IR_GAMMA, NULL, m, tau, *out);
+}
+
+/* ---- placements: the statements of schedules and messages stages ---- */
+
+/* Runs the statements of a schedule or a messages stage: `at` and `send` record what
+ * they place, each with the multiplicity of the loops around it. */
+static bool place(eval_state *es, const ir_node *n) {
+  if (es->placing) {
+    fail(es, n, "a schedule or messages stage inside another one");
+    return false;
+  }
+  es->placing = true;
+  es->ntaus = es->nmsgs = 0;
+  es->sched_mult = 1;
+  double ignored;
+  bool ok = eval(es, n->kid[1], &ignored);
+  es->placing = false;
+  return ok;
+}
+
+/* ---- progression: transfers of different sizes at once on one channel ---- */
+
+/* Bytes a transfer moves in time t at concurrency τ: the x ≤ r with L(x, τ) = t, by
+ * bisection on the look-up down to adjacent doubles (the look-up is piecewise linear or
+ * analytic, monotone in m as far as the table is). */
+static bool moved(const msg_pricer *pr, double tau, double t, double r, double *x) {
+  double lo = 0, hi = r;
+  for (int i = 0; i < 2100; i++) {
+    double mid = lo + (hi - lo) / 2, c;
+    if (mid <= lo || mid >= hi)
+      break;
+    if (!pr->L(pr->self, mid, tau, &c))
+      return false;
+    if (c < t)
+      lo = mid;
+    else
+      hi = mid;
+  }
+  *x = lo;
+  return true;
+}
+
+/* n groups of count[j] transfers of size[j] on one channel, all at once. The transfer
+ * that finishes first at the current concurrency ends a round; every other advances by
+ * the bytes it moves in that time at that concurrency; the finished ones leave and the
+ * concurrency drops (the "minimum part" progression of libtaulop and Martinasso). Equal
+ * sizes finish together, so one size is a single round: L(m, Σ τ). */
+static bool progression(const msg_pricer *pr, const double *size, const double *count, size_t n,
+                        double *out) {
+  double *left = malloc((n ? n : 1) * sizeof *left);
+  bool *done = calloc(n ? n : 1, sizeof *done);
+  memcpy(left, size, n * sizeof *left);
+  double tau = 0, total = 0;
+  for (size_t j = 0; j < n; j++)
+    tau += count[j];
+  double *cost = malloc((n ? n : 1) * sizeof *cost);
+  bool ok = true;
+  size_t remaining = n;
+  while (ok && remaining > 0) {
+    /* one round, every transfer priced at the round's concurrency */
+    double first = INFINITY, leaving = 0;
+    for (size_t j = 0; j < n && ok; j++)
+      if (!done[j] && (ok = pr->L(pr->self, left[j], tau, &cost[j])) && cost[j] < first)
+        first = cost[j];
+    total += first;
+    for (size_t j = 0; j < n && ok; j++) {
+      if (done[j])
+        continue;
+      double x;
+      if (cost[j] <= first * (1 + 1e-12)) {
+        done[j] = true;
+        remaining--;
+        leaving += count[j];
+      } else if ((ok = moved(pr, tau, first, left[j], &x))) {
+        left[j] -= x;
+      }
+    }
+    tau -= leaving;
+  }
+  free(cost);
+  free(left);
+  free(done);
+  *out = total;
+  return ok;
+}
+
+/* A transfer the interpreter prices: on channel ch, its diagnostics naming node at. */
+typedef struct priced_transfer {
+  eval_state *es;
+  const ir_node *at;
+  const pf_channel *ch;
+} priced_transfer;
+
+static bool price_transfer(void *self, double m, double tau, double *cost) {
+  priced_transfer *t = self;
+  return transfer_cost(t->es, t->at, t->ch, m, tau, cost);
+}
+
+static bool progress(eval_state *es, const ir_node *at, const pf_channel *ch, const double *size,
+                     const double *count, size_t n, double *out) {
+  priced_transfer t = {es, at, ch};
+  msg_pricer pr = {price_transfer, &t};
+  return progression(&pr, size, count, n, out);
+}
+
+/* ---- binary concurrency: L(m,a) ∥ L(m,b) = L(m,a+b); other channels do not contend ---- */
+
+typedef struct flow {
+  const pf_channel *ch;
+  const ir_node *at;
+  double m, tau;
+} flow;
+
+static bool flatten(eval_state *es, const ir_node *n, flow **fl, size_t *nf, size_t *cap) {
+  switch (n->op) {
+  case IR_L: {
+    const pf_channel *ch = channel_of(es, n);
+    double m, tau;
+    if (!ch || !eval(es, n->kid[0], &m) || !eval(es, n->kid[1], &tau))
+      return false;
+    flow f = {ch, n, m, tau * par_factor(es, ch)};
+    VEC_PUSH(*fl, *nf, *cap, f);
+    return true;
+  }
+  case IR_STAGE:
+    return flatten(es, n->kid[0], fl, nf, cap);
+  case IR_CONC:
+    return flatten(es, n->kid[0], fl, nf, cap) && flatten(es, n->kid[1], fl, nf, cap);
+  case IR_PAR: {
+    double a;
+    if (!eval(es, n->kid[0], &a))
+      return false;
+    const pf_channel *ch = n->name ? pf_channel_find(es->pf, n->name) : NULL;
+    par_scope s = {ch, a};
+    VEC_PUSH(es->par, es->npar, es->par_cap, s);
+    bool ok = flatten(es, n->kid[1], fl, nf, cap);
+    es->npar--;
+    return ok;
+  }
+  default:
+    fail(es, n, "binary ∥ needs transfers on both sides");
+    return false;
+  }
+}
+
+/* Sorts transfers by channel, then size, so that each channel's sizes are together. */
+static int flow_order(const void *a, const void *b) {
+  const flow *x = a, *y = b;
+  if (x->ch != y->ch)
+    return (uintptr_t)x->ch < (uintptr_t)y->ch ? -1 : 1;
+  return (x->m > y->m) - (x->m < y->m);
+}
+
+/* Adds c transfers of m bytes to one resource's groups, which progression takes by size
+ * (sizes come sorted): an equal size joins the last group. */
+static void add_transfers(double *size, double *count, size_t *k, double m, double c) {
+  if (*k && size[*k - 1] == m) {
+    count[*k - 1] += c;
+  } else {
+    size[*k] = m;
+    count[(*k)++] = c;
+  }
+}
+
+/* Flows of one channel progress together; channels do not contend: the slowest wins. */
+static bool channels_max(eval_state *es, const ir_node *n, flow *fl, size_t nf, double *out) {
+  if (nf > 1)
+    qsort(fl, nf, sizeof *fl, flow_order);
+  double worst = 0, *size = malloc((nf ? nf : 1) * sizeof *size),
+         *count = malloc((nf ? nf : 1) * sizeof *count);
+  bool ok = true;
+  for (size_t i = 0; ok && i < nf;) {
+    size_t k = 0, j = i;
+    for (; j < nf && fl[j].ch == fl[i].ch; j++)
+      add_transfers(size, count, &k, fl[j].m, fl[j].tau);
+    double c;
+    ok = progress(es, n, fl[i].ch, size, count, k, &c);
+    if (c > worst)
+      worst = c;
+    i = j;
+  }
+  free(size);
+  free(count);
+  *out = worst;
+  return ok;
+}
+
+static bool eval_conc(eval_state *es, const ir_node *n, double *out) {
+  flow *fl = NULL;
+  size_t nf = 0, cap = 0;
+  bool ok = flatten(es, n, &fl, &nf, &cap) && channels_max(es, n, fl, nf, out);
+  free(fl);
+  return ok;
+}
+
+/* ---- messages stages: messages placed on nodes; a channel towards a node is shared ---- */
+
+/* A rank or a node: a whole number ≥ 0. */
+static bool check_whole(eval_state *es, const ir_node *n, double v, const char *what) {
+  if (v >= 0 && isfinite(v) && v == floor(v))
+    return true;
+  char num[40];
+  fmt_double(num, sizeof num, v);
+  fail(es, n, "%s %s is not a whole number ≥ 0", what, num);
+  return false;
+}
+
+static bool check_rank(eval_state *es, const ir_node *n, double rank) {
+  return check_whole(es, n, rank, "rank");
+}
+
+/* sequential(Q) and round_robin(M) group ranks by a whole Q (M) ≥ 1: checked before the
+ * mapping divides by it. */
+static bool check_mapping(eval_state *es, const ir_node *n) {
+  const ir_node *arg;
+  const char *mapping = ir_mapping(n, &arg);
+  double v;
+  if (!mapping)
+    return true;
+  if (!eval(es, arg, &v))
+    return false;
+  if (v >= 1 && isfinite(v) && v == floor(v))
+    return true;
+  strbuf b = {0};
+  prt_expr_to(&b, arg, TLOP_FORMAT_UNICODE);
+  char num[40];
+  fmt_double(num, sizeof num, v);
+  if (arg->op == IR_NUM)
+    fail(es, n, "%s(%s) needs a whole number ≥ 1", mapping, b.s);
+  else
+    fail(es, n, "%s(%s) needs a whole number ≥ 1 (%s = %s)", mapping, b.s, b.s, num);
+  free(b.s);
+  return false;
+}
+
+static bool eval_send(eval_state *es, const ir_node *n, double *out) {
+  msg m = {0};
+  *out = 0;
+  if (!eval(es, n->kid[0], &m.src) || !eval(es, n->kid[1], &m.dst) || !eval(es, n->kid[2], &m.size))
+    return false;
+  if (!check_size(es, n, m.size) || !check_rank(es, n, m.src) || !check_rank(es, n, m.dst))
+    return false;
+  m.count = es->sched_mult;
+  if (es->nmsgs >= es->ctx->max_messages) {
+    char lim[40];
+    fmt_double(lim, sizeof lim, es->ctx->max_messages);
+    fail(es, n, "more than %s messages in one messages stage (--max-messages)", lim);
+    return false;
+  }
+  VEC_PUSH(es->msgs, es->nmsgs, es->msgs_cap, m);
+  return true;
+}
+
+/* The node of a rank under the stage's mapping. */
+static bool node_of(eval_state *es, const ir_node *stage, double rank, double *node) {
+  sym r = stage->name;
+  ensure(es, r->id);
+  double saved = es->vals[r->id];
+  es->vals[r->id] = rank;
+  bool ok = eval(es, stage->kid[0], node);
+  es->vals[r->id] = saved;
+  return ok;
+}
+
+bool eval_messages(eval_state *es, const ir_node *n, msg **msgs, size_t *count) {
+  bool ok = check_mapping(es, n) && place(es, n);
+  /* a message stays on its node (shared memory) or crosses the network; messages on one
+   * channel towards one node share it */
+  for (size_t i = 0; ok && i < es->nmsgs; i++) {
+    msg *m = &es->msgs[i];
+    double a, b;
+    if (!(ok = node_of(es, n, m->src, &a) && node_of(es, n, m->dst, &b)))
+      break;
+    m->net = a != b;
+    m->node = b;
+  }
+  *msgs = es->msgs;
+  *count = es->nmsgs;
+  return ok;
+}
+
+static int msg_order(const void *a, const void *b) {
+  const msg *x = a, *y = b;
+  if (x->net != y->net)
+    return x->net - y->net;
+  if (x->node != y->node)
+    return x->node < y->node ? -1 : 1;
+  return (x->size > y->size) - (x->size < y->size);
+}
+
+/* One shared resource — the same channel towards the same node — at a time: its messages
+ * progress together (equal sizes as one group, each count times the ∥ of its channel);
+ * resources do not contend: the slowest one. ms is sorted in place. */
+bool msgs_cost(msg *ms, size_t n, const double par[2], const msg_pricer pr[2], double *out) {
+  if (n > 1)
+    qsort(ms, n, sizeof *ms, msg_order);
+  double worst = 0, *size = malloc((n ? n : 1) * sizeof *size),
+         *count = malloc((n ? n : 1) * sizeof *count);
+  bool ok = true;
+  for (size_t i = 0, j; ok && i < n; i = j) {
+    size_t k = 0;
+    for (j = i; j < n && ms[j].net == ms[i].net && ms[j].node == ms[i].node; j++)
+      add_transfers(size, count, &k, ms[j].size, ms[j].count * par[ms[j].net]);
+    double c;
+    if ((ok = progression(&pr[ms[i].net], size, count, k, &c)) && c > worst)
+      worst = c;
+  }
+  free(size);
+  free(count);
+  *out = worst;
+  return ok;
+}
+
+/* A message's transfers the interpreter prices: the stage's channel, or why it has none. */
+typedef struct priced_message {
+  priced_transfer t;
+  bool net;
+} priced_message;
+
+static bool price_message(void *self, double m, double tau, double *cost) {
+  priced_message *pm = self;
+  if (pm->t.ch)
+    return transfer_cost(pm->t.es, pm->t.at, pm->t.ch, m, tau, cost);
+  fail(pm->t.es, pm->t.at, "messages %s need a channel '%s' on platform '%s'",
+       pm->net ? "between nodes" : "within a node", pm->net ? "net" : "shm",
+       pm->t.es->pf->name->name);
+  return false;
+}
+
+static bool eval_msgs(eval_state *es, const ir_node *n, double *out) {
+  msg *ms;
+  size_t nm;
+  if (!eval_messages(es, n, &ms, &nm))
+    return false;
+  priced_message pm[2];
+  msg_pricer pr[2];
+  double par[2];
+  for (int net = 0; net < 2; net++) {
+    const pf_channel *ch = pf_channel_find(es->pf, ctx_sym(es->ctx, net ? "net" : "shm"));
+    pm[net] = (priced_message){{es, n, ch}, net};
+    pr[net] = (msg_pricer){price_message, &pm[net]};
+    par[net] = par_factor(es, ch);
+  }
+  return msgs_cost(ms, nm, par, pr, out);
+}
+
+/* The JIT's messages stages: a price function per channel (NULL: the platform has none)
+ * is called with x[nx] = m and x[nx + 1] = τ appended to the point x. */
+typedef struct priced_jit {
+  tlop_rt_price fn;
+  double *x;
+  int64_t nx;
+  const void *tables;
+  uint8_t flags;
+} priced_jit;
+
+static bool price_jit(void *self, double m, double tau, double *cost) {
+  priced_jit *pj = self;
+  if (!pj->fn)
+    return false;
+  uint8_t flags = 0;
+  pj->x[pj->nx] = m;
+  pj->x[pj->nx + 1] = tau;
+  *cost = pj->fn(pj->x, pj->tables, &flags);
+  pj->flags |= flags;
+  return isfinite(*cost);
+}
+
+double tlop_rt_messages(msg *ms, int64_t n, double par_shm, double par_net, tlop_rt_price shm,
+                        tlop_rt_price net, const double *x, int64_t nx, const void *tables,
+                        uint8_t *xflags) {
+  /* the code flagged these as errors already; msgs_cost could not even sort them */
+  for (int64_t i = 0; i < n; i++)
+    if (!isfinite(ms[i].size) || !isfinite(ms[i].node))
+      return NAN;
+  double *xm = malloc(((size_t)nx + 2) * sizeof *xm), cost = NAN;
+  if (!xm)
+    return NAN;
+  if (nx)
+    memcpy(xm, x, (size_t)nx * sizeof *xm);
+  priced_jit pj[2] = {{shm, xm, nx, tables, 0}, {net, xm, nx, tables, 0}};
+  msg_pricer pr[2] = {{price_jit, &pj[0]}, {price_jit, &pj[1]}};
+  double par[2] = {par_shm, par_net};
+  if (!msgs_cost(ms, (size_t)n, par, pr, &cost))
+    cost = NAN;
+  *xflags |= pj[0].flags | pj[1].flags;
+  free(xm);
+  return cost;
+}
+
+/* ---- flows stages: Martinasso & Méhaut's flows between nodes (src/flows.c) ---- */
+
+/* One of a flows stage's functions: the cut of an entry, the time alone of a size. */
+static bool apply(eval_state *es, sym v, const ir_node *body, double value, double *out) {
+  ensure(es, v->id);
+  double saved = es->vals[v->id];
+  es->vals[v->id] = value;
+  bool ok = eval(es, body, out);
+  es->vals[v->id] = saved;
+  return ok;
+}
+
+/* send a -> b : Q at t; — one flow per pass of the loops around it. */
+static bool eval_flow(eval_state *es, const ir_node *n, double *out) {
+  const ir_node *send = n->kid[0];
+  net_flow f = {0};
+  *out = 0;
+  if (!eval(es, send->kid[0], &f.src) || !eval(es, send->kid[1], &f.dst) ||
+      !eval(es, send->kid[2], &f.size) || !eval(es, n->kid[1], &f.start))
+    return false;
+  if (!check_whole(es, send->kid[0], f.src, "node") ||
+      !check_whole(es, send->kid[1], f.dst, "node") || !check_size(es, send->kid[2], f.size))
+    return false;
+  char num[40];
+  if (f.src == f.dst) {
+    fmt_double(num, sizeof num, f.src);
+    fail(es, n, "a flow from node %s to itself: flows cross the network between two nodes", num);
+    return false;
+  }
+  if (!(isfinite(f.start) && f.start >= 0)) {
+    fmt_double(num, sizeof num, f.start);
+    fail(es, n->kid[1], "the start of a flow, %s s, is %s", num,
+         isfinite(f.start) ? "negative" : "not finite");
+    return false;
+  }
+  for (double k = 0; k < es->sched_mult; k++) {
+    if (es->nflows >= es->ctx->max_messages) {
+      fmt_double(num, sizeof num, es->ctx->max_messages);
+      fail(es, n, "more than %s flows in one flows stage (--max-messages)", num);
+      return false;
+    }
+    VEC_PUSH(es->flows, es->nflows, es->flows_cap, f);
+  }
+  return true;
+}
+
+/* Table 2's entries and each flow's time alone, all finite and ≥ 0. */
+static bool price_flows(eval_state *es, const ir_node *n, double cuts[FLOW_NCUTS]) {
+  char num[40];
+  for (int k = 0; k < FLOW_NCUTS; k++) {
+    const ir_node *cut = n->kid[1]->kid[2];
+    if (!apply(es, n->kid[1]->name, cut, k, &cuts[k]))
+      return false;
+    if (!(isfinite(cuts[k]) && cuts[k] >= 0)) {
+      fmt_double(num, sizeof num, cuts[k]);
+      fail(es, cut, "the flow cut of entry %d is %s: a cut is a finite number ≥ 0", k, num);
+      return false;
+    }
+  }
+  for (size_t i = 0; i < es->nflows; i++) {
+    net_flow *f = &es->flows[i];
+    if (!apply(es, n->name, n->kid[0], f->size, &f->alone))
+      return false;
+    if (!(isfinite(f->alone) && f->alone >= 0)) {
+      fmt_double(num, sizeof num, f->alone);
+      fail(es, n->kid[0], "the time of a flow alone is %s s: it must be finite and ≥ 0", num);
+      return false;
+    }
+  }
+  return true;
+}
+
+/* Places the flows, prices them and runs the progression: the stage lasts from the first
+ * start to the last completion. */
+static bool run_flows(eval_state *es, const ir_node *n, strbuf *trace, double *out) {
+  if (es->placing) {
+    fail(es, n, "a flows stage inside a schedule, a messages stage or another flows stage");
+    return false;
+  }
+  es->placing = true;
+  es->nflows = 0;
+  es->sched_mult = 1;
+  double cuts[FLOW_NCUTS], ignored;
+  bool ok = eval(es, n->kid[2], &ignored);
+  es->placing = false;
+  if (!ok || !price_flows(es, n, cuts))
+    return false;
+  char *error = flows_progress(es->flows, es->nflows, cuts, trace);
+  if (error) {
+    fail(es, n, "%s", error);
+    free(error);
+    return false;
+  }
+  double first = INFINITY, last = 0;
+  for (size_t i = 0; i < es->nflows; i++) {
+    first = fmin(first, es->flows[i].start);
+    last = fmax(last, es->flows[i].done);
+  }
+  *out = es->nflows ? last - first : 0;
+  return true;
+}
+
+bool eval_flows_trace(eval_state *es, const ir_node *n, char **text) {
+  strbuf b = {0};
+  double ignored;
+  bool ok = run_flows(es, n, &b, &ignored);
+  *text = sb_take(&b);
+  return ok;
+}
+
+/* ---- schedules: transfers placed at pipeline steps; a step costs one L(S, Σ τ) ---- */
+
+static bool eval_at(eval_state *es, const ir_node *n, double *out) {
+  double step, count;
+  if (!eval(es, n->kid[0], &step) || !eval(es, n->kid[1], &count))
+    return false;
+  *out = 0;
+  if (!(step >= 1 && step == floor(step) && step <= es->ctx->max_steps)) {
+    char x[40], lim[40];
+    fmt_double(x, sizeof x, step);
+    fmt_double(lim, sizeof lim, es->ctx->max_steps);
+    fail(es, n, "step %s of a schedule is not a whole number from 1 to %s (--max-steps)", x, lim);
+    return false;
+  }
+  if (!(count >= 0 && isfinite(count))) {
+    char x[40];
+    fmt_double(x, sizeof x, count);
+    fail(es, n, "%s transfers placed at a step: the count must be a finite number ≥ 0", x);
+    return false;
+  }
+  size_t t = (size_t)step;
+  if (t >= es->ntaus) {
+    es->taus = grow_array(es->taus, &es->taus_cap, t + 1, sizeof *es->taus);
+    for (size_t i = es->ntaus; i <= t; i++)
+      es->taus[i] = 0;
+    es->ntaus = t + 1;
+  }
+  es->taus[t] += count * es->sched_mult;
+  return true;
+}
+
+/* The τ of each step of schedule n (index = step, 0 unused); false after a diagnostic. */
+bool eval_schedule_taus(eval_state *es, const ir_node *n, const double **taus, size_t *nsteps) {
+  bool ok = place(es, n);
+  *taus = es->taus;
+  *nsteps = es->ntaus;
+  return ok;
+}
+
+static bool eval_schedule(eval_state *es, const ir_node *n, double *out) {
+  const pf_channel *ch = pf_channel_find(es->pf, n->name);
+  double size;
+  if (!ch) {
+    fail(es, n, "platform '%s' has no channel '%s'", es->pf->name->name, n->name ? n->name->name : "");
+    return false;
+  }
+  if (!eval(es, n->kid[0], &size))
+    return false;
+  const double *taus;
+  size_t steps;
+  if (!eval_schedule_taus(es, n, &taus, &steps))
+    return false;
+  double a = par_factor(es, ch), total = 0;
+  for (size_t t = 1; t < steps; t++) {
+    double c;
+    if (taus[t] == 0)
+      continue;
+    if (!transfer_cost(es, n, ch, size, taus[t] * a, &c))
+      return false;
+    total += c;
+  }
+  *out = total;
+  return true;
+}
+
+/* ---- the evaluator ---- */
+
+static bool eval_sum(eval_state *es, const ir_node *n, double *out) {
+  double lo, hi;
+  if (!eval(es, n->kid[0], &lo) || !eval(es, n->kid[1], &hi))
+    return false;
+  if (!isfinite(lo) || !isfinite(hi)) {
+    fail(es, n, "the bounds of the sum are not finite");
+    return false;
+  }
+  double count = hi >= lo ? floor(hi - lo) + 1 : 0;
+  *out = 0;
+  if (count == 0)
+    return true;
+  sym idx = n->name;
+  if (!ir_mentions(n->kid[2], idx)) {
+    double v, mult = es->sched_mult;
+    es->sched_mult *= count;
+    bool ok = eval(es, n->kid[2], &v);
+    es->sched_mult = mult;
+    *out = count * v;
+    return ok;
+  }
+  bool projected = es->proj_on && !((n->kid[0]->vars | n->kid[1]->vars) & es->proj_vars);
+  double mult = projected ? es->proj_mult : 1;
+  if (es->terms + count * mult > es->ctx->max_terms) {
+    char num[40], lim[40];
+    fmt_double(lim, sizeof lim, es->ctx->max_terms);
+    if (es->terms == 0 && mult == 1) {
+      fmt_double(num, sizeof num, count);
+      fail(es, n, "the sum has %s terms, more than the limit of %s (--max-terms)", num, lim);
+    } else {
+      fmt_double(num, sizeof num, es->terms + count * mult);
+      fail(es, n, "the sums of this evaluation add %s terms, more than the limit of %s "
+           "(--max-terms)", num, lim);
+    }
+    return false;
+  }
+  es->terms += count;
+  ensure(es, idx->id);
+  double saved = es->vals[idx->id], acc = 0;
+  bool saved_on = es->proj_on;
+  double saved_mult = es->proj_mult;
+  uint64_t saved_vars = es->proj_vars;
+  es->proj_vars = (projected ? saved_vars : 0) | 1ull << (idx->id % 64);
+  bool ok = true;
+  for (double k = 0; k < count && ok; k++) {
+    double v;
+    es->vals[idx->id] = lo + k;
+    es->proj_on = true;
+    es->proj_mult = mult * (count - k);
+    ok = eval(es, n->kid[2], &v);
+    acc += v;
+  }
+  es->vals[idx->id] = saved;
+  es->proj_on = saved_on;
+  es->proj_mult = saved_mult;
+  es->proj_vars = saved_vars;
+  *out = acc;
+  return ok;
+}
+
+/* Evaluates n where its sums must not be projected: only some iterations of the enclosing
+ * sums reach it (a branch of an if, the right of and/or, the body of a repeat), or its
+ * bounds may use values that change with them (a channel's formula of m and τ). */
+static bool eval_unprojected(eval_state *es, const ir_node *n, double *out) {
+  bool saved = es->proj_on;
+  es->proj_on = false;
+  bool ok = eval(es, n, out);
+  es->proj_on = saved;
+  return ok;
+}
+
+static bool check_result(eval_state *es, const ir_node *n, double a, double b, double r) {
+  if (isfinite(r))
+    return true;
+  char x[40], y[40];
+  fmt_double(x, sizeof x, a);
+  fmt_double(y, sizeof y, b);
+  switch (n->op) {
+  case IR_DIV:
+    if (b == 0) {
+      fail(es, n, "division by zero");
+      return false;
+    }
+    break;
+  case IR_MOD:
+    if (b == 0) {
+      fail(es, n, "remainder of a division by zero");
+      return false;
+    }
+    break;
+  case IR_LOG2:
+  case IR_SQRT:
+    fail(es, n, "%s of %s", ir_op_name((ir_op)n->op), x);
+    return false;
+  case IR_LOG:
+    fail(es, n, "log of %s in base %s", y, x);
+    return false;
+  default:
+    break;
+  }
+  if (isnan(r))
+    fail(es, n, "the result is not a number (operands %s and %s)", x, y);
+  else
+    fail(es, n, "the result overflows to infinity (operands %s and %s)", x, y);
+  return false;
+}
+
+/* ---- products and quotients whose operands leave the range of doubles ---- */
+
+/* A value as m·2^e with m finite (0.5 ≤ |m| < 1, or 0), beside the value in doubles. The
+ * simplifier writes m/2^i/2^i/2^i as m/2^(3i) and 7/2^(343 − i) as 7/2^343·2^i: at
+ * 2^i = 2^784, or i = 1030, the original is an ordinary number, but 2^2352 and 2^1030 are
+ * out of range; as m·2^e, the quotient and the product are the numbers they are. The wide
+ * value is used only where the value in doubles overflowed on the way (an infinity or a
+ * NaN, which the JIT finds and hands the point to this interpreter for): elsewhere, an
+ * underflow included, the result is the doubles', the JIT's. */
+typedef struct wide {
+  double m, e;
+  double ord; /* the value in doubles, as the JIT computes it */
+  bool over;  /* some step of ord was not finite */
+} wide;
+
+static wide wide_of(double v) {
+  int e;
+  double m = frexp(v, &e);
+  return (wide){m, e, v, !isfinite(v)};
+}
+
+static double wide_value(wide w) {
+  double e = fmax(fmin(w.e, INT_MAX / 2), INT_MIN / 2); /* beyond: 0 or inf anyway */
+  return ldexp(w.m, (int)e);
+}
+
+/* r computed as m·2^e, with the value in doubles ord and whether x's, y's or ord left. */
+static wide wide_with(wide r, double ord, wide x, wide y) {
+  r.ord = ord;
+  r.over = x.over || y.over || !isfinite(ord);
+  return r;
+}
+
+/* The shift that aligns a term of a sum on the sum's exponent: at most 0 (a term of
+ * mantissa 0, whose exponent is anything, is shifted by 0), and within an int. */
+static int aligned(double shift) { return (int)fmax(fmin(shift, 0), INT_MIN / 2); }
+
+/* x·y, x/y (y ≠ 0), x + y or x − y: the ordinary result, to the bit (a subnormal rounds
+ * once), when the operands and the result are in range; else mantissas and exponents
+ * apart, a sum aligned on the larger exponent (the bits of the smaller below it lost, as
+ * in a sum of doubles). */
+static wide wide_arith(ir_op op, wide x, wide y) {
+  bool sum = op == IR_ADD || op == IR_SUB;
+  double vx = wide_value(x), vy = wide_value(y), r = ir_apply(op, vx, vy);
+  double ord = ir_apply(op, x.ord, y.ord);
+  if (isfinite(vx) && isfinite(vy) && isfinite(r) && (vx != 0 || x.m == 0) &&
+      (vy != 0 || y.m == 0) && (sum || r != 0 || x.m == 0 || (op == IR_MUL && y.m == 0)))
+    return wide_with(wide_of(r), ord, x, y);
+  if (!sum) {
+    wide w = wide_of(ir_apply(op, x.m, y.m));
+    w.e += op == IR_MUL ? x.e + y.e : x.e - y.e;
+    return wide_with(w, ord, x, y);
+  }
+  double e = x.m == 0 ? y.e : y.m == 0 ? x.e : fmax(x.e, y.e);
+  double mx = ldexp(x.m, aligned(x.e - e)), my = ldexp(y.m, aligned(y.e - e));
+  wide w = wide_of(ir_apply(op, mx, my));
+  w.e += e;
+  return wide_with(w, ord, x, y);
+}
+
+/* n evaluated as m·2^e: sums, products, quotients and powers in the wide range, anything
+ * else as eval does it (with its checks); a power fails as eval's would, but for its
+ * range. */
+static bool eval_wide(eval_state *es, const ir_node *n, wide *out) {
+  double a, b;
+  if (n->op == IR_NEG) { /* −c·2^i, as a sum of monomials writes it */
+    if (!eval_wide(es, n->kid[0], out))
+      return false;
+    out->m = -out->m;
+    out->ord = -out->ord;
+    return true;
+  }
+  if (ir_keeps_wide(n->op)) {
+    /* x/y, as a printed denominator 2^i/0.5 s may be; a numerator c·2^i + d */
+    wide x, y;
+    if (!eval_wide(es, n->kid[0], &x))
+      return false;
+    /* x · x (a let used twice) evaluated once, as eval does */
+    if (n->kid[1] == n->kid[0] && !(n->kid[0]->flags & IR_HAS_AT))
+      y = x;
+    else if (!eval_wide(es, n->kid[1], &y))
+      return false;
+    if (n->op == IR_DIV && y.m == 0) /* a division by zero, as eval's */
+      return check_result(es, n, wide_value(x), wide_value(y), wide_value(x) / wide_value(y));
+    *out = wide_arith((ir_op)n->op, x, y);
+    return true;
+  }
+  if (n->op != IR_POW) {
+    if (!eval(es, n, &a))
+      return false;
+    *out = wide_of(a);
+    return true;
+  }
+  if (!eval(es, n->kid[0], &a) || !eval(es, n->kid[1], &b))
+    return false;
+  double r = ir_apply(IR_POW, a, b);
+  /* out of range (inf, or 0 by underflow), and defined */
+  if (!(isfinite(r) && (r != 0 || a == 0)) && ir_wide_power(a, b)) {
+    double l = b * log2(fabs(a)), e = isfinite(l) ? floor(l) : l;
+    bool odd = a < 0 && fmod(fabs(b), 2) == 1;
+    *out = (wide){(odd ? -0.5 : 0.5) * (isfinite(l) ? exp2(l - e) : 1), e + 1, r, !isfinite(r)};
+    return true;
+  }
+  *out = wide_of(r);
+  return check_result(es, n, a, b, r);
+}
+
+/* A product or quotient with a compound operand (a product, quotient or power, or a sum
+ * of one), evaluated in the wide range, where the value in doubles overflowed on the way:
+ * 1e-6·P^486/max(P^243, 1) is a number at P = 16, though its numerator is not. */
+static bool eval_in_wide_range(eval_state *es, const ir_node *n, double *out) {
+  wide q;
+  if (!eval_wide(es, n, &q))
+    return false;
+  *out = q.over ? wide_value(q) : q.ord;
+  if (isfinite(*out))
+    return true;
+  char m[40];
+  fmt_double(m, sizeof m, q.m);
+  fail(es, n, "the result overflows to infinity (%s·2^%.17g)", m, q.e);
+  return false;
+}
+
+static bool eval(eval_state *es, const ir_node *n, double *out) {
+  double a = 0, b = 0;
+  switch (n->op) {
+  case IR_NUM:
+    *out = n->num;
+    return true;
+  case IR_VAR: {
+    bool found;
+    *out = eval_lookup_var(es, n->name, &found);
+    if (!found && !es->failed)
+      fail(es, n, "'%s' has no value: give it one with --set %s=…", n->name->name, n->name->name);
+    return found;
+  }
+  case IR_IF:
+    if (!eval(es, n->kid[0], &a))
+      return false;
+    return eval_unprojected(es, n->kid[a != 0 ? 1 : 2], out);
+  case IR_AND:
+  case IR_OR:
+    if (!eval(es, n->kid[0], &a))
+      return false;
+    if ((n->op == IR_AND) == (a == 0)) {
+      *out = n->op == IR_OR;
+      return true;
+    }
+    if (!eval_unprojected(es, n->kid[1], &b))
+      return false;
+    *out = b != 0;
+    return true;
+  case IR_SUM:
+    return eval_sum(es, n, out);
+  case IR_PAR: {
+    if (!eval(es, n->kid[0], &a))
+      return false;
+    if (!(isfinite(a) && a > 0)) {
+      char x[40];
+      fmt_double(x, sizeof x, a);
+      fail(es, n, isfinite(a) ? "the count of ∥ is %s; it must be positive"
+                              : "the count of ∥ is %s: not finite", x);
+      return false;
+    }
+    const pf_channel *ch = NULL;
+    if (n->name && !(ch = channel_of(es, n)))
+      return false;
+    par_scope s = {ch, a};
+    VEC_PUSH(es->par, es->npar, es->par_cap, s);
+    bool ok = eval(es, n->kid[1], out);
+    es->npar--;
+    return ok;
+  }
+  case IR_CONC:
+    return eval_conc(es, n, out);
+  case IR_SCHED:
+    return eval_schedule(es, n, out);
+  case IR_AT:
+    return eval_at(es, n, out);
+  case IR_MSGS:
+    return eval_msgs(es, n, out);
+  case IR_SEND:
+    return eval_send(es, n, out);
+  case IR_FLOWS:
+    return run_flows(es, n, NULL, out);
+  case IR_FLOW:
+    return eval_flow(es, n, out);
+  case IR_L:
+    return eval_L(es, n, out);
+  case IR_O:
+  case IR_PACK:
+    return eval_o_or_p(es, n, out);
+  case IR_GAMMA:
+    return eval_gamma(es, n, out);
+  case IR_STAGE:
+    return eval(es, n->kid[0], out);
+  case IR_REPEAT:
+    if (!eval(es, n->kid[0], &a))
+      return false;
+    if (!(a >= 0 && isfinite(a) && a == floor(a))) {
+      char x[40];
+      fmt_double(x, sizeof x, a);
+      fail(es, n, "repeat count %s is %s", x,
+           !isfinite(a) ? "not finite" : a < 0 ? "negative" : "not a whole number");
+      return false;
+    }
+    /* repeated no times: not evaluated, as a sum with no terms (but 0 · X evaluates X:
+     * the simplifier's q · (1/q) = 1 holds only where both factors are defined) */
+    if (a == 0) {
+      *out = 0;
+      return true;
+    }
+    if (!eval_unprojected(es, n->kid[1], &b))
+      return false;
+    *out = a * b;
+    return true;
+  default:
+    break;
+  }
+  if (ir_starts_wide(n))
+    return eval_in_wide_range(es, n, out);
+  if (!eval(es, n->kid[0], &a))
+    return false;
+  /* x + x (a let used twice) is one node: evaluated once, or a DAG of nested doublings
+   * would be walked as a tree; placements must happen each time */
+  if (n->nkids > 1 && n->kid[1] == n->kid[0] && !(n->kid[0]->flags & IR_HAS_AT))
+    b = a;
+  else if (n->nkids > 1 && !eval(es, n->kid[1], &b))
+    return false;
+  if ((n->op == IR_LOG2 && a <= 0) || (n->op == IR_LOG && (b <= 0 || a <= 0 || a == 1))) {
+    char x[40], y[40];
+    fmt_double(x, sizeof x, n->op == IR_LOG ? b : a);
+    fmt_double(y, sizeof y, a);
+    if (n->op == IR_LOG2)
+      fail(es, n, "log2 of %s", x);
+    else
+      fail(es, n, "log of %s in base %s", x, y);
+    return false;
+  }
+  *out = ir_apply((ir_op)n->op, a, b);
+  return check_result(es, n, a, b, *out);
+}
+
+static void start(eval_state *es) {
+  es->failed = false;
+  es->terms = 0;
+  es->proj_on = true;
+  es->proj_mult = 1;
+  es->proj_vars = 0;
+  es->npar = 0;
+}
+
+bool eval_node(eval_state *es, const ir_node *n, double *out) {
+  start(es);
+  return eval(es, n, out);
+}
+
+bool eval_node_scaled(eval_state *es, const ir_node *n, double par, double *out) {
+  start(es);
+  par_scope s = {NULL, par};
+  VEC_PUSH(es->par, es->npar, es->par_cap, s);
+  bool ok = eval(es, n, out);
+  es->npar = 0;
+  return ok;
+}
+
+const tlop_platform *eval_platform(const eval_state *es) { return es->pf; }
+tlop_ctx *eval_ctx(const eval_state *es) { return es->ctx; }

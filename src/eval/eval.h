@@ -1,0 +1,114 @@
+/* eval.h — the reference evaluator (eval.c), its platforms (platform.c) and tables
+ * (table.h), and Martinasso's flows (flows.c). Depends on ir and print. */
+#ifndef TLOP_EVAL_H
+#define TLOP_EVAL_H
+
+#include "eval/table.h"
+#include "ir/ir.h"
+#include "tlop_rt.h"
+
+/* ======== eval.c: the reference evaluator ======== */
+
+typedef struct pf_channel pf_channel;
+typedef struct eval_state eval_state;
+/* The messages runtime's message (tlop_rt.h), by its short name inside the library. */
+typedef tlop_rt_msg msg;
+
+/* Values of variables by symbol id; NaN means unbound. */
+typedef struct valuation {
+  double *v;
+  size_t n;
+} valuation;
+
+eval_state *eval_new(tlop_ctx *ctx, const tlop_platform *pf);
+void eval_free(eval_state *es);
+/* Binds a variable (by sym) for subsequent evaluations. */
+void eval_bind(eval_state *es, sym name, double v);
+/* Binds the model's parameters from env or their defaults, on demand. */
+void eval_use_env(eval_state *es, const tlop_env *env, const tlop_model *model);
+/* Evaluates n; on failure reports a diagnostic and returns false. */
+bool eval_node(eval_state *es, const ir_node *n, double *out);
+/* Evaluates n under a ∥ multiplier for all channels (used by explain). */
+bool eval_node_scaled(eval_state *es, const ir_node *n, double par, double *out);
+double eval_lookup_var(eval_state *es, sym name, bool *found);
+const tlop_platform *eval_platform(const eval_state *es);
+tlop_ctx *eval_ctx(const eval_state *es);
+/* Causes of extrapolation seen so far (TAB_* flags), for the warning the command prints. */
+unsigned eval_extrapolations(const eval_state *es);
+/* The first look-up that needed extrapolation `bit`, as text: "L[shm](1 MiB, 64)". */
+void eval_extrapolation_example(const eval_state *es, int bit, char *buf, size_t n);
+bool eval_extrapolation_is_gamma(const eval_state *es, int bit);
+/* Whether that look-up was in a table whose one row is at m = 0 (v(0) serves every m). */
+bool eval_extrapolation_from_zero_row(const eval_state *es, int bit);
+/* The transfers a schedule places at each step (taus[t], t = 1 … nsteps − 1). */
+bool eval_schedule_taus(eval_state *es, const ir_node *n, const double **taus, size_t *nsteps);
+/* The messages of a messages stage, with their nodes. */
+bool eval_messages(eval_state *es, const ir_node *n, msg **msgs, size_t *count);
+
+/* The flows of a flows stage, each interval of its progression as the paper writes the
+ * pattern ("0 → 1 → 2 [0, 3] & 2 → 3 [0]"), for explain; *text is malloc'd. */
+bool eval_flows_trace(eval_state *es, const ir_node *n, char **text);
+
+/* ======== flows.c: Martinasso & Méhaut's flows between nodes (CATALOG.md §5.2–5.3) ======== */
+
+/* A flow: nodes, size, time alone (T(f|NC)), start; the progression fills cut and done. */
+typedef struct net_flow {
+  double src, dst, size, alone, start;
+  double cut;   /* α in the last pattern decomposed */
+  int group;    /* the elementary conflict it belongs to in that pattern */
+  int order;    /* its place in the path of that conflict */
+  double done;  /* completion time */
+} net_flow;
+
+/* R1–R3 on the flows active[0 … n-1]: sets their cut and group. NULL, or a malloc'd
+ * message (a node with more than two flows at once). */
+char *flows_decompose(net_flow *f, const size_t *active, size_t n, const double cuts[FLOW_NCUTS]);
+/* The pattern of the flows active[0 … n-1] as the paper writes it, each elementary
+ * conflict with its cuts, after flows_decompose. */
+void flows_describe(strbuf *out, const net_flow *f, const size_t *active, size_t n);
+/* §5.3's progression: every flow's completion (done). With trace, each interval's start
+ * and pattern is appended to it. NULL, or a malloc'd message. */
+char *flows_progress(net_flow *f, size_t n, const double cuts[FLOW_NCUTS], strbuf *trace);
+
+/* Prices L(m, τ) on one channel; false when it cannot (a diagnostic was given, or the
+ * point is left to the interpreter). */
+typedef struct msg_pricer {
+  bool (*L)(void *self, double m, double tau, double *cost);
+  void *self;
+} msg_pricer;
+/* The cost of the messages of one stage (only size, count, node and net are read; ms is
+ * sorted), par[net] the ∥ around it for each channel, pr[net] its look-ups: what both the
+ * interpreter and the JIT's tlop_rt_messages compute. */
+bool msgs_cost(msg *ms, size_t n, const double par[2], const msg_pricer pr[2], double *out);
+
+/* ======== platform.c: channels behind L, o, γ, p ======== */
+
+struct pf_channel {
+  sym name;
+  tab_table *table;       /* table-backed, or NULL */
+  const char *table_path;
+  ir_node *L, *o, *p;     /* analytic bodies, over the variables below */
+  sym L_m, L_tau, o_m, p_m;
+};
+
+struct tlop_platform {
+  tlop_ctx *ctx;
+  tlop_model *model;
+  sym name;
+  pf_channel *ch;
+  size_t nch, ch_cap;
+  tab_table *gamma;
+  ir_node *gamma_expr;
+  sym gamma_m, gamma_tau;
+};
+
+const pf_channel *pf_channel_find(const tlop_platform *pf, sym name); /* NULL name: default */
+/* The channel of that name, added when the platform has none. */
+pf_channel *pf_add_channel(tlop_platform *pf, sym name);
+/* Reports channels the expression uses that the platform lacks; false if any. */
+bool pf_check_expr(const tlop_platform *pf, const ir_node *n);
+/* NULL when the platform can price γ of operator op; else what is wrong, to free: its
+ * gamma table has no such column (naming those it has). */
+char *pf_gamma_lacks(const tlop_platform *pf, sym op);
+
+#endif

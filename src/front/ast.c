@@ -1,0 +1,222 @@
+/* ast.c — constructors of the syntax tree, called from the grammar's actions. Lists are
+ * built backwards while parsing (cheap left recursion) and turned into arrays in source
+ * order here. Nesting depth is bounded so that the recursive stages after the parser
+ * cannot exhaust the stack on hostile input. */
+#include "front/front.h"
+
+#include <stddef.h>
+
+static uint32_t depth_of(const ast_expr *e) { return e ? e->depth : 0; }
+
+static void note_depth(parse_state *ps, ast_expr *e) {
+  double max = ps->ctx->max_depth;
+  if (e->depth > max && !ps->too_deep) {
+    ps->too_deep = true;
+    ps->stopped = true; /* the scanner reads no further: a 10 MB line would build on */
+    ps->errors++;
+    /* 1 + 1 + … + 1 nests to the left: say so rather than "nested" */
+    bool chain = e->kind == E_BINARY && e->u.bin.r && e->u.bin.l->kind == E_BINARY &&
+                 e->u.bin.l->u.bin.op == e->u.bin.op && e->u.bin.l->u.bin.r;
+    char lim[40];
+    fmt_double(lim, sizeof lim, max);
+    if (chain)
+      diag_error(ps->ctx, e->sp, "expression too long: more than %s operators in a row (each "
+                 "one nests; write a sum; --max-depth)", lim);
+    else
+      diag_error(ps->ctx, e->sp, "expression nested too deeply (more than %s levels, "
+                 "--max-depth)", lim);
+  }
+}
+
+/* A node with room for `size` bytes of its union: leaves, most of a file's nodes, take
+ * half of a full node (600 000 `param a = 1;` on one line). Only the member of its kind is
+ * ever read or written. */
+static ast_expr *expr_sized(parse_state *ps, ast_ekind k, span sp, size_t size) {
+  ast_expr *e = arena_alloc(ps->ar, offsetof(ast_expr, u) + size);
+  e->kind = k;
+  e->sp = sp;
+  e->depth = 1;
+  return e;
+}
+
+ast_expr *ast_expr_new(parse_state *ps, ast_ekind k, span sp) {
+  return expr_sized(ps, k, sp, sizeof(((ast_expr *)0)->u));
+}
+
+ast_expr *ast_num(parse_state *ps, double v, kind k, span sp) {
+  ast_expr *e = expr_sized(ps, E_NUM, sp, sizeof e->u.num);
+  e->u.num.v = v;
+  e->u.num.k = k;
+  return e;
+}
+
+ast_expr *ast_name(parse_state *ps, sym name, span sp) {
+  ast_expr *e = expr_sized(ps, E_NAME, sp, sizeof e->u.name);
+  e->u.name.name = name;
+  return e;
+}
+
+ast_expr *ast_call(parse_state *ps, sym name, sym channel, ast_expr *args, span name_sp,
+                   span sp) {
+  ast_expr *e = ast_expr_new(ps, E_CALL, sp);
+  e->u.call.name = name;
+  e->u.call.channel = channel;
+  e->u.call.name_sp = name_sp;
+  e->u.call.args = ast_exprs_array(ps, args, &e->u.call.nargs);
+  for (int i = 0; i < e->u.call.nargs; i++)
+    if (e->depth < e->u.call.args[i]->depth + 1)
+      e->depth = e->u.call.args[i]->depth + 1;
+  note_depth(ps, e);
+  return e;
+}
+
+ast_expr *ast_binary(parse_state *ps, ast_op op, ast_expr *l, ast_expr *r, span sp) {
+  ast_expr *e = ast_expr_new(ps, E_BINARY, sp);
+  e->u.bin.op = op;
+  e->u.bin.l = l;
+  e->u.bin.r = r;
+  uint32_t d = depth_of(l) > depth_of(r) ? depth_of(l) : depth_of(r);
+  e->depth = d + 1;
+  note_depth(ps, e);
+  return e;
+}
+
+ast_expr *ast_unary(parse_state *ps, ast_op op, ast_expr *x, span sp) {
+  ast_expr *e = ast_binary(ps, op, x, NULL, sp);
+  e->kind = E_UNARY;
+  return e;
+}
+
+ast_expr *ast_stages(parse_state *ps, ast_expr *items, span sp) {
+  ast_expr *e = ast_expr_new(ps, E_STAGES, sp);
+  int n = 0;
+  ast_expr **arr = ast_exprs_array(ps, items, &n);
+  e->u.stages.items = arena_alloc(ps->ar, (size_t)(n ? n : 1) * sizeof *arr);
+  e->u.stages.labels = arena_alloc(ps->ar, (size_t)(n ? n : 1) * sizeof(sym));
+  for (int i = 0; i < n; i++) {
+    ast_expr *it = arr[i];
+    /* A labelled item arrives as a one-stage block carrying its label. */
+    if (it->kind == E_STAGES && it->u.stages.n == 1 && it->u.stages.labels[0]) {
+      e->u.stages.labels[i] = it->u.stages.labels[0];
+      it = it->u.stages.items[0];
+    }
+    e->u.stages.items[i] = it;
+    if (e->depth < it->depth + 1)
+      e->depth = it->depth + 1;
+  }
+  e->u.stages.n = n;
+  note_depth(ps, e);
+  return e;
+}
+
+ast_decl *ast_decl_new(parse_state *ps, ast_dkind k, span sp) {
+  /* a param has none of the lists and paths of the other declarations */
+  ast_decl *d = arena_alloc(ps->ar, k == D_PARAM ? offsetof(ast_decl, args) : sizeof *d);
+  d->kind = k;
+  d->sp = sp;
+  d->k = KIND_ANY;
+  return d;
+}
+
+int ast_list_len(const ast_expr *e) {
+  int n = 0;
+  for (; e; e = e->next)
+    n++;
+  return n;
+}
+
+/* A list built backwards, linked through the pointer at byte `link` of each item, as an
+ * array in source order. */
+static void **reversed(parse_state *ps, void *list, size_t link, int *n) {
+  *n = 0;
+  for (char *x = list; x; x = *(char **)(x + link))
+    (*n)++;
+  void **a = arena_alloc(ps->ar, (size_t)(*n ? *n : 1) * sizeof *a);
+  int i = *n;
+  for (char *x = list; x; x = *(char **)(x + link))
+    a[--i] = x;
+  return a;
+}
+
+ast_expr **ast_exprs_array(parse_state *ps, ast_expr *list, int *n) {
+  return (ast_expr **)reversed(ps, list, offsetof(ast_expr, next), n);
+}
+
+ast_arg **ast_args_array(parse_state *ps, ast_arg *list, int *n) {
+  return (ast_arg **)reversed(ps, list, offsetof(ast_arg, next), n);
+}
+
+ast_decl **ast_decls_array(parse_state *ps, ast_decl *list, int *n) {
+  return (ast_decl **)reversed(ps, list, offsetof(ast_decl, next), n);
+}
+
+span span_join(span a, span b) {
+  if (!a.src)
+    return b;
+  if (!b.src || a.src != b.src)
+    return a;
+  return (span){a.src, a.lo < b.lo ? a.lo : b.lo, a.hi > b.hi ? a.hi : b.hi};
+}
+
+/* Sets the depth of a node built field by field in the grammar (if, let, sum, ∥, repeat). */
+ast_expr *ast_finish(parse_state *ps, ast_expr *e) {
+  ast_expr *kids[4] = {0};
+  switch (e->kind) {
+  case E_IF: kids[0] = e->u.cond.c, kids[1] = e->u.cond.t, kids[2] = e->u.cond.f; break;
+  case E_LET: kids[0] = e->u.let.value, kids[1] = e->u.let.body; break;
+  case E_SUM: kids[0] = e->u.sum.lo, kids[1] = e->u.sum.hi, kids[2] = e->u.sum.body; break;
+  case E_PAR: kids[0] = e->u.par.count, kids[1] = e->u.par.body; break;
+  case E_REPEAT: kids[0] = e->u.repeat.count, kids[1] = e->u.repeat.body; break;
+  case E_SCHEDULE: kids[0] = e->u.sched.size, kids[1] = e->u.sched.body; break;
+  case E_AT: kids[0] = e->u.at.step, kids[1] = e->u.at.count; break;
+  case E_SEND:
+    kids[0] = e->u.send.src, kids[1] = e->u.send.dst, kids[2] = e->u.send.size;
+    kids[3] = e->u.send.start;
+    break;
+  case E_FLOWS:
+    kids[0] = e->u.flows.cuts, kids[1] = e->u.flows.alone, kids[2] = e->u.flows.body;
+    break;
+  default: break;
+  }
+  for (int i = 0; i < 4; i++)
+    if (kids[i] && e->depth < kids[i]->depth + 1)
+      e->depth = kids[i]->depth + 1;
+  note_depth(ps, e);
+  return e;
+}
+
+ast_expr *ast_at(parse_state *ps, ast_expr *step, ast_expr *count, span sp) {
+  ast_expr *e = ast_expr_new(ps, E_AT, sp);
+  e->u.at.step = step;
+  e->u.at.count = count ? count : ast_num(ps, 1, KIND_NUM, sp);
+  e->depth = (step->depth > e->u.at.count->depth ? step->depth : e->u.at.count->depth) + 1;
+  return e;
+}
+
+ast_expr *ast_block(parse_state *ps, ast_expr *statements, span sp) {
+  int n = 0;
+  ast_expr **items = ast_exprs_array(ps, statements, &n);
+  ast_expr *block = NULL;
+  /* from the last statement back: a let takes everything after it as its body */
+  for (int i = n; i-- > 0;) {
+    ast_expr *s = items[i];
+    if (s->kind == E_LET && !s->u.let.body) {
+      s->u.let.body = block ? block : ast_num(ps, 0, KIND_NUM, s->sp);
+      ast_finish(ps, s);
+      block = s;
+    } else {
+      block = block ? ast_binary(ps, OP_ADD, s, block, span_join(s->sp, block->sp)) : s;
+    }
+  }
+  return block ? block : ast_num(ps, 0, KIND_NUM, sp);
+}
+
+ast_expr *ast_send(parse_state *ps, ast_expr *src, ast_expr *dst, ast_expr *size, ast_expr *start,
+                   span sp) {
+  ast_expr *e = ast_expr_new(ps, E_SEND, sp);
+  e->u.send.src = src;
+  e->u.send.dst = dst;
+  e->u.send.size = size;
+  e->u.send.start = start;
+  return ast_finish(ps, e);
+}

@@ -1,0 +1,1183 @@
+/* check.c — resolves names and checks arity, recursion and kinds. A kind is a unit
+ * (bytes^b · seconds^s) so that sizes, counts, times, bandwidths and times per byte all
+ * check; a bare number adopts the kind it meets. A function whose parameters carry no
+ * kind annotation is checked once generically, and again for the argument kinds of each
+ * distinct call (there is no recursion, so this ends). */
+#include "front/front.h"
+
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+const kind KIND_NUM = {K_NUM, 0, 0}, KIND_COUNT = {K_DIM, 0, 0}, KIND_SIZE = {K_DIM, 1, 0},
+           KIND_TIME = {K_DIM, 0, 1}, KIND_BOOL = {K_BOOL, 0, 0}, KIND_ANY = {K_ANY, 0, 0},
+           KIND_OP = {K_OP, 0, 0};
+
+bool kind_eq(kind a, kind b) { return a.tag == b.tag && a.b == b.b && a.s == b.s; }
+
+kind kind_agreed(kind a, kind b) { return kind_eq(a, b) ? a : KIND_ANY; }
+
+static bool is_dim(kind k, int b, int s) { return k.tag == K_DIM && k.b == b && k.s == s; }
+/* A plain number: dimensionless, a bare literal, or not known yet. */
+static bool is_scalar(kind k) { return k.tag == K_NUM || k.tag == K_ANY || is_dim(k, 0, 0); }
+
+const char *kind_name(kind k, char *buf, size_t n) {
+  if (k.tag == K_NUM)
+    return "number";
+  if (k.tag == K_BOOL)
+    return "truth value";
+  if (k.tag == K_ANY)
+    return "value of unknown kind";
+  if (k.tag == K_OP)
+    return "reduction operator";
+  if (is_dim(k, 0, 0))
+    return "count";
+  if (is_dim(k, 1, 0))
+    return "size";
+  if (is_dim(k, 0, 1))
+    return "time";
+  if (is_dim(k, 1, -1))
+    return "bandwidth";
+  if (is_dim(k, -1, 1))
+    return "time per byte";
+  snprintf(buf, n, "quantity in B^%d·s^%d", k.b, k.s);
+  return buf;
+}
+
+tlop_kind kind_public(kind k) {
+  if (k.tag != K_DIM)
+    return TLOP_KIND_NUMBER;
+  return is_dim(k, 0, 0) ? TLOP_KIND_COUNT
+         : is_dim(k, 1, 0) ? TLOP_KIND_SIZE
+         : is_dim(k, 0, 1) ? TLOP_KIND_TIME
+                           : TLOP_KIND_OTHER;
+}
+
+kind kind_from_public(tlop_kind k) {
+  switch (k) {
+  case TLOP_KIND_COUNT: return KIND_COUNT;
+  case TLOP_KIND_SIZE: return KIND_SIZE;
+  case TLOP_KIND_TIME: return KIND_TIME;
+  case TLOP_KIND_OTHER: return KIND_ANY;
+  default: return KIND_NUM;
+  }
+}
+
+/* ---- state ---- */
+
+typedef enum { FN_UNCHECKED, FN_CHECKING, FN_OK, FN_FAILED } fn_state;
+
+typedef struct instance {
+  kind *args;
+  kind result;
+  struct instance *next;
+} instance;
+
+typedef struct fn_info {
+  fn_state state;
+  kind result;  /* of the generic check */
+  instance *instances;
+} fn_info;
+
+typedef struct scope {
+  sym name;
+  kind k;
+  const struct scope *up;
+} scope;
+
+/* Names in the order they first appear, each once. */
+typedef struct name_list {
+  ptrmap seen; /* sym → its first use (ast_expr) */
+  ast_expr **first;
+  size_t n, cap;
+} name_list;
+
+typedef struct call_frame {
+  const ast_decl *fn;
+  span at;
+  struct call_frame *up;
+} call_frame;
+
+struct chk_state {
+  tlop_model *model;
+  ptrmap fns;         /* ast_decl → fn_info */
+  ptrmap params;      /* ast_decl → kind* (resolved parameter kinds) */
+  const ptrmap *free; /* sym → kind*: extra globals of an expression */
+  call_frame *calls;  /* instantiations under way, for notes on errors */
+  ast_decl **active;  /* functions whose bodies are being checked, outermost first */
+  size_t nactive, active_cap;
+  bool in_channel;    /* checking a channel's own L/o/p: no transfers inside */
+  bool implicit;      /* unknown names are new variables (assumptions, symbolic work) */
+  bool in_schedule;   /* checking a schedule's statements: `at` is allowed */
+  bool in_messages;   /* checking a messages stage: `send` is allowed */
+  bool in_flows;      /* checking a flows stage: `send … at start` is allowed */
+  /* Free names of the facts and claims being checked, and those of a claim's comparison
+   * that stand where the language gives them a kind (a call's argument, a sum's bound). */
+  name_list *free_names;
+  ptrmap *anchored;
+  ptrmap *counted;    /* the anchored names given where a count is expected */
+  name_list assumed;  /* free names of the model's assumptions: the variables they declare */
+  int errors;
+};
+
+/* Where an error inside an instantiated function came from: a note per call, the
+ * innermost few. */
+static void call_notes(chk_state *c) {
+  int shown = 0, more = 0;
+  for (call_frame *f = c->calls; f; f = f->up)
+    if (shown < 4) {
+      diag_note(c->model->ctx, f->at, "in this call of '%s'", f->fn->name->name);
+      shown++;
+    } else {
+      more++;
+    }
+  if (more)
+    diag_note(c->model->ctx, (span){0}, "… and %d calls around those", more);
+}
+
+/* An error; its notes (what it is about) follow, then the calls it happened in. */
+static void error_only(chk_state *c, span at, const char *fmt, ...) TLOP_PRINTF(3, 4);
+static void error_only(chk_state *c, span at, const char *fmt, ...) {
+  va_list ap;
+  va_start(ap, fmt);
+  diag_emit(c->model->ctx, TLOP_ERROR, at, fmt, ap);
+  va_end(ap);
+  c->errors++;
+}
+
+/* An error with nothing more to say than where it happened. */
+#define error_at(c, at, ...) (error_only((c), (at), __VA_ARGS__), call_notes(c))
+
+static void note_at(chk_state *c, span at, const char *fmt, ...) TLOP_PRINTF(3, 4);
+static void note_at(chk_state *c, span at, const char *fmt, ...) {
+  va_list ap;
+  va_start(ap, fmt);
+  diag_emit(c->model->ctx, TLOP_NOTE, at, fmt, ap);
+  va_end(ap);
+}
+
+/* ---- builtins ---- */
+
+typedef enum { B_SCALAR1, B_LOG, B_SAME1, B_MINMAX, B_L, B_O, B_P, B_GAMMA, B_INTEGER } builtin_kind;
+
+static const struct builtin {
+  const char *name;
+  builtin_kind kind;
+  int min, max;
+} builtins[] = {
+    {"log2", B_SCALAR1, 1, 1}, {"sqrt", B_SCALAR1, 1, 1}, {"log", B_LOG, 2, 2},
+    {"ceil", B_SAME1, 1, 1},   {"floor", B_SAME1, 1, 1},  {"abs", B_SAME1, 1, 1},
+    {"min", B_MINMAX, 2, 64},  {"max", B_MINMAX, 2, 64}, {"L", B_L, 2, 2},
+    {"o", B_O, 1, 1},          {"p", B_P, 1, 1},          {"gamma", B_GAMMA, 2, 2},
+    {"integer", B_INTEGER, 1, 1},
+};
+
+static const struct builtin *builtin_find(sym name) {
+  for (size_t i = 0; i < sizeof builtins / sizeof *builtins; i++)
+    if (strcmp(name->name, builtins[i].name) == 0)
+      return &builtins[i];
+  return NULL;
+}
+
+bool chk_is_builtin(sym name) { return builtin_find(name) != NULL; }
+
+/* ---- kind arithmetic ---- */
+
+/* Both sides of + − min max comparisons and if branches must agree. */
+static kind unify(chk_state *c, kind a, span as, kind b, span bs, const char *what) {
+  if (a.tag == K_ANY || b.tag == K_ANY)
+    return KIND_ANY;
+  if (a.tag == K_NUM && b.tag != K_BOOL)
+    return b;
+  if (b.tag == K_NUM && a.tag != K_BOOL)
+    return a;
+  if (kind_eq(a, b))
+    return a;
+  char b1[48], b2[48];
+  const char *an = kind_name(a, b1, sizeof b1), *bn = kind_name(b, b2, sizeof b2);
+  error_only(c, span_join(as, bs), "cannot %s a %s and a %s", what, an, bn);
+  note_at(c, as, "this is a %s", an);
+  note_at(c, bs, "this is a %s", bn);
+  call_notes(c);
+  return KIND_ANY;
+}
+
+/* An argument or operand that must have a given kind (a bare number fits any). */
+static void expect(chk_state *c, kind got, kind want, span at, const char *role) {
+  if (got.tag == K_ANY || want.tag == K_ANY)
+    return;
+  if (got.tag == K_NUM && want.tag != K_BOOL && want.tag != K_OP)
+    return;
+  if (kind_eq(got, want))
+    return;
+  char b1[48], b2[48];
+  error_at(c, at, "%s must be a %s, but this is a %s", role, kind_name(want, b1, sizeof b1),
+           kind_name(got, b2, sizeof b2));
+}
+
+static kind mul_kind(kind a, kind b, int sign) {
+  if (a.tag == K_ANY || b.tag == K_ANY)
+    return KIND_ANY;
+  if (a.tag == K_NUM && b.tag == K_NUM)
+    return KIND_NUM;
+  kind x = a.tag == K_NUM ? KIND_COUNT : a, y = b.tag == K_NUM ? KIND_COUNT : b;
+  return (kind){K_DIM, (int8_t)(x.b + sign * y.b), (int8_t)(x.s + sign * y.s)};
+}
+
+/* ---- names ---- */
+
+static unsigned edit_distance(const char *a, const char *b) {
+  size_t n = strlen(b);
+  if (strlen(a) > 40 || n > 40)
+    return 99;
+  unsigned row[41];
+  for (size_t j = 0; j <= n; j++)
+    row[j] = (unsigned)j;
+  for (size_t i = 1; a[i - 1]; i++) {
+    unsigned diag = row[0];
+    row[0] = (unsigned)i;
+    for (size_t j = 1; j <= n; j++) {
+      unsigned up = row[j];
+      unsigned best = diag + (a[i - 1] != b[j - 1]);
+      if (row[j] + 1 < best)
+        best = row[j] + 1;
+      if (row[j - 1] + 1 < best)
+        best = row[j - 1] + 1;
+      row[j] = best;
+      diag = up;
+    }
+  }
+  return row[n];
+}
+
+static void consider(const char *name, const char *cand, const char **best, unsigned *dist) {
+  unsigned d = edit_distance(name, cand);
+  size_t len = strlen(name);
+  /* replacing every letter of a name does not make a near name: b is not m; of two as
+   * near, the first in alphabetical order, whatever the order of the tables */
+  bool nearer = d < *dist || (d == *dist && *best && strcmp(cand, *best) < 0);
+  if (nearer && d < len && d <= (len > 3 ? 2u : 1u)) {
+    *dist = d;
+    *best = cand;
+  }
+}
+
+/* A near name in scope, to suggest after "undefined". */
+static const char *suggest(chk_state *c, sym name, const scope *sc, bool call) {
+  const char *best = NULL;
+  unsigned dist = 99;
+  if (call) {
+    const ptrmap *f = &c->model->funcs;
+    for (size_t i = 0; i < f->cap; i++)
+      if (f->keys[i])
+        consider(name->name, ((sym)f->keys[i])->name, &best, &dist);
+    for (size_t i = 0; i < sizeof builtins / sizeof *builtins; i++)
+      consider(name->name, builtins[i].name, &best, &dist);
+    return best;
+  }
+  for (; sc; sc = sc->up)
+    consider(name->name, sc->name->name, &best, &dist);
+  const ptrmap *v = &c->model->values;
+  for (size_t i = 0; i < v->cap; i++)
+    if (v->keys[i])
+      consider(name->name, ((sym)v->keys[i])->name, &best, &dist);
+  if (c->free)
+    for (size_t i = 0; i < c->free->cap; i++)
+      if (c->free->keys[i])
+        consider(name->name, ((sym)c->free->keys[i])->name, &best, &dist);
+  return best;
+}
+
+static kind check(chk_state *c, ast_expr *e, const scope *sc);
+
+static void names_add(name_list *l, ast_expr *use) {
+  sym name = use->u.name.name;
+  if (ptrmap_get(&l->seen, name))
+    return;
+  ptrmap_put(&l->seen, name, use);
+  VEC_PUSH(l->first, l->n, l->cap, use);
+}
+
+static void names_free(name_list *l) {
+  ptrmap_free(&l->seen);
+  free(l->first);
+}
+
+/* A name that stands where the language gives it a kind; `want` KIND_COUNT: where a whole
+ * number is expected. */
+static void anchor(chk_state *c, const ast_expr *e, kind want) {
+  if (!c->anchored || e->kind != E_NAME)
+    return;
+  ptrmap_put(c->anchored, e->u.name.name, (void *)e);
+  if (kind_eq(want, KIND_COUNT))
+    ptrmap_put(c->counted, e->u.name.name, (void *)e);
+}
+
+/* Its annotation, else its default's kind; the default is checked against the annotation. */
+static kind declared_kind(chk_state *c, ast_decl *d) {
+  kind k = d->k;
+  if (d->body) {
+    kind dk = check(c, d->body, NULL);
+    if (d->k.tag == K_ANY)
+      k = dk;
+    else
+      expect(c, dk, d->k, d->body->sp, "the default value");
+  }
+  return k;
+}
+
+/* Without a default or with a literal one, a param has its kind at once: no cycle, nothing
+ * to remember (a model of 600 000 `param a = 1;`); chk_model checks the literal once. */
+static bool literal_param(const ast_decl *d) { return !d->body || d->body->kind == E_NUM; }
+
+/* The kind of a global parameter: its annotation, else its default's kind. */
+static kind param_kind(chk_state *c, ast_decl *d, span use) {
+  static kind pending = {K_ANY, 0, 0};
+  if (literal_param(d))
+    return d->k.tag != K_ANY || !d->body ? d->k : d->body->u.num.k;
+  kind *known = ptrmap_get(&c->params, d);
+  if (known == &pending) {
+    error_at(c, use, "parameter '%s' depends on itself through its default value",
+             d->name->name);
+    return KIND_ANY;
+  }
+  if (known)
+    return *known;
+  ptrmap_put(&c->params, d, &pending);
+  kind k = declared_kind(c, d);
+  kind *slot = arena_alloc(c->model->ctx->ar, sizeof *slot);
+  *slot = k;
+  ptrmap_put(&c->params, d, slot);
+  return k;
+}
+
+/* The kind of a parameter, let, index or free name in scope, or NULL. */
+static const kind *local_kind(chk_state *c, sym name, const scope *sc) {
+  for (const scope *s = sc; s; s = s->up)
+    if (s->name == name)
+      return &s->k;
+  return c->free ? ptrmap_get(c->free, name) : NULL;
+}
+
+/* Where an operator stands (gamma's first argument, the argument of an `op` parameter), a
+ * name in scope must be an operator; any other name is the operator of that name (sum,
+ * max, …), which a platform's gamma table must have. */
+static void check_op(chk_state *c, sym name, span at, const scope *sc, const char *role) {
+  const kind *k = local_kind(c, name, sc);
+  char b[48];
+  if (!k || k->tag == K_OP)
+    return;
+  if (k->tag == K_ANY)
+    error_at(c, at, "%s must be a reduction operator, but '%s' is a value of unknown kind: "
+             "declare it '%s: op'", role, name->name, name->name);
+  else
+    error_at(c, at, "%s must be a reduction operator (sum, max, …), but '%s' is a %s", role,
+             name->name, kind_name(*k, b, sizeof b));
+}
+
+static kind check_name(chk_state *c, ast_expr *e, const scope *sc) {
+  sym name = e->u.name.name;
+  const kind *lk = local_kind(c, name, sc);
+  if (lk && lk->tag == K_OP) {
+    error_at(c, e->sp, "'%s' is a reduction operator, not a number: it can only be gamma's "
+             "operator or the argument of an operator parameter", name->name);
+    return KIND_ANY;
+  }
+  if (lk)
+    return *lk;
+  ast_decl *d = ptrmap_get(&c->model->values, name);
+  if (d)
+    return param_kind(c, d, e->sp);
+  if (c->implicit) {
+    if (c->free_names)
+      names_add(c->free_names, e);
+    return KIND_ANY;
+  }
+  if (ptrmap_get(&c->model->funcs, name)) {
+    error_at(c, e->sp, "'%s' is a function: call it with its arguments, '%s(…)'", name->name,
+             name->name);
+    return KIND_ANY;
+  }
+  const char *near = suggest(c, name, sc, false);
+  if (near)
+    error_at(c, e->sp, "undefined name '%s'; did you mean '%s'?", name->name, near);
+  else
+    error_at(c, e->sp, "undefined name '%s'", name->name);
+  return KIND_ANY;
+}
+
+/* ---- calls ---- */
+
+static kind check_fn(chk_state *c, ast_decl *fn, const kind *args, span at);
+
+static kind check_builtin(chk_state *c, ast_expr *e, const struct builtin *b, kind *args,
+                          const scope *sc) {
+  ast_expr **a = e->u.call.args;
+  int n = e->u.call.nargs;
+  const char *name = b->name;
+  bool transfer = b->kind == B_L || b->kind == B_O || b->kind == B_P || b->kind == B_GAMMA;
+  if (e->u.call.channel && !(b->kind == B_L || b->kind == B_O || b->kind == B_P))
+    error_at(c, e->u.call.name_sp, "only L, o and p take a channel, not %s", name);
+  if (transfer && c->in_channel)
+    error_at(c, e->sp, "a channel's own cost cannot use %s: write it with numbers and "
+             "its parameters", name);
+  if (b->kind == B_GAMMA && !e->u.call.op)
+    error_at(c, e->sp, "gamma takes the operator first: gamma(sum, m, τ)");
+  else if (b->kind == B_GAMMA)
+    check_op(c, e->u.call.op, e->u.call.op_sp, sc, "the operator of gamma");
+  if (b->kind != B_SAME1 && b->kind != B_MINMAX)
+    for (int i = 0; i < n; i++)
+      anchor(c, a[i], KIND_ANY);
+  char role[96];
+  switch (b->kind) {
+  case B_SCALAR1:
+    snprintf(role, sizeof role, "the argument of %s", name);
+    expect(c, args[0], KIND_COUNT, a[0]->sp, role);
+    return KIND_COUNT;
+  case B_LOG:
+    expect(c, args[0], KIND_COUNT, a[0]->sp, "the base of log");
+    expect(c, args[1], KIND_COUNT, a[1]->sp, "the argument of log");
+    return KIND_COUNT;
+  case B_SAME1:
+    if (args[0].tag == K_BOOL)
+      error_at(c, a[0]->sp, "%s needs a number, not a truth value", name);
+    return args[0];
+  case B_MINMAX: {
+    kind k = args[0];
+    for (int i = 1; i < n; i++)
+      k = unify(c, k, a[0]->sp, args[i], a[i]->sp, "compare");
+    return k;
+  }
+  case B_L:
+  case B_GAMMA:
+    snprintf(role, sizeof role, "the message size of %s", name);
+    expect(c, args[0], KIND_SIZE, a[0]->sp, role);
+    snprintf(role, sizeof role, "the concurrency τ of %s", name);
+    expect(c, args[1], KIND_COUNT, a[1]->sp, role);
+    return KIND_TIME;
+  case B_O:
+  case B_P:
+    snprintf(role, sizeof role, "the message size of %s", name);
+    expect(c, args[0], KIND_SIZE, a[0]->sp, role);
+    return KIND_TIME;
+  case B_INTEGER:
+    expect(c, args[0], KIND_COUNT, a[0]->sp, "the argument of integer");
+    return KIND_BOOL;
+  }
+  return KIND_ANY;
+}
+
+static bool local(const scope *sc, sym name) {
+  for (; sc; sc = sc->up)
+    if (sc->name == name)
+      return true;
+  return false;
+}
+
+/* The parameters a call must give: those before the first with a default. */
+static int required_args(const ast_decl *fn) {
+  int n = 0;
+  while (n < fn->nargs && !fn->args[n]->dflt)
+    n++;
+  return n;
+}
+
+static kind check_call(chk_state *c, ast_expr *e, const scope *sc) {
+  sym name = e->u.call.name;
+  int n = e->u.call.nargs;
+  ast_decl *fn = ptrmap_get(&c->model->funcs, name);
+  int nkinds = fn && fn->nargs > n ? fn->nargs : n;
+  kind *args = calloc((size_t)(nkinds ? nkinds : 1), sizeof *args);
+  char role[96];
+  for (int i = 0; i < n; i++) {
+    ast_expr *a = e->u.call.args[i];
+    if (!(fn && i < fn->nargs && fn->args[i]->k.tag == K_OP)) {
+      args[i] = check(c, a, sc);
+      continue;
+    }
+    snprintf(role, sizeof role, "argument '%s' of %s", fn->args[i]->name->name, name->name);
+    if (a->kind == E_NAME)
+      check_op(c, a->u.name.name, a->sp, sc, role);
+    else
+      error_at(c, a->sp, "%s must be a reduction operator: a name such as sum or max, or a "
+               "parameter declared ': op'", role);
+    args[i] = KIND_OP;
+  }
+  kind result = KIND_ANY;
+  const struct builtin *b = fn ? NULL : builtin_find(name);
+  if (fn) {
+    int need = required_args(fn);
+    if (e->u.call.channel)
+      error_at(c, e->u.call.name_sp, "'%s' is a function: only L, o and p take a channel",
+               name->name);
+    if (n < need || n > fn->nargs) {
+      if (need == fn->nargs)
+        error_at(c, e->sp, "'%s' takes %d argument%s, but %d %s given", name->name, fn->nargs,
+                 fn->nargs == 1 ? "" : "s", n, n == 1 ? "is" : "are");
+      else
+        error_at(c, e->sp, "'%s' takes %d to %d arguments, but %d %s given", name->name, need,
+                 fn->nargs, n, n == 1 ? "is" : "are");
+      note_at(c, fn->name_sp, "'%s' is defined here", name->name);
+    } else {
+      for (int i = 0; i < n; i++) {
+        /* an algorithm's count is whole wherever it is given (tlop_eval, --set, --grid) */
+        anchor(c, e->u.call.args[i], fn->kind == D_ALGORITHM ? fn->args[i]->k : KIND_ANY);
+        snprintf(role, sizeof role, "argument '%s' of %s", fn->args[i]->name->name, name->name);
+        expect(c, args[i], fn->args[i]->k, e->u.call.args[i]->sp, role);
+      }
+      for (int i = n; i < fn->nargs; i++)
+        args[i] = fn->args[i]->k; /* left out: its default, an operator */
+      result = check_fn(c, fn, args, e->sp);
+    }
+  } else if (b) {
+    if (n < b->min || n > b->max) {
+      if (b->min == b->max)
+        error_at(c, e->sp, "%s takes %d argument%s, but %d %s given", b->name, b->min,
+                 b->min == 1 ? "" : "s", n, n == 1 ? "is" : "are");
+      else
+        error_at(c, e->sp, "%s takes at least %d arguments, but %d %s given", b->name, b->min,
+                 n, n == 1 ? "is" : "are");
+    } else {
+      result = check_builtin(c, e, b, args, sc);
+    }
+  } else if (local(sc, name)) {
+    error_at(c, e->u.call.name_sp, "'%s' is a local value (a parameter, let or sum index), "
+             "not a function", name->name);
+  } else if (ptrmap_get(&c->model->values, name)) {
+    error_at(c, e->u.call.name_sp, "'%s' is a parameter, not a function", name->name);
+  } else {
+    const char *near = suggest(c, name, sc, true);
+    if (near)
+      error_at(c, e->u.call.name_sp, "undefined function '%s'; did you mean '%s'?", name->name,
+               near);
+    else
+      error_at(c, e->u.call.name_sp, "undefined function '%s'", name->name);
+  }
+  free(args);
+  return result;
+}
+
+static fn_info *info_of(chk_state *c, ast_decl *fn) {
+  fn_info *fi = ptrmap_get(&c->fns, fn);
+  if (!fi) {
+    fi = arena_alloc(c->model->ctx->ar, sizeof *fi);
+    ptrmap_put(&c->fns, fn, fi);
+  }
+  return fi;
+}
+
+/* Checks a body with its parameters bound to the given kinds. */
+/* Deepest chain of function bodies checked inside each other (calls nest the checker). */
+#define CHK_MAX_NESTING 1000
+
+static kind check_body(chk_state *c, ast_decl *fn, const kind *args) {
+  if (c->nactive >= CHK_MAX_NESTING) {
+    error_at(c, fn->name_sp, "calls nested too deeply: more than %d functions inside each other",
+             CHK_MAX_NESTING);
+    return KIND_ANY;
+  }
+  VEC_PUSH(c->active, c->nactive, c->active_cap, fn);
+  /* the body's names are its parameters and the model's, wherever it is called from */
+  bool implicit = c->implicit;
+  name_list *free_names = c->free_names;
+  ptrmap *anchored = c->anchored;
+  c->implicit = false, c->free_names = NULL, c->anchored = NULL;
+  scope *frames = calloc((size_t)(fn->nargs ? fn->nargs : 1), sizeof *frames);
+  const scope *sc = NULL;
+  for (int i = 0; i < fn->nargs; i++) {
+    frames[i] = (scope){fn->args[i]->name, args[i], sc};
+    sc = &frames[i];
+  }
+  kind k = check(c, fn->body, sc);
+  free(frames);
+  c->implicit = implicit, c->free_names = free_names, c->anchored = anchored;
+  c->nactive--;
+  if (fn->k.tag != K_ANY)
+    expect(c, k, fn->k, fn->body->sp, "the result");
+  return fn->k.tag != K_ANY ? fn->k : k;
+}
+
+/* The generic check: annotated parameters have their kinds, the others are unknown. */
+static void check_generic(chk_state *c, ast_decl *fn) {
+  fn_info *fi = info_of(c, fn);
+  if (fi->state != FN_UNCHECKED)
+    return;
+  fi->state = FN_CHECKING;
+  kind *args = calloc((size_t)(fn->nargs ? fn->nargs : 1), sizeof *args);
+  for (int i = 0; i < fn->nargs; i++)
+    args[i] = fn->args[i]->k;
+  int before = c->errors;
+  call_frame *saved = c->calls;
+  c->calls = NULL;
+  fi->result = check_body(c, fn, args);
+  c->calls = saved;
+  fi->state = c->errors > before ? FN_FAILED : FN_OK;
+  free(args);
+}
+
+static kind check_fn(chk_state *c, ast_decl *fn, const kind *args, span at) {
+  fn_info *fi = info_of(c, fn);
+  if (fi->state == FN_CHECKING) {
+    strbuf chain = {0};
+    size_t from = c->nactive;
+    while (from > 0 && c->active[from - 1] != fn)
+      from--;
+    for (size_t i = from ? from - 1 : 0; i < c->nactive; i++)
+      sb_printf(&chain, "%s → ", c->active[i]->name->name);
+    sb_puts(&chain, fn->name->name);
+    if (from == c->nactive)
+      error_at(c, at, "'%s' calls itself: recursion is not allowed; use sum or repeat to "
+               "iterate", fn->name->name);
+    else
+      error_at(c, at, "recursion through %s is not allowed; use sum or repeat to iterate",
+               chain.s);
+    free(chain.s);
+    note_at(c, fn->name_sp, "'%s' is defined here", fn->name->name);
+    return KIND_ANY;
+  }
+  check_generic(c, fn);
+  if (fi->state != FN_OK)
+    return KIND_ANY;
+  bool concrete = false;
+  for (int i = 0; i < fn->nargs; i++)
+    concrete |= fn->args[i]->k.tag == K_ANY && args[i].tag != K_ANY;
+  if (!concrete)
+    return fi->result;
+  for (instance *in = fi->instances; in; in = in->next) {
+    bool same = true;
+    for (int i = 0; i < fn->nargs && same; i++)
+      same = kind_eq(in->args[i], args[i]);
+    if (same)
+      return in->result;
+  }
+  instance *in = arena_alloc(c->model->ctx->ar, sizeof *in);
+  in->args = arena_alloc(c->model->ctx->ar, (size_t)(fn->nargs ? fn->nargs : 1) * sizeof(kind));
+  memcpy(in->args, args, (size_t)fn->nargs * sizeof(kind));
+  in->result = KIND_ANY;
+  in->next = fi->instances;
+  fi->instances = in;
+  call_frame frame = {fn, at, c->calls};
+  c->calls = &frame;
+  fi->state = FN_CHECKING;
+  in->result = check_body(c, fn, args);
+  fi->state = FN_OK;
+  c->calls = frame.up;
+  return in->result;
+}
+
+/* ---- expressions ---- */
+
+static const char *op_verb(ast_op op) {
+  switch (op) {
+  case OP_ADD: return "add";
+  case OP_SUB: return "subtract";
+  case OP_MOD: return "take the remainder of";
+  default: return "compare";
+  }
+}
+
+static kind check_binary(chk_state *c, ast_expr *e, const scope *sc) {
+  ast_expr *l = e->u.bin.l, *r = e->u.bin.r;
+  kind a = check(c, l, sc), b = check(c, r, sc);
+  switch (e->u.bin.op) {
+  case OP_ADD:
+  case OP_SUB:
+  case OP_MOD:
+    if (a.tag == K_BOOL || b.tag == K_BOOL) {
+      error_at(c, e->sp, "arithmetic on a truth value");
+      return KIND_ANY;
+    }
+    return unify(c, a, l->sp, b, r->sp, op_verb(e->u.bin.op));
+  case OP_MUL:
+  case OP_DIV:
+    if (a.tag == K_BOOL || b.tag == K_BOOL) {
+      error_at(c, e->sp, "arithmetic on a truth value");
+      return KIND_ANY;
+    }
+    /* Symbolic work reads back printed forms, where a size has lost its unit: there a
+     * bare number times a count stays a bare number (8192/k may be a size again). */
+    if (c->implicit && ((a.tag == K_NUM && is_dim(b, 0, 0)) || (b.tag == K_NUM && is_dim(a, 0, 0))))
+      return KIND_NUM;
+    return mul_kind(a, b, e->u.bin.op == OP_MUL ? 1 : -1);
+  case OP_POW:
+    /* m^2 is a size squared: a quantity to a whole literal power (simplified forms) */
+    if (a.tag == K_DIM && !is_dim(a, 0, 0) && r->kind == E_NUM && r->u.num.k.tag == K_NUM &&
+        r->u.num.v == floor(r->u.num.v) && fabs(r->u.num.v) <= 8) {
+      int n = (int)r->u.num.v;
+      return (kind){K_DIM, (int8_t)(a.b * n), (int8_t)(a.s * n)};
+    }
+    expect(c, a, KIND_COUNT, l->sp, "the base of a power");
+    expect(c, b, KIND_COUNT, r->sp, "the exponent");
+    return a.tag == K_NUM && b.tag == K_NUM ? KIND_NUM : KIND_COUNT;
+  case OP_LT: case OP_LE: case OP_GT: case OP_GE: case OP_EQ: case OP_NE:
+    if (a.tag == K_BOOL || b.tag == K_BOOL)
+      error_at(c, e->sp, "cannot order truth values");
+    else
+      unify(c, a, l->sp, b, r->sp, "compare");
+    return KIND_BOOL;
+  case OP_AND:
+  case OP_OR:
+    expect(c, a, KIND_BOOL, l->sp, "each side of 'and'/'or'");
+    expect(c, b, KIND_BOOL, r->sp, "each side of 'and'/'or'");
+    return KIND_BOOL;
+  default:
+    return KIND_ANY;
+  }
+}
+
+static kind check_par(chk_state *c, ast_expr *e, const scope *sc) {
+  ast_expr *l = e->u.par.count, *r = e->u.par.body;
+  anchor(c, l, KIND_ANY);
+  kind a = check(c, l, sc), b = check(c, r, sc);
+  char b1[48];
+  if (is_dim(a, 0, 1)) {
+    /* cost ∥ cost: two sets of transfers at the same time (Fig. 14 of the τ-Lop paper). */
+    if (e->u.par.channel)
+      error_at(c, e->sp, "a channel-scoped ∥[%s] needs a count on its left",
+               e->u.par.channel->name);
+    expect(c, b, KIND_TIME, r->sp, "the right of cost ∥ cost");
+    return KIND_TIME;
+  }
+  if (!is_scalar(a)) {
+    error_at(c, l->sp, "the left of ∥ must be a count (how many run at once) or a cost, "
+             "but this is a %s", kind_name(a, b1, sizeof b1));
+    return KIND_TIME;
+  }
+  expect(c, b, KIND_TIME, r->sp, "the right of ∥ (what runs concurrently)");
+  return KIND_TIME;
+}
+
+/* The statements of a messages or flows stage, where `allowed` lets `send` place; no such
+ * stage nests in a schedule or in another. */
+static void check_placements(chk_state *c, ast_expr *e, ast_expr *body, bool *allowed,
+                             const scope *sc) {
+  if (c->in_messages || c->in_schedule || c->in_flows)
+    error_at(c, e->sp, "a %s stage cannot be inside a schedule, a messages stage or a flows "
+             "stage", e->kind == E_FLOWS ? "flows" : "messages");
+  bool outer = *allowed;
+  *allowed = true;
+  check(c, body, sc);
+  *allowed = outer;
+}
+
+/* messages on MAPPING(args) { sends }: the mapping places ranks on nodes. */
+static kind check_messages(chk_state *c, ast_expr *e, const scope *sc) {
+  static const struct { const char *name; int min, max; } mappings[] = {
+      {"sequential", 1, 1}, {"round_robin", 1, 1}, {"nodes", 1, 4096}, {"by", 1, 1}};
+  const char *name = e->u.msgs.mapping->name;
+  int n = e->u.msgs.nargs, found = -1;
+  for (int i = 0; i < 4; i++)
+    if (!strcmp(name, mappings[i].name))
+      found = i;
+  if (found < 0)
+    error_at(c, e->u.msgs.mapping_sp, "unknown mapping '%s': expected sequential(Q), "
+             "round_robin(M), nodes(n0, n1, …) or by(node of rank p)", name);
+  else if (n < mappings[found].min || n > mappings[found].max)
+    error_at(c, e->u.msgs.mapping_sp, "%s takes %s", name,
+             mappings[found].max == 1 ? "one argument" : "the node of each rank in order");
+  /* by(e): e gives the node of rank p */
+  scope rank = {ctx_sym(c->model->ctx, "p"), KIND_COUNT, sc};
+  for (int i = 0; i < n; i++)
+    expect(c, check(c, e->u.msgs.args[i], found == 3 ? &rank : sc), KIND_COUNT,
+           e->u.msgs.args[i]->sp, found == 3 ? "the node of a rank" : "an argument of a mapping");
+  check_placements(c, e, e->u.msgs.body, &c->in_messages, sc);
+  return KIND_TIME;
+}
+
+/* One of a flows stage's clauses: e of kind `want`, with `name` bound to a `bound`. The
+ * model has no defaults: a missing clause is an error. */
+static void check_clause(chk_state *c, ast_expr *stage, ast_expr *e, const char *name, kind bound,
+                         kind want, const char *role, const char *missing, const scope *sc) {
+  if (!e) {
+    error_at(c, stage->sp, "a flows stage needs %s", missing);
+    return;
+  }
+  scope s = {ctx_sym(c->model->ctx, name), bound, sc};
+  expect(c, check(c, e, &s), want, e->sp, role);
+}
+
+/* flows under CUTS alone TIME { sends }: CUTS the entry `entry` (0 … 4) of Table 2, TIME
+ * a flow's time alone for its Q bytes. */
+static kind check_flows(chk_state *c, ast_expr *e, const scope *sc) {
+  check_clause(c, e, e->u.flows.cuts, "entry", KIND_COUNT, KIND_COUNT, "a flow cut (under)",
+               "its flow cuts (Table 2 of Martinasso & Méhaut): write 'under CUTS', where "
+               "CUTS gives the cut of entry = 0 … 4", sc);
+  check_clause(c, e, e->u.flows.alone, "Q", KIND_SIZE, KIND_TIME, "the time of a flow alone",
+               "the time of a flow alone: write 'alone TIME', where TIME is the "
+               "contention-free time of Q bytes", sc);
+  check_placements(c, e, e->u.flows.body, &c->in_flows, sc);
+  return KIND_TIME;
+}
+
+/* send a -> b : size [at start]: a message between ranks, or a flow between nodes. */
+static kind check_send(chk_state *c, ast_expr *e, const scope *sc) {
+  bool flow = c->in_flows;
+  if (!c->in_messages && !flow)
+    error_at(c, e->sp, "'send' places a message in a messages or flows stage; it is not a value");
+  expect(c, check(c, e->u.send.src, sc), KIND_COUNT, e->u.send.src->sp,
+         flow ? "the sending node" : "the sending rank");
+  expect(c, check(c, e->u.send.dst, sc), KIND_COUNT, e->u.send.dst->sp,
+         flow ? "the receiving node" : "the receiving rank");
+  expect(c, check(c, e->u.send.size, sc), KIND_SIZE, e->u.send.size->sp,
+         flow ? "the size of a flow" : "the size of a message");
+  if (e->u.send.start && !flow)
+    error_at(c, e->u.send.start->sp, "'at' gives the start of a flow in a flows stage; "
+             "the messages of a messages stage start together");
+  else if (e->u.send.start)
+    expect(c, check(c, e->u.send.start, sc), KIND_TIME, e->u.send.start->sp,
+           "the start of a flow");
+  return KIND_NUM;
+}
+
+static kind check(chk_state *c, ast_expr *e, const scope *sc) {
+  switch (e->kind) {
+  case E_NUM:
+    return e->u.num.k;
+  case E_NAME:
+    return check_name(c, e, sc);
+  case E_CALL:
+    return check_call(c, e, sc);
+  case E_UNARY: {
+    kind a = check(c, e->u.bin.l, sc);
+    if (e->u.bin.op == OP_NOT) {
+      expect(c, a, KIND_BOOL, e->u.bin.l->sp, "the operand of 'not'");
+      return KIND_BOOL;
+    }
+    if (a.tag == K_BOOL)
+      error_at(c, e->sp, "arithmetic on a truth value");
+    return a;
+  }
+  case E_BINARY:
+    return check_binary(c, e, sc);
+  case E_PAR:
+    return check_par(c, e, sc);
+  case E_IF: {
+    kind k = check(c, e->u.cond.c, sc);
+    expect(c, k, KIND_BOOL, e->u.cond.c->sp, "the condition of 'if'");
+    kind t = check(c, e->u.cond.t, sc), f = check(c, e->u.cond.f, sc);
+    return unify(c, t, e->u.cond.t->sp, f, e->u.cond.f->sp, "choose between");
+  }
+  case E_LET: {
+    scope s = {e->u.let.name, check(c, e->u.let.value, sc), sc};
+    /* kept for printing a simplified let: its folded value may no longer show it */
+    e->u.let.value_kind = e->u.let.checked ? kind_agreed(e->u.let.value_kind, s.k) : s.k;
+    e->u.let.checked = true;
+    return check(c, e->u.let.body, &s);
+  }
+  case E_SUM: {
+    anchor(c, e->u.sum.lo, KIND_ANY);
+    anchor(c, e->u.sum.hi, KIND_ANY);
+    kind lo = check(c, e->u.sum.lo, sc), hi = check(c, e->u.sum.hi, sc);
+    expect(c, lo, KIND_COUNT, e->u.sum.lo->sp, "the lower bound of a sum");
+    expect(c, hi, KIND_COUNT, e->u.sum.hi->sp, "the upper bound of a sum");
+    scope s = {e->u.sum.index, KIND_COUNT, sc};
+    kind k = check(c, e->u.sum.body, &s);
+    if (k.tag == K_BOOL)
+      error_at(c, e->u.sum.body->sp, "cannot add up truth values");
+    return k;
+  }
+  case E_STAGES: {
+    if (e->u.stages.n == 0)
+      return KIND_TIME;
+    ast_expr **it = e->u.stages.items;
+    kind k = check(c, it[0], sc);
+    for (int i = 1; i < e->u.stages.n; i++)
+      k = unify(c, k, it[0]->sp, check(c, it[i], sc), it[i]->sp, "add");
+    return k;
+  }
+  case E_REPEAT: {
+    anchor(c, e->u.repeat.count, KIND_ANY);
+    kind n = check(c, e->u.repeat.count, sc);
+    expect(c, n, KIND_COUNT, e->u.repeat.count->sp, "the count of a repeat");
+    return check(c, e->u.repeat.body, sc);
+  }
+  case E_SCHEDULE: {
+    if (c->in_schedule)
+      error_at(c, e->sp, "a schedule cannot be inside another schedule");
+    expect(c, check(c, e->u.sched.size, sc), KIND_SIZE, e->u.sched.size->sp,
+           "the segment size of a schedule");
+    bool outer = c->in_schedule;
+    c->in_schedule = true;
+    check(c, e->u.sched.body, sc);
+    c->in_schedule = outer;
+    return KIND_TIME;
+  }
+  case E_MESSAGES:
+    return check_messages(c, e, sc);
+  case E_SEND:
+    return check_send(c, e, sc);
+  case E_FLOWS:
+    return check_flows(c, e, sc);
+  case E_AT:
+    if (!c->in_schedule)
+      error_at(c, e->sp, "'at' places transfers in a schedule; it is not a value");
+    expect(c, check(c, e->u.at.step, sc), KIND_COUNT, e->u.at.step->sp, "the step of 'at'");
+    expect(c, check(c, e->u.at.count, sc), KIND_COUNT, e->u.at.count->sp,
+           "the number of transfers of 'at'");
+    return KIND_NUM;
+  }
+  return KIND_ANY;
+}
+
+/* ---- declarations ---- */
+
+static void check_params_distinct(chk_state *c, const ast_decl *fn) {
+  for (int j = 1; j < fn->nargs; j++)
+    for (int i = 0; i < j; i++)
+      if (fn->args[i]->name == fn->args[j]->name) {
+        error_at(c, fn->args[j]->sp, "parameter '%s' is declared twice", fn->args[j]->name->name);
+        break;
+      }
+}
+
+/* A default is an operator's name, for an operator parameter (op: op = sum); parameters
+ * with one come last, so that a call may leave them out. */
+static void check_defaults(chk_state *c, const ast_decl *fn) {
+  bool seen = false;
+  for (int i = 0; i < fn->nargs; i++) {
+    const ast_arg *a = fn->args[i];
+    if (!a->dflt) {
+      if (seen)
+        error_at(c, a->sp, "parameter '%s' has no default but follows one that has: "
+                 "parameters with defaults come last", a->name->name);
+      continue;
+    }
+    seen = true;
+    char b[48];
+    if (a->k.tag != K_OP)
+      error_at(c, a->dflt->sp, "only an operator parameter takes a default (op: op = sum); "
+               "'%s' is a %s", a->name->name, kind_name(a->k, b, sizeof b));
+    else if (a->dflt->kind != E_NAME)
+      error_at(c, a->dflt->sp, "the default of operator parameter '%s' must be an operator's "
+               "name, such as sum or max", a->name->name);
+  }
+}
+
+static void check_channel_fn(chk_state *c, ast_decl *fn, const kind *want, int nwant,
+                             const char *shape) {
+  if (fn->nargs != nwant) {
+    /* a platform's gamma has no name of its own */
+    error_at(c, fn->sp, "'%s' of a %s takes %d parameter%s: %s",
+             fn->name ? fn->name->name : "gamma", fn->name ? "channel" : "platform", nwant,
+             nwant == 1 ? "" : "s", shape);
+    return;
+  }
+  check_params_distinct(c, fn);
+  check_defaults(c, fn);
+  kind args[2];
+  for (int i = 0; i < nwant; i++) {
+    if (fn->args[i]->k.tag != K_ANY && !kind_eq(fn->args[i]->k, want[i])) {
+      char b1[48];
+      error_at(c, fn->args[i]->sp, "parameter '%s' of %s must be a %s", fn->args[i]->name->name,
+               shape, kind_name(want[i], b1, sizeof b1));
+    }
+    args[i] = want[i];
+  }
+  c->in_channel = true;
+  kind k = check_body(c, fn, args);
+  c->in_channel = false;
+  expect(c, k, KIND_TIME, fn->body->sp, "a channel's cost");
+}
+
+static void check_platform(chk_state *c, ast_decl *pf) {
+  static const kind size_count[2] = {{K_DIM, 1, 0}, {K_DIM, 0, 0}};
+  ptrmap seen = {0};
+  for (int i = 0; i < pf->nmembers; i++) {
+    ast_decl *ch = pf->members[i];
+    if (ch->kind == D_GAMMA) {
+      if (ch->body)
+        check_channel_fn(c, ch, size_count, 2, "gamma(m, τ)");
+      continue;
+    }
+    ast_decl *old = ptrmap_get(&seen, ch->name);
+    if (old) {
+      error_at(c, ch->name_sp, "channel '%s' is declared twice in platform '%s'",
+               ch->name->name, pf->name->name);
+      note_at(c, old->name_sp, "the first declaration is here");
+    }
+    ptrmap_put(&seen, ch->name, ch);
+    if (ch->path)
+      continue;
+    bool has_L = false;
+    ptrmap defs = {0};
+    for (int j = 0; j < ch->nmembers; j++) {
+      ast_decl *fn = ch->members[j];
+      const char *n = fn->name->name;
+      if (ptrmap_get(&defs, fn->name))
+        error_at(c, fn->name_sp, "'%s' is defined twice in channel '%s'", n, ch->name->name);
+      ptrmap_put(&defs, fn->name, fn);
+      if (strcmp(n, "L") == 0) {
+        has_L = true;
+        check_channel_fn(c, fn, size_count, 2, "L(m, τ)");
+      } else if (strcmp(n, "o") == 0 || strcmp(n, "p") == 0) {
+        check_channel_fn(c, fn, size_count, 1, strcmp(n, "o") == 0 ? "o(m)" : "p(m)");
+      } else {
+        error_at(c, fn->name_sp, "a channel defines L(m, τ), o(m) and p(m); '%s' is none of "
+                 "them", n);
+      }
+    }
+    ptrmap_free(&defs);
+    if (!has_L)
+      error_at(c, ch->name_sp, "channel '%s' has no L(m, τ): give 'L(m, τ) = …;' or "
+               "'= table \"file\"'", ch->name->name);
+  }
+  ptrmap_free(&seen);
+}
+
+static void check_fact(chk_state *c, ast_expr *e, const char *what) {
+  int before = c->errors;
+  c->implicit = true;
+  kind k = check(c, e, NULL);
+  c->implicit = false;
+  /* any kind is the mark of an error already reported, or of a free name (assume P) */
+  if (k.tag == K_ANY && c->errors == before) {
+    error_at(c, e->sp, "%s must be a comparison (or integer(x)), but this is a value", what);
+  } else if (k.tag != K_BOOL && k.tag != K_ANY) {
+    char b1[48];
+    error_at(c, e->sp, "%s must be a comparison (or integer(x)), but this is a %s", what,
+             kind_name(k, b1, sizeof b1));
+  }
+}
+
+/* A claim holds for every value of its variables, so a misspelt name would pass as one more
+ * variable. A free name of the comparison is a variable only when something gives it a
+ * kind: it is an argument of a call (its parameter's kind) or a sum's bound, ∥'s count or a
+ * repeat's count, or an assumption of the model or the claim's `when` declares it
+ * (assume P = 2^p). A name only compared or combined with others is an error. */
+static void check_claim(chk_state *c, ast_decl *d) {
+  name_list free_names = {0}, declared = {0};
+  ptrmap anchored = {0}, counted = {0};
+  c->free_names = &free_names, c->anchored = &anchored, c->counted = &counted;
+  check_fact(c, d->body, "a claim");
+  c->free_names = &declared, c->anchored = NULL, c->counted = NULL;
+  for (int i = 0; i < d->nfacts; i++)
+    check_fact(c, d->facts[i], "an assumption");
+  c->free_names = NULL;
+  /* the variables a --grid may name: those of the claim and of its assumptions */
+  for (size_t i = 0; i < declared.n; i++)
+    ptrmap_put(&c->model->claim_vars, declared.first[i]->u.name.name, declared.first[i]);
+  for (size_t i = 0; i < c->assumed.n; i++)
+    ptrmap_put(&c->model->claim_vars, c->assumed.first[i]->u.name.name, c->assumed.first[i]);
+  d->counts = arena_alloc(c->model->ctx->ar, (free_names.n + 1) * sizeof *d->counts);
+  d->ncounts = 0;
+  for (size_t i = 0; i < free_names.n; i++) {
+    ast_expr *use = free_names.first[i];
+    sym name = use->u.name.name;
+    ptrmap_put(&c->model->claim_vars, name, use);
+    if (ptrmap_get(&counted, name)) {
+      ptrmap_put(&c->model->claim_counts, name, ptrmap_get(&counted, name));
+      d->counts[d->ncounts++] = name;
+    }
+    if (ptrmap_get(&anchored, name) || ptrmap_get(&declared.seen, name) ||
+        ptrmap_get(&c->assumed.seen, name))
+      continue;
+    const char *near = suggest(c, name, NULL, false);
+    unsigned dist = 99;
+    for (size_t j = 0; j < anchored.cap; j++)
+      if (anchored.keys[j])
+        consider(name->name, ((sym)anchored.keys[j])->name, &near, &dist);
+    if (near)
+      error_only(c, use->sp, "unknown name '%s' in a claim; did you mean '%s'?", name->name, near);
+    else
+      error_only(c, use->sp, "unknown name '%s' in a claim", name->name);
+    note_at(c, (span){0}, "a claim's variables must stand where they get a kind (an argument "
+            "of a call, a sum's bound, the count of ∥ or repeat) or be declared by an "
+            "assumption (assume …, when …)");
+  }
+  names_free(&free_names);
+  names_free(&declared);
+  ptrmap_free(&anchored);
+  ptrmap_free(&counted);
+}
+
+static chk_state *state_of(tlop_model *model) {
+  if (!model->chk) {
+    model->chk = arena_alloc(model->ctx->ar, sizeof *model->chk);
+    model->chk->model = model;
+  }
+  return model->chk;
+}
+
+int chk_model(tlop_model *model) {
+  chk_state *c = state_of(model);
+  int before = c->errors;
+  for (size_t m = 0; m < model->nmods; m++)
+    for (ast_decl *d = model->mods[m]->decls; d; d = d->next) {
+      switch (d->kind) {
+      case D_PARAM:
+        if (d->k.tag == K_OP)
+          error_at(c, d->name_sp, "a param cannot be a reduction operator: give the functions "
+                   "that reduce a parameter '%s: op = sum'", d->name->name);
+        if (literal_param(d))
+          declared_kind(c, d);
+        else
+          param_kind(c, d, d->name_sp);
+        break;
+      case D_FN:
+      case D_ALGORITHM:
+        check_params_distinct(c, d);
+        check_defaults(c, d);
+        if (ptrmap_get(&model->funcs, d->name) == d)
+          check_generic(c, d);
+        break;
+      case D_PLATFORM:
+        check_platform(c, d);
+        break;
+      case D_ASSUME:
+        c->free_names = &c->assumed;
+        for (int i = 0; i < d->nfacts; i++)
+          check_fact(c, d->facts[i], "an assumption");
+        c->free_names = NULL;
+        break;
+      default:
+        break;
+      }
+    }
+  /* last: the variables of a claim may be declared by any assumption of the model */
+  for (size_t m = 0; m < model->nmods; m++)
+    for (ast_decl *d = model->mods[m]->decls; d; d = d->next)
+      if (d->kind == D_CLAIM)
+        check_claim(c, d);
+  return c->errors - before;
+}
+
+int chk_expr(tlop_model *model, ast_expr *e, const ptrmap *free_kinds, bool implicit,
+             kind *out) {
+  chk_state *c = state_of(model);
+  int before = c->errors;
+  c->free = free_kinds;
+  c->implicit = implicit;
+  *out = check(c, e, NULL);
+  c->implicit = false;
+  c->free = NULL;
+  return c->errors - before;
+}
+
+int chk_fact(tlop_model *model, ast_expr *e) {
+  chk_state *c = state_of(model);
+  int before = c->errors;
+  check_fact(c, e, "an assumption");
+  return c->errors - before;
+}
+
+void chk_free(chk_state *c) {
+  if (!c)
+    return;
+  ptrmap_free(&c->fns);
+  ptrmap_free(&c->params);
+  names_free(&c->assumed);
+  free(c->active);
+}
+
+/* The resolved kind of a global parameter (after chk_model). */
+kind chk_param_kind(tlop_model *model, ast_decl *param) {
+  return param_kind(state_of(model), param, param->name_sp);
+}
+
+/* The kind of a function's result, from its generic check. */
+kind chk_fn_result(tlop_model *model, ast_decl *fn) {
+  chk_state *c = state_of(model);
+  check_generic(c, fn);
+  return info_of(c, fn)->result;
+}

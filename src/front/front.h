@@ -1,0 +1,209 @@
+/* front.h — the front end: the syntax tree the grammar builds (grammar/), files and
+ * imports (load.c), and the checker (check.c). Depends on base. */
+#ifndef TLOP_FRONT_H
+#define TLOP_FRONT_H
+
+#include "base/base.h"
+
+/* ======== ast.c: the syntax tree the parser builds ======== */
+
+typedef enum {
+  E_NUM,    /* num.v in bytes/seconds, num.k the kind of its unit */
+  E_NAME,
+  E_CALL,   /* f(args); L[ch](m,τ), o[ch](m), gamma(op, m, τ), p(m) */
+  E_UNARY,  /* -x, not x */
+  E_BINARY,
+  E_PAR,    /* A ∥[ch] X; the checker tells count ∥ cost from cost ∥ cost */
+  E_IF,
+  E_LET,
+  E_SUM,    /* sum i = lo .. hi : body; `stages i = …` sets is_stage */
+  E_STAGES, /* stages { a; "label": b; … } */
+  E_REPEAT, /* repeat N { body } */
+  E_SCHEDULE, /* schedule L[ch](size) { statements }: the statements place transfers */
+  E_AT,     /* at step: count; — a placement inside a schedule */
+  E_MESSAGES, /* messages on MAPPING(args) { statements }: a stage of messages */
+  E_SEND,   /* send src -> dst : size [at start]; — a message, or a flow of a flows stage */
+  E_FLOWS   /* flows under CUTS alone TIME { statements }: Martinasso's flows between nodes */
+} ast_ekind;
+
+typedef enum {
+  OP_ADD, OP_SUB, OP_MUL, OP_DIV, OP_MOD, OP_POW,
+  OP_LT, OP_LE, OP_GT, OP_GE, OP_EQ, OP_NE, OP_AND, OP_OR,
+  OP_NEG, OP_NOT
+} ast_op;
+
+typedef struct ast_expr ast_expr;
+struct ast_expr {
+  ast_ekind kind;
+  uint32_t depth;
+  span sp;
+  ast_expr *next; /* list link while parsing */
+  union {
+    struct { double v; kind k; } num;
+    struct { sym name; } name;
+    struct { sym name, channel, op; span name_sp, op_sp; ast_expr **args; int nargs; } call;
+    struct { ast_op op; ast_expr *l, *r; } bin; /* unary: l only */
+    struct { ast_expr *count, *body; sym channel; } par;
+    struct { ast_expr *c, *t, *f; } cond;
+    struct {
+      sym name;
+      span name_sp;
+      ast_expr *value, *body;
+      kind value_kind; /* the checker's, KIND_ANY where checks of it disagree */
+      bool checked;
+    } let;
+    struct { sym index; span index_sp; ast_expr *lo, *hi, *body; bool is_stage; } sum;
+    struct { ast_expr **items; sym *labels; int n; } stages;
+    struct { ast_expr *count, *body; } repeat;
+    struct { sym channel; ast_expr *size, *body; } sched;
+    struct { ast_expr *step, *count; } at;
+    struct { sym mapping; span mapping_sp; ast_expr **args; int nargs; ast_expr *body; } msgs;
+    struct { ast_expr *src, *dst, *size, *start; } send; /* start: NULL unless `at` */
+    struct { ast_expr *cuts, *alone, *body; } flows;      /* cuts, alone: NULL if missing */
+  } u;
+};
+
+typedef enum {
+  D_IMPORT, D_PARAM, D_FN, D_ALGORITHM, D_PLATFORM, D_CHANNEL, D_GAMMA, D_ASSUME, D_CLAIM
+} ast_dkind;
+
+typedef struct ast_arg {
+  sym name;
+  span sp;
+  kind k;          /* KIND_ANY when not annotated */
+  ast_expr *dflt;  /* `op: op = sum`: the value when a call leaves it out, or NULL */
+  struct ast_arg *next;
+} ast_arg;
+
+typedef struct ast_decl ast_decl;
+struct ast_decl {
+  ast_dkind kind;
+  bool strict;        /* claim under the axiom that L is strictly increasing in τ */
+  kind k;             /* param: annotated kind or KIND_ANY */
+  span sp, name_sp;
+  sym name;
+  ast_expr *body;     /* fn/algorithm body, param default, claim (a comparison) */
+  ast_decl *next;
+  struct module *mod; /* the file that declares it */
+  /* A param ends here (ast_decl_new): a file of 600 000 params holds nothing else. */
+  union {
+    struct { ast_arg **args; int nargs; };        /* fn, algorithm, L/o/p, gamma */
+    struct {                                      /* assume; a claim's `when` */
+      ast_expr **facts;
+      int nfacts;
+      sym *counts;    /* a claim's variables given as an algorithm's count (check.c) */
+      int ncounts;
+    };
+    struct { ast_decl **members; int nmembers; }; /* platform: channels and gamma;
+                                                     channel: its L, o, p */
+  };
+  const char *path;   /* import path; channel/gamma table path */
+  span path_sp;
+};
+
+/* Parser state handed to the flex scanner and the bison parser (parse-params). */
+typedef struct parse_state {
+  tlop_ctx *ctx;
+  arena *ar;
+  const source *src;
+  int start_token; /* START_FILE or START_EXPR, returned first */
+  ast_decl *decls; /* result of a file */
+  ast_expr *expr;  /* result of an expression */
+  int errors;
+  uint32_t offset; /* byte offset of the scanner in src */
+  uint32_t comment_at; /* where the block comment being skipped began */
+  bool too_deep;   /* the nesting limit was reported */
+  bool stopped;    /* --max-errors or the nesting limit reached: the scanner reads no further */
+  bool end_statement; /* an unterminated string ended its line: give ';' next */
+} parse_state;
+
+
+ast_expr *ast_expr_new(parse_state *ps, ast_ekind k, span sp);
+ast_expr *ast_num(parse_state *ps, double v, kind k, span sp);
+ast_expr *ast_name(parse_state *ps, sym name, span sp);
+ast_expr *ast_call(parse_state *ps, sym name, sym channel, ast_expr *args, span name_sp, span sp);
+ast_expr *ast_binary(parse_state *ps, ast_op op, ast_expr *l, ast_expr *r, span sp);
+ast_expr *ast_unary(parse_state *ps, ast_op op, ast_expr *e, span sp);
+ast_expr *ast_stages(parse_state *ps, ast_expr *items, span sp);
+ast_expr *ast_finish(parse_state *ps, ast_expr *e);
+/* A schedule's statements in order, as one expression: placements added up, a `let`
+ * scoping over the statements after it. */
+ast_expr *ast_block(parse_state *ps, ast_expr *statements, span sp);
+ast_expr *ast_at(parse_state *ps, ast_expr *step, ast_expr *count, span sp);
+ast_expr *ast_send(parse_state *ps, ast_expr *src, ast_expr *dst, ast_expr *size, ast_expr *start,
+                   span sp);
+ast_decl *ast_decl_new(parse_state *ps, ast_dkind k, span sp);
+int ast_list_len(const ast_expr *e);
+ast_arg **ast_args_array(parse_state *ps, ast_arg *list, int *n);
+ast_decl **ast_decls_array(parse_state *ps, ast_decl *list, int *n);
+ast_expr **ast_exprs_array(parse_state *ps, ast_expr *list, int *n);
+span span_join(span a, span b);
+
+/* parse.c glue (grammar/parser.y): returns the number of syntax errors. */
+int parse_file(tlop_ctx *ctx, arena *ar, const source *src, ast_decl **out);
+int parse_expr(tlop_ctx *ctx, arena *ar, const source *src, ast_expr **out);
+/* A comma-separated list of facts, where `=` means equality: "P = 2^p, p >= 1". */
+int parse_facts(tlop_ctx *ctx, arena *ar, const source *src, ast_expr ***out, int *n);
+
+/* ======== load.c: files, imports, the model's global scope ======== */
+
+typedef struct module {
+  const source *src;
+  const char *dir;      /* directory of the file, for relative imports and tables */
+  ast_decl *decls;
+  bool loading;         /* on the import chain being loaded: cycle detection */
+  bool failed;          /* did not parse */
+} module;
+
+struct tlop_model {
+  tlop_ctx *ctx;
+  module *root;
+  ptrmap values;    /* sym → ast_decl (D_PARAM) */
+  ptrmap funcs;     /* sym → ast_decl (D_FN, D_ALGORITHM) */
+  ptrmap platforms; /* sym → ast_decl (D_PLATFORM) */
+  ptrmap claim_vars;   /* sym → ast_expr: the free names of the claims, at a use */
+  ptrmap claim_counts; /* those given as an algorithm's count, in some claim */
+  ast_decl **params; /* every D_PARAM of the model, in load order */
+  size_t nparams, params_cap;
+  const char **algos; /* the root file's algorithms */
+  size_t nalgos, algos_cap;
+  struct module **mods; /* the root and every file it imports */
+  size_t nmods, mods_cap;
+  struct chk_state *chk;
+};
+
+/* Reads a whole file; NULL (with a diagnostic at `from`) when it cannot be read. */
+char *load_read_file(tlop_ctx *ctx, const char *path, span from, size_t *len);
+/* Resolves an import path to a file and loads it (once per canonical path). */
+module *load_module_path(tlop_ctx *ctx, const char *path, span from);
+/* Resolves an import as `from` would (NULL: from nowhere, search path only). With
+ * `quiet_missing` false, a missing file is reported. */
+module *load_import(tlop_ctx *ctx, const module *from, const char *name, span at,
+                    bool report_missing);
+module *load_module_text(tlop_ctx *ctx, const char *name, const char *text, size_t len);
+tlop_status load_model(tlop_ctx *ctx, module *root, tlop_model **out);
+/* The directory part of a path ("." when it has none). */
+char *path_dir(arena *ar, const char *path);
+/* The built-in copy of a stdlib file ("mpich/bcast.tlop"), or NULL. */
+const char *stdlib_builtin(const char *name, size_t *len);
+
+/* ======== check.c: names, arity, kinds ======== */
+
+typedef struct chk_state chk_state;
+/* Checks every declaration of the model; returns the number of errors. */
+int chk_model(tlop_model *model);
+/* Checks an expression in the model's scope; `free_names` (with kinds) are extra globals. */
+/* With `implicit`, names the model does not define are free variables. */
+int chk_expr(tlop_model *model, ast_expr *e, const ptrmap *free_kinds, bool implicit,
+             kind *out);
+/* Checks an assumption: a comparison whose unknown names are new variables (P = 2^p). */
+int chk_fact(tlop_model *model, ast_expr *e);
+bool chk_is_builtin(sym name);
+kind chk_param_kind(tlop_model *model, ast_decl *param);
+kind chk_fn_result(tlop_model *model, ast_decl *fn);
+void chk_free(chk_state *c);
+
+/* The context frees the model's maps when it is freed. */
+void ctx_track_model(tlop_ctx *ctx, tlop_model *model);
+
+#endif

@@ -1,0 +1,447 @@
+/* lower.c — checked AST → cost IR. Function calls are inlined (there is no recursion),
+ * `let` shares one node, and a sum index that could capture a name from outside is
+ * renamed apart (i → i'), so substitution in later stages never needs to rename.
+ * Requires: the expression passed chk_model/chk_expr. */
+#include "ir/ir.h"
+
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+
+/* A name's value: a node, or for an operator parameter the operator (value NULL). */
+typedef struct binding {
+  sym name;
+  ir_node *value;
+  const struct binding *up;
+  sym op;
+} binding;
+
+typedef struct lowerer {
+  tlop_model *model;
+  const tlop_env *env; /* free operators of the expression, or NULL */
+  sym *active; /* sum indices being lowered, innermost last */
+  size_t nactive, cap;
+  double inlined; /* function calls inlined so far (--max-inline) */
+  bool in_flows;  /* lowering a flows stage: a send is a flow, with a start */
+  bool failed;
+  expr_let *lets; /* lets whose value is not a leaf and uses no index */
+  size_t nlets, lets_cap;
+} lowerer;
+
+static ir_node *lower(lowerer *lw, ast_expr *e, const binding *env);
+
+static tlop_ctx *ctx_of(lowerer *lw) { return lw->model->ctx; }
+
+static ir_node *at(ir_node *n, span sp) {
+  if (n && !n->origin.src)
+    n->origin = sp;
+  return n;
+}
+
+/* Would an index named `name` capture a variable that is already in play? */
+static bool captures(lowerer *lw, sym name, const binding *env) {
+  for (size_t i = 0; i < lw->nactive; i++)
+    if (lw->active[i] == name)
+      return true;
+  if (ptrmap_get(&lw->model->values, name))
+    return true;
+  for (const binding *b = env; b; b = b->up)
+    if (b->value && ir_mentions(b->value, name))
+      return true;
+  return false;
+}
+
+static sym index_name(lowerer *lw, sym name, const binding *env) {
+  sym s = name;
+  while (captures(lw, s, env)) {
+    strbuf b = {0};
+    sb_printf(&b, "%s'", s->name);
+    s = ctx_sym(ctx_of(lw), b.s);
+    free(b.s);
+  }
+  return s;
+}
+
+/* Binary ∥ joins sets of transfers: L(…) terms, possibly under ∥ themselves. */
+static bool transfer_set(const ir_node *n) {
+  switch (n->op) {
+  case IR_L: return true;
+  case IR_PAR: return transfer_set(n->kid[1]);
+  case IR_CONC: return transfer_set(n->kid[0]) && transfer_set(n->kid[1]);
+  case IR_STAGE: return transfer_set(n->kid[0]);
+  default: return false;
+  }
+}
+
+/* The value of a node made of numbers and scalar operators only. */
+static bool constant(const ir_node *n, double *v) {
+  double a = 0, b = 0;
+  if (n->op == IR_NUM) {
+    *v = n->num;
+    return true;
+  }
+  bool scalar = n->op >= IR_ADD && n->op <= IR_NOT;
+  if (!scalar || !constant(n->kid[0], &a) || (n->nkids > 1 && !constant(n->kid[1], &b)))
+    return false;
+  *v = ir_apply((ir_op)n->op, a, b);
+  return isfinite(*v);
+}
+
+static ir_op binary_op(ast_op op) {
+  switch (op) {
+  case OP_ADD: return IR_ADD;
+  case OP_SUB: return IR_SUB;
+  case OP_MUL: return IR_MUL;
+  case OP_DIV: return IR_DIV;
+  case OP_MOD: return IR_MOD;
+  case OP_POW: return IR_POW;
+  case OP_LT: return IR_LT;
+  case OP_LE: return IR_LE;
+  case OP_GT: return IR_GT;
+  case OP_GE: return IR_GE;
+  case OP_EQ: return IR_EQ;
+  case OP_NE: return IR_NE;
+  case OP_AND: return IR_AND;
+  case OP_OR: return IR_OR;
+  case OP_NEG: return IR_NEG;
+  case OP_NOT: return IR_NOT;
+  }
+  return IR_NUM;
+}
+
+/* The operator a name stands for where an operator is expected: an operator parameter's
+ * (or the expression's free operator's) value, else the operator of that name. */
+static sym op_value(lowerer *lw, sym name, const binding *env) {
+  for (const binding *b = env; b; b = b->up)
+    if (b->name == name)
+      return b->op;
+  sym given = env_op(lw->env, name);
+  return given ? given : name;
+}
+
+static ir_node *lower_builtin(lowerer *lw, ast_expr *e, ir_node **a, int n, const binding *env) {
+  tlop_ctx *ctx = ctx_of(lw);
+  const char *name = e->u.call.name->name;
+  sym ch = e->u.call.channel;
+  if (!strcmp(name, "L"))
+    return ir_make(ctx, IR_L, ch, 0, a[0], a[1], NULL);
+  if (!strcmp(name, "o"))
+    return ir_make(ctx, IR_O, ch, 0, a[0], NULL, NULL);
+  if (!strcmp(name, "p"))
+    return ir_make(ctx, IR_PACK, ch, 0, a[0], NULL, NULL);
+  if (!strcmp(name, "gamma"))
+    return ir_make(ctx, IR_GAMMA, op_value(lw, e->u.call.op, env), 0, a[0], a[1], NULL);
+  if (!strcmp(name, "log"))
+    return ir_bin(ctx, IR_LOG, a[0], a[1]);
+  if (!strcmp(name, "min") || !strcmp(name, "max")) {
+    ir_node *r = a[0];
+    for (int i = 1; i < n; i++)
+      r = ir_bin(ctx, name[1] == 'i' ? IR_MIN : IR_MAX, r, a[i]);
+    return r;
+  }
+  if (!strcmp(name, "integer"))
+    return ir_bin(ctx, IR_EQ, a[0], ir_un(ctx, IR_FLOOR, a[0]));
+  static const struct { const char *name; ir_op op; } unary[] = {
+      {"log2", IR_LOG2}, {"ceil", IR_CEIL}, {"floor", IR_FLOOR}, {"abs", IR_ABS},
+      {"sqrt", IR_SQRT}};
+  for (size_t i = 0; i < sizeof unary / sizeof *unary; i++)
+    if (!strcmp(name, unary[i].name))
+      return ir_un(ctx, unary[i].op, a[0]);
+  return NULL;
+}
+
+/* fn's parameter i is an operator: an argument or default, a name the checker allowed. */
+static bool is_op_param(const ast_decl *fn, int i) {
+  return fn && i < fn->nargs && fn->args[i]->k.tag == K_OP;
+}
+
+static ir_node *lower_call(lowerer *lw, ast_expr *e, const binding *env) {
+  int n = e->u.call.nargs;
+  ast_decl *fn = ptrmap_get(&lw->model->funcs, e->u.call.name);
+  ir_node *small[8], **a = n <= 8 ? small : calloc((size_t)n, sizeof *a);
+  for (int i = 0; i < n; i++)
+    a[i] = is_op_param(fn, i) ? NULL : lower(lw, e->u.call.args[i], env);
+  ir_node *r = NULL;
+  if (fn && ++lw->inlined > ctx_of(lw)->max_inline) {
+    lw->failed = true; /* reported by finish, at the whole expression */
+    r = ir_num(ctx_of(lw), 0); /* stands in for the call; the result is dropped */
+  } else if (fn) {
+    /* The body sees its parameters and the globals, not the caller's locals; a default is
+     * an operator's name, which needs no scope. */
+    binding *frames = calloc((size_t)(fn->nargs ? fn->nargs : 1), sizeof *frames);
+    const binding *scope = NULL;
+    for (int i = 0; i < fn->nargs; i++) {
+      sym op = !is_op_param(fn, i) ? NULL
+               : i < n ? op_value(lw, e->u.call.args[i]->u.name.name, env)
+                       : fn->args[i]->dflt->u.name.name;
+      frames[i] = (binding){fn->args[i]->name, i < n ? a[i] : NULL, scope, op};
+      scope = &frames[i];
+    }
+    /* The caller's locals reach the body only inside the arguments, which the capture
+     * test of a sum index sees through these frames. */
+    const tlop_env *free_ops = lw->env; /* a body names operators by its parameters */
+    lw->env = NULL;
+    r = lower(lw, fn->body, scope);
+    lw->env = free_ops;
+    free(frames);
+  } else {
+    r = lower_builtin(lw, e, a, n, env);
+  }
+  if (a != small)
+    free(a);
+  return r;
+}
+
+/* A messages stage: the mapping becomes the node of a rank variable (p, or p' … when an
+ * argument of the mapping uses p): sequential(Q) is ⌊p/Q⌋, round_robin(M) is p mod M,
+ * nodes(n0, n1, …) picks the p-th (the last for the ranks beyond), by(e) is e. */
+static ir_node *lower_messages(lowerer *lw, ast_expr *e, const binding *env) {
+  tlop_ctx *ctx = ctx_of(lw);
+  int n = e->u.msgs.nargs;
+  ir_node **args = calloc((size_t)(n ? n : 1), sizeof *args);
+  const char *kind = e->u.msgs.mapping->name;
+  bool by = !strcmp(kind, "by");
+  for (int i = 0; i < n && !by; i++)
+    args[i] = lower(lw, e->u.msgs.args[i], env);
+  sym rank = ctx_sym(ctx, "p");
+  for (bool again = true; again;) {
+    again = false;
+    for (int i = 0; i < n && !by; i++)
+      again |= ir_uses(args[i], rank);
+    if (again) {
+      strbuf b = {0};
+      sb_printf(&b, "%s'", rank->name);
+      rank = ctx_sym(ctx, b.s);
+      free(b.s);
+    }
+  }
+  ir_node *p = ir_var(ctx, rank), *node;
+  if (by) {
+    binding b = {ctx_sym(ctx, "p"), p, env, NULL};
+    node = lower(lw, e->u.msgs.args[0], &b);
+  } else if (!strcmp(kind, "sequential")) {
+    node = ir_un(ctx, IR_FLOOR, ir_bin(ctx, IR_DIV, p, args[0]));
+  } else if (!strcmp(kind, "round_robin")) {
+    node = ir_bin(ctx, IR_MOD, p, args[0]);
+  } else {
+    node = args[n - 1];
+    for (int i = n - 1; i-- > 0;)
+      node = ir_make(ctx, IR_IF, NULL, 0, ir_bin(ctx, IR_EQ, p, ir_num(ctx, i)), args[i], node);
+  }
+  free(args);
+  return ir_make(ctx, IR_MSGS, rank, 0, node, lower(lw, e->u.msgs.body, env), NULL);
+}
+
+/* One of a flows stage's two functions: e with `name` bound to the variable v. */
+static ir_node *lower_lambda(lowerer *lw, ast_expr *e, const char *name, sym v,
+                             const binding *env) {
+  binding b = {ctx_sym(ctx_of(lw), name), ir_var(ctx_of(lw), v), env, NULL};
+  VEC_PUSH(lw->active, lw->nactive, lw->cap, v);
+  ir_node *r = lower(lw, e, &b);
+  lw->nactive--;
+  return r;
+}
+
+/* A flows stage binds Q in its time alone, and entry in its cuts; both renamed apart like
+ * sum indices. The cuts, a function of entry = 0 … 4, are held by a sum node over that
+ * range because it is the binder every pass knows (substitution, free names); it is
+ * never added up. Each send in the stage is a flow with its start (0 s if not given). */
+static ir_node *lower_flows(lowerer *lw, ast_expr *e, const binding *env) {
+  tlop_ctx *ctx = ctx_of(lw);
+  sym q = index_name(lw, ctx_sym(ctx, "Q"), env);
+  sym entry = index_name(lw, ctx_sym(ctx, "entry"), env);
+  ir_node *alone = lower_lambda(lw, e->u.flows.alone, "Q", q, env);
+  ir_node *cuts = ir_make(ctx, IR_SUM, entry, 0, ir_num(ctx, 0), ir_num(ctx, FLOW_NCUTS - 1),
+                          lower_lambda(lw, e->u.flows.cuts, "entry", entry, env));
+  bool outer = lw->in_flows;
+  lw->in_flows = true;
+  ir_node *body = lower(lw, e->u.flows.body, env);
+  lw->in_flows = outer;
+  return ir_make(ctx, IR_FLOWS, q, 0, alone, cuts, body);
+}
+
+static ir_node *lower_send(lowerer *lw, ast_expr *e, const binding *env) {
+  tlop_ctx *ctx = ctx_of(lw);
+  ir_node *send = ir_make(ctx, IR_SEND, NULL, 0, lower(lw, e->u.send.src, env),
+                          lower(lw, e->u.send.dst, env), lower(lw, e->u.send.size, env));
+  if (!lw->in_flows)
+    return send;
+  ir_node *start = e->u.send.start ? lower(lw, e->u.send.start, env)
+                                   : ir_make(ctx, IR_NUM, ctx_sym(ctx, "s"), 0, NULL, NULL, NULL);
+  return ir_bin(ctx, IR_FLOW, send, start);
+}
+
+static ir_node *lower(lowerer *lw, ast_expr *e, const binding *env) {
+  tlop_ctx *ctx = ctx_of(lw);
+  ir_node *r = NULL;
+  switch (e->kind) {
+  case E_NUM: {
+    /* the literal's unit stays with the number, so printed source checks again */
+    kind k = e->u.num.k;
+    const char *unit = kind_eq(k, KIND_SIZE) ? "B" : kind_eq(k, KIND_TIME) ? "s"
+                       : k.tag == K_DIM && k.b == 1 && k.s == -1 ? "B/s" : NULL;
+    r = ir_make(ctx, IR_NUM, unit ? ctx_sym(ctx, unit) : NULL, e->u.num.v, NULL, NULL, NULL);
+    break;
+  }
+  case E_NAME:
+    for (const binding *b = env; b; b = b->up)
+      if (b->name == e->u.name.name)
+        return b->value;
+    r = ir_var(ctx, e->u.name.name);
+    break;
+  case E_CALL:
+    r = lower_call(lw, e, env);
+    break;
+  case E_UNARY:
+    r = ir_un(ctx, binary_op(e->u.bin.op), lower(lw, e->u.bin.l, env));
+    break;
+  case E_BINARY:
+    r = ir_bin(ctx, binary_op(e->u.bin.op), lower(lw, e->u.bin.l, env),
+               lower(lw, e->u.bin.r, env));
+    break;
+  case E_PAR: {
+    ir_node *a = lower(lw, e->u.par.count, env), *x = lower(lw, e->u.par.body, env);
+    if (ir_has_cost(a)) {
+      if (!transfer_set(a) || !transfer_set(x)) {
+        diag_error(ctx, e->sp, "cost ∥ cost joins concurrent transfers: both sides must be "
+                   "L(…) terms (a count on the left makes copies of any cost instead)");
+        lw->failed = true;
+      }
+      r = ir_bin(ctx, IR_CONC, a, x);
+    } else {
+      r = ir_make(ctx, IR_PAR, e->u.par.channel, 0, a, x, NULL);
+    }
+    break;
+  }
+  case E_IF: {
+    /* a condition decided by constants (mode == 1 with the mode given) picks its branch
+     * here, so that choices made by constant arguments do not reach the IR */
+    ir_node *c = lower(lw, e->u.cond.c, env);
+    double v;
+    if (constant(c, &v))
+      return lower(lw, v != 0 ? e->u.cond.t : e->u.cond.f, env);
+    r = ir_make(ctx, IR_IF, NULL, 0, c, lower(lw, e->u.cond.t, env), lower(lw, e->u.cond.f, env));
+    break;
+  }
+  case E_LET: {
+    binding b = {e->u.let.name, lower(lw, e->u.let.value, env), env, NULL};
+    bool indexed = false;
+    for (size_t i = 0; b.value && i < lw->nactive && !indexed; i++)
+      indexed = ir_mentions(b.value, lw->active[i]);
+    if (b.value && b.value->nkids && !indexed) {
+      expr_let l = {b.name, b.value, e->u.let.checked ? e->u.let.value_kind : KIND_ANY};
+      VEC_PUSH(lw->lets, lw->nlets, lw->lets_cap, l);
+    }
+    return lower(lw, e->u.let.body, &b);
+  }
+  case E_SUM: {
+    ir_node *lo = lower(lw, e->u.sum.lo, env), *hi = lower(lw, e->u.sum.hi, env);
+    sym idx = index_name(lw, e->u.sum.index, env);
+    binding b = {e->u.sum.index, ir_var(ctx, idx), env, NULL};
+    VEC_PUSH(lw->active, lw->nactive, lw->cap, idx);
+    ir_node *body = lower(lw, e->u.sum.body, &b);
+    lw->nactive--;
+    if (e->u.sum.is_stage)
+      body = ir_make(ctx, IR_STAGE, NULL, 0, body, NULL, NULL);
+    r = ir_make(ctx, IR_SUM, idx, 0, lo, hi, body);
+    break;
+  }
+  case E_STAGES:
+    r = ir_num(ctx, 0);
+    for (int i = 0; i < e->u.stages.n; i++) {
+      ir_node *s = ir_make(ctx, IR_STAGE, e->u.stages.labels[i], 0,
+                           lower(lw, e->u.stages.items[i], env), NULL, NULL);
+      r = i ? ir_bin(ctx, IR_ADD, r, s) : s;
+    }
+    break;
+  case E_REPEAT:
+    r = ir_bin(ctx, IR_REPEAT, lower(lw, e->u.repeat.count, env),
+               lower(lw, e->u.repeat.body, env));
+    break;
+  case E_SCHEDULE:
+    r = ir_make(ctx, IR_SCHED, e->u.sched.channel, 0, lower(lw, e->u.sched.size, env),
+                lower(lw, e->u.sched.body, env), NULL);
+    break;
+  case E_AT:
+    r = ir_bin(ctx, IR_AT, lower(lw, e->u.at.step, env), lower(lw, e->u.at.count, env));
+    break;
+  case E_MESSAGES:
+    r = lower_messages(lw, e, env);
+    break;
+  case E_SEND:
+    r = lower_send(lw, e, env);
+    break;
+  case E_FLOWS:
+    r = lower_flows(lw, e, env);
+    break;
+  }
+  if (r && r->depth > IR_MAX_DEPTH && !lw->failed) {
+    diag_error(ctx, e->sp, "expression too deep once its functions are expanded (more than "
+               "%d levels)", IR_MAX_DEPTH);
+    lw->failed = true;
+  }
+  return at(r, e->sp);
+}
+
+static ir_node *finish(lowerer *lw, ir_node *r, span sp) {
+  free(lw->active);
+  tlop_ctx *ctx = ctx_of(lw);
+  if (lw->inlined > ctx->max_inline) {
+    char lim[40];
+    fmt_double(lim, sizeof lim, ctx->max_inline);
+    diag_error(ctx, sp, "expression too large: more than %s function calls to inline "
+               "(--max-inline)", lim);
+  }
+  return lw->failed ? NULL : r;
+}
+
+/* The lets recorded, moved to the context's arena. */
+static void take_lets(lowerer *lw, expr_let **lets, size_t *nlets) {
+  if (lets) {
+    *lets = NULL;
+    *nlets = lw->nlets;
+    if (lw->nlets) {
+      *lets = arena_alloc(ctx_of(lw)->ar, lw->nlets * sizeof **lets);
+      memcpy(*lets, lw->lets, lw->nlets * sizeof **lets);
+    }
+  }
+  free(lw->lets);
+}
+
+ir_node *lower_expr_lets(tlop_model *model, ast_expr *e, const tlop_env *env, expr_let **lets,
+                         size_t *nlets) {
+  lowerer lw = {.model = model, .env = env};
+  ir_node *r = finish(&lw, lower(&lw, e, NULL), e->sp);
+  take_lets(&lw, r ? lets : NULL, nlets);
+  return r;
+}
+
+ir_node *lower_expr(tlop_model *model, ast_expr *e, const tlop_env *env) {
+  return lower_expr_lets(model, e, env, NULL, NULL);
+}
+
+ir_node *lower_function(tlop_model *model, ast_decl *fn, const tlop_env *env) {
+  return lower_function_lets(model, fn, env, NULL, NULL);
+}
+
+ir_node *lower_function_lets(tlop_model *model, ast_decl *fn, const tlop_env *env,
+                             expr_let **lets, size_t *nlets) {
+  lowerer lw = {.model = model};
+  binding *frames = calloc((size_t)(fn->nargs ? fn->nargs : 1), sizeof *frames);
+  const binding *scope = NULL;
+  for (int i = 0; i < fn->nargs; i++) {
+    const ast_arg *arg = fn->args[i];
+    if (is_op_param(fn, i)) {
+      sym given = env_op(env, arg->name);
+      frames[i] = (binding){arg->name, NULL, scope, given ? given : arg->dflt->u.name.name};
+    } else {
+      frames[i] = (binding){arg->name, at(ir_var(model->ctx, arg->name), arg->sp), scope, NULL};
+    }
+    scope = &frames[i];
+  }
+  ir_node *r = lower(&lw, fn->body, scope);
+  free(frames);
+  r = finish(&lw, r, fn->body->sp);
+  take_lets(&lw, r ? lets : NULL, nlets);
+  return r;
+}

@@ -1,0 +1,1229 @@
+/* prove.c — claims decided on normal forms.
+ *
+ * Both sides of a claim become one linear combination of transfers (inside sums, with the
+ * sums' bounds in scope). Every transfer L(m, τ) is bounded by one reference transfer
+ * L(m, R) of the same size: by monotonicity when τ lies on the right side of R, by
+ * sub-linearity (L(m, A·τ) ≤ A·L(m, τ)) otherwise. The sums of the factors are closed and
+ * the coefficient left on each reference is shown ≥ 0 by the simplifier's sign procedure;
+ * min, max and if split into cases. What is not proved is searched for a counterexample
+ * among the extremal L the axioms allow, evaluated by the reference evaluator; what is
+ * neither gets numeric evidence on a measured platform. */
+#include "prove/prove.h"
+#include "api/api.h"
+#include "print/print.h"
+
+#include <ctype.h>
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+
+#define MAX_NEST 4          /* sums inside sums the procedure follows */
+#define DEFAULT_TIMEOUT 5.0 /* seconds per claim */
+#define CASE_DEPTH 6        /* nested case splits */
+#define SEARCH_POINTS 4096  /* parameter points of the counterexample search */
+
+typedef struct step {
+  char *what, *why;
+} step;
+
+struct tlop_proof {
+  const char *heading; /* "claim" or "compare" */
+  tlop_verdict verdict;
+  double seconds;
+  char *claim;
+  step *steps;
+  size_t nsteps, cap;
+  char *text;
+};
+
+/* c · atom inside the sums idx[0] … idx[depth − 1]; atom NULL is a constant. */
+typedef struct item {
+  poly *c;
+  ir_node *atom;
+  int depth, sign;
+  sym idx[MAX_NEST];
+  poly *lo[MAX_NEST], *hi[MAX_NEST];
+} item;
+
+typedef struct prover {
+  tlop_ctx *ctx;
+  tlop_model *model;
+  const tlop_prove_opts *o;
+  bool strict;      /* the axiom that L is strictly increasing in τ */
+  double deadline;
+  bool timed_out;
+  tlop_proof *proof;
+  const ast_decl *claim; /* the claim being decided (NULL: compare) */
+  simp *s;          /* the session of the case being decided */
+  struct dominance {
+    sym big, small; /* assumed L[big](m, τ) ≥ L[small](m, τ) for all m, τ */
+  } *dominance;
+  size_t ndominance, dominance_cap;
+} prover;
+
+static const char AXIOMS[] =
+    "L(m, τ) ≥ 0, o(m) ≥ 0, γ(m, τ) ≥ 0, p(m) ≥ 0\n"
+    "L is non-decreasing in m and in τ\n"
+    "L(m, A·τ) ≤ A·L(m, τ) for A ≥ 1 (sub-linearity: sharing a channel never costs more than taking turns)\n"
+    "every variable of a claim is ≥ 0 (sizes, counts, times), unless an assumption bounds it,\n"
+    "and a whole number where it is an algorithm's count (P: count), as tlop requires\n"
+    "the file's `assume` facts, the claim's `when` facts and --assume\n"
+    "strict (claim strict …, or --strict): L is strictly increasing in τ\n";
+
+const char *tlop_axioms(void) { return AXIOMS; }
+
+static bool out_of_time(prover *pv) {
+  if (!pv->timed_out && clock_seconds() > pv->deadline)
+    pv->timed_out = true;
+  return pv->timed_out;
+}
+
+/* ---- the derivation ---- */
+
+static tlop_format notation(const prover *pv) {
+  return pv->o->format == TLOP_FORMAT_LATEX ? TLOP_FORMAT_LATEX : TLOP_FORMAT_UNICODE;
+}
+
+/* Formats with %E for an IR node in the derivation's notation, %s for a string. */
+static void vformat(prover *pv, strbuf *b, const char *fmt, va_list ap) {
+  tlop_format f = notation(pv);
+  for (const char *p = fmt; *p; p++) {
+    if (p[0] == '%' && p[1] == 'E') {
+      if (f == TLOP_FORMAT_LATEX) /* the derivation's lines are text with math inline */
+        sb_putn(b, "$", 1);
+      prt_expr_to(b, va_arg(ap, const ir_node *), f);
+      if (f == TLOP_FORMAT_LATEX)
+        sb_putn(b, "$", 1);
+      p++;
+    } else if (p[0] == '%' && p[1] == 's') {
+      sb_puts(b, va_arg(ap, const char *));
+      p++;
+    } else {
+      sb_putn(b, p, 1);
+    }
+  }
+}
+
+static void note(prover *pv, const char *why, const char *fmt, ...) {
+  strbuf b = {0};
+  va_list ap;
+  va_start(ap, fmt);
+  vformat(pv, &b, fmt, ap);
+  va_end(ap);
+  step st = {sb_take(&b), why ? strdup(why) : NULL};
+  VEC_PUSH(pv->proof->steps, pv->proof->nsteps, pv->proof->cap, st);
+}
+
+/* The relation symbols (LaTeX output maps them to math, see latex_text). */
+static const char *rel(prover *pv, ir_op op) {
+  (void)pv;
+  switch (op) {
+  case IR_GE: return " ≥ ";
+  case IR_LE: return " ≤ ";
+  case IR_GT: return " > ";
+  case IR_LT: return " < ";
+  case IR_EQ: return " = ";
+  default: return " ≠ ";
+  }
+}
+
+/* ---- items: the normal form flattened through its sums ---- */
+
+static void scope_push(simp *s, const item *it) {
+  for (int d = 0; d < it->depth; d++)
+    simp_push_index(s, it->idx[d], it->lo[d], it->hi[d]);
+}
+
+static void scope_pop(simp *s, const item *it) {
+  for (int d = 0; d < it->depth; d++)
+    simp_pop_index(s);
+}
+
+static poly *sum_of(simp *s, sym idx, poly *lo, poly *hi, poly *body) {
+  if (simp_is_integer(s, lo) && simp_is_integer(s, hi) &&
+      simp_nonneg(s, poly_add(s, poly_sub(s, hi, lo), poly_num(s, 1))))
+    return poly_sum(s, idx, lo, hi, body);
+  tlop_ctx *ctx = simp_ctx(s);
+  return poly_factor(s, ir_make(ctx, IR_SUM, idx, 0, simp_canon(s, lo), simp_canon(s, hi),
+                                simp_canon(s, body)));
+}
+
+/* Σ over the item's indices of body, which was built with the scope pushed; pops it. */
+static poly *close_sums(simp *s, const item *it, poly *body) {
+  for (int d = it->depth - 1; d >= 0; d--) {
+    simp_pop_index(s);
+    body = sum_of(s, it->idx[d], it->lo[d], it->hi[d], body);
+  }
+  return body;
+}
+
+/* The sums of the item around body, as IR (the scope pushed). */
+static ir_node *sums_ir(simp *s, const item *it, poly *body) {
+  ir_node *r = simp_canon(s, body);
+  for (int d = it->depth - 1; d >= 0; d--)
+    r = ir_make(simp_ctx(s), IR_SUM, it->idx[d], 0, simp_canon(s, it->lo[d]),
+                simp_canon(s, it->hi[d]), r);
+  return r;
+}
+
+/* p with the item's indices at their lower (or upper) bounds, innermost first. */
+static poly *at_corner(simp *s, const item *it, poly *p, bool high) {
+  for (int d = it->depth - 1; d >= 0; d--)
+    p = poly_subst(s, p, it->idx[d], high ? it->hi[d] : it->lo[d]);
+  return p;
+}
+
+typedef struct items {
+  item *v;
+  size_t n, cap;
+} items;
+
+static bool flatten(prover *pv, const ir_node *n, poly *scale, const item *scope, items *out) {
+  simp *s = pv->s;
+  const simp_term *t;
+  int count = simp_terms(s, n, &t);
+  for (int i = 0; i < count; i++) {
+    poly *c = poly_mul(s, scale, t[i].c);
+    ir_node *a = t[i].atom;
+    if (a && a->op == IR_SUM) {
+      if (scope->depth == MAX_NEST)
+        return false;
+      item in = *scope;
+      int d = in.depth++;
+      in.idx[d] = a->name;
+      in.lo[d] = simp_poly(s, a->kid[0]);
+      in.hi[d] = simp_poly(s, a->kid[1]);
+      simp_push_index(s, in.idx[d], in.lo[d], in.hi[d]);
+      bool ok = flatten(pv, a->kid[2], c, &in, out);
+      simp_pop_index(s);
+      if (!ok)
+        return false;
+      continue;
+    }
+    item it = *scope;
+    it.c = c;
+    it.atom = a;
+    VEC_PUSH(out->v, out->n, out->cap, it);
+  }
+  return true;
+}
+
+/* The sign of each coefficient over its sums' ranges; false when one is not known. */
+static bool signs(prover *pv, items *its) {
+  simp *s = pv->s;
+  size_t k = 0;
+  for (size_t i = 0; i < its->n; i++) {
+    item *it = &its->v[i];
+    scope_push(s, it);
+    bool pos = simp_nonneg(s, it->c), neg = simp_nonneg(s, poly_negate(s, it->c));
+    ir_node *shown = pos || neg ? NULL : sums_ir(s, it, it->c);
+    scope_pop(s, it);
+    if (pos && neg)
+      continue; /* zero */
+    if (!pos && !neg) {
+      note(pv, "its sign decides which bound applies", "the sign of %E is not known", shown);
+      return false;
+    }
+    it->sign = pos ? 1 : -1;
+    its->v[k++] = *it;
+  }
+  its->n = k;
+  return true;
+}
+
+/* ---- bounds against a reference transfer ---- */
+
+typedef struct bounded {
+  poly *pos, *neg; /* Σ of the lower bounds of the positive terms, of the upper bounds of
+                      the negative ones, as multiples of the reference */
+  bool strict;     /* a bound used was strict (under the strict axiom) */
+} bounded;
+
+static bool less(simp *s, poly *a, poly *b) {
+  poly *d = poly_sub(s, b, a);
+  return simp_positive(s, d) ||
+         (simp_is_integer(s, d) && simp_nonneg(s, poly_sub(s, d, poly_num(s, 1))));
+}
+
+/* Is the monotone bound of the item strict somewhere in its range: τ ≠ R at a corner
+ * where the coefficient is not zero (the ranges are not empty)? */
+static bool strict_somewhere(simp *s, const item *it, poly *T, poly *R) {
+  for (int high = 0; high < 2; high++) {
+    bool nonempty = true;
+    for (int d = 0; d < it->depth && nonempty; d++)
+      nonempty = it->depth == 1 && simp_nonneg(s, poly_sub(s, it->hi[d], it->lo[d]));
+    if (!nonempty)
+      return false;
+    poly *t = at_corner(s, it, T, high), *c = at_corner(s, it, it->c, high);
+    bool apart = it->sign < 0 ? less(s, t, R) : less(s, R, t);
+    if (apart && simp_positive(s, it->sign < 0 ? poly_negate(s, c) : c))
+      return true;
+  }
+  return false;
+}
+
+static char *text(prover *pv, const char *fmt, ...) {
+  strbuf b = {0};
+  va_list ap;
+  va_start(ap, fmt);
+  vformat(pv, &b, fmt, ap);
+  va_end(ap);
+  return sb_take(&b);
+}
+
+/* The range of the item's indices as text: " for 1 ≤ i ≤ p". */
+static void range_text(prover *pv, strbuf *b, const item *it) {
+  const char *le = rel(pv, IR_LE);
+  for (int d = 0; d < it->depth; d++) {
+    char *t = text(pv, "%E%s%E%s%E", simp_canon(pv->s, it->lo[d]), le, ir_var(pv->ctx, it->idx[d]), le,
+                   simp_canon(pv->s, it->hi[d]));
+    sb_puts(b, d ? ", " : " for ");
+    sb_puts(b, t);
+    free(t);
+  }
+}
+
+
+static ir_node *transfer(prover *pv, const ir_node *atom, poly *tau) {
+  return ir_make(pv->ctx, IR_L, atom->name, 0, atom->kid[0], simp_canon(pv->s, tau), NULL);
+}
+
+/* Notes why L(m, T) is bounded as it is against L(m, R). */
+static void note_bound(prover *pv, const item *it, poly *T, poly *R, poly *f, bool monotone,
+                       bool strict) {
+  simp *s = pv->s;
+  bool upper = it->sign < 0;
+  ir_node *lt = transfer(pv, it->atom, T), *lr = transfer(pv, it->atom, R);
+  ir_node *bound = monotone ? lr : ir_bin(pv->ctx, IR_MUL, simp_canon(s, f), lr);
+  strbuf why = {0};
+  char *w;
+  if (monotone) {
+    w = text(pv, "%E%s%E", simp_canon(s, T), rel(pv, upper ? IR_LE : IR_GE), simp_canon(s, R));
+    sb_puts(&why, w);
+    range_text(pv, &why, it);
+    sb_puts(&why, strict ? "; L is strictly increasing in τ, and the two differ there"
+                         : "; L is non-decreasing in τ");
+  } else {
+    poly *a = upper ? f : poly_div(s, R, T);
+    w = upper ? text(pv, "L(m, A·τ) ≤ A·L(m, τ) with A = %E ≥ 1", simp_canon(s, a))
+              : text(pv, "%E ≤ A·%E by L(m, A·τ) ≤ A·L(m, τ), A = %E ≥ 1", lr, lt, simp_canon(s, a));
+    sb_puts(&why, w);
+    range_text(pv, &why, it);
+  }
+  free(w);
+  note(pv, why.s, "%E%s%E", lt, rel(pv, strict ? (upper ? IR_LT : IR_GT) : (upper ? IR_LE : IR_GE)),
+       bound);
+  free(why.s);
+}
+
+/* Bounds the item by a multiple of the reference L(m, R) (R NULL: the item's own atom)
+ * and adds it to b; false when neither monotonicity nor sub-linearity applies. */
+static bool bound_item(prover *pv, const item *it, poly *R, bounded *b, bool record) {
+  simp *s = pv->s;
+  bool upper = it->sign < 0;
+  scope_push(s, it);
+  poly *f = poly_num(s, 1);
+  if (R) {
+    poly *T = simp_poly(s, it->atom->kid[1]);
+    bool ge = simp_compare(s, T, R) == 1, le = simp_compare(s, R, T) == 1;
+    bool monotone = upper ? le : ge;
+    if (!monotone && !(upper ? ge : le)) {
+      scope_pop(s, it);
+      return false;
+    }
+    if (!monotone)
+      f = poly_div(s, T, R);
+    bool strict = pv->strict && monotone && !(le && ge) && strict_somewhere(s, it, T, R);
+    b->strict |= strict;
+    if (record && !(le && ge))
+      note_bound(pv, it, T, R, f, monotone, strict);
+  }
+  poly *mag = poly_mul(s, upper ? poly_negate(s, it->c) : it->c, f);
+  ir_node *open = record && it->depth ? sums_ir(s, it, mag) : NULL;
+  poly *closed = close_sums(s, it, mag);
+  if (open)
+    note(pv, "the sum in closed form", "%E = %E", open, simp_canon(s, closed));
+  poly **acc = upper ? &b->neg : &b->pos;
+  *acc = poly_add(s, *acc, closed);
+  return true;
+}
+
+/* The terms of one message size and channel (transfers), or of one other atom. */
+typedef struct group {
+  const ir_node *key;
+  bool transfers;
+  const item **m;
+  size_t n, cap;
+} group;
+
+static bool bound_group(prover *pv, const group *g, poly *R, bounded *b, bool record) {
+  *b = (bounded){poly_num(pv->s, 0), poly_num(pv->s, 0), false};
+  for (size_t i = 0; i < g->n; i++)
+    if (!bound_item(pv, g->m[i], R, b, record))
+      return false;
+  return true;
+}
+
+/* The τ of the group's transfers, at the corners of their sums: the references tried. */
+static size_t references(prover *pv, const group *g, poly ***out) {
+  simp *s = pv->s;
+  size_t n = 0, cap = 0;
+  ir_node **seen = NULL;
+  size_t nseen = 0, seen_cap = 0;
+  for (size_t i = 0; i < g->n; i++) {
+    const item *it = g->m[i];
+    scope_push(s, it);
+    poly *T = simp_poly(s, it->atom->kid[1]);
+    poly *cand[2] = {at_corner(s, it, T, false), at_corner(s, it, T, true)};
+    scope_pop(s, it);
+    for (int k = 0; k < (it->depth ? 2 : 1); k++) {
+      ir_node *c = simp_canon(s, cand[k]);
+      bool dup = false;
+      for (size_t j = 0; j < nseen && !dup; j++)
+        dup = seen[j] == c;
+      if (dup)
+        continue;
+      VEC_PUSH(seen, nseen, seen_cap, c);
+      VEC_PUSH(*out, n, cap, cand[k]);
+    }
+  }
+  free(seen);
+  return n;
+}
+
+/* Proves the group's coefficient ≥ 0 against some reference; *strict when > 0 follows. */
+static bool prove_group(prover *pv, const group *g, bool *strict) {
+  simp *s = pv->s;
+  poly **refs = NULL;
+  size_t nrefs = g->transfers ? references(pv, g, &refs) : 1;
+  bool ok = false;
+  bounded b;
+  poly *R = NULL;
+  for (size_t r = 0; r < nrefs && !ok && !out_of_time(pv); r++) {
+    R = g->transfers ? refs[r] : NULL;
+    ok = bound_group(pv, g, R, &b, false) && simp_nonneg(s, poly_sub(s, b.pos, b.neg));
+  }
+  free(refs);
+  ir_node *ref = R ? transfer(pv, g->key, R) : (ir_node *)g->key;
+  if (!ok) {
+    if (g->transfers)
+      note(pv, "no reference transfer bounds every term of this size",
+           "not proved: the transfers of size %E", g->key->kid[0]);
+    else
+      note(pv, "the coefficient is not shown ≥ 0", "not proved: the terms in %E",
+           ref ? ref : ir_num(pv->ctx, 1));
+    return false;
+  }
+  bound_group(pv, g, R, &b, true);
+  poly *coef = poly_sub(s, b.pos, b.neg);
+  *strict = b.strict || (!g->key && simp_positive(s, coef)) ||
+            (pv->strict && R && simp_positive(s, coef) && less(s, poly_num(s, 1), R));
+  ir_node *shown = ir_bin(pv->ctx, IR_SUB, simp_canon(s, b.pos), simp_canon(s, b.neg));
+  char *what = ref ? text(pv, "the coefficient of %E", ref) : strdup("the constant part");
+  note(pv, what, "%E = %E%s0", shown, simp_canon(s, coef), rel(pv, simp_positive(s, coef) ? IR_GT : IR_GE));
+  free(what);
+  return true;
+}
+
+static group *group_of(group **gs, size_t *n, size_t *cap, const item *it) {
+  bool tr = it->atom && it->atom->op == IR_L;
+  for (size_t i = 0; i < *n; i++) {
+    group *g = &(*gs)[i];
+    if (g->transfers == tr && (tr ? g->key->name == it->atom->name && g->key->kid[0] == it->atom->kid[0]
+                                   : g->key == it->atom))
+      return g;
+  }
+  group g = {it->atom, tr, NULL, 0, 0};
+  VEC_PUSH(*gs, *n, *cap, g);
+  return &(*gs)[*n - 1];
+}
+
+/* An atom whose value depends on a sum's index only through τ can be bounded. */
+static bool boundable(const item *it) {
+  if (!it->atom)
+    return true;
+  const ir_node *fixed = it->atom->op == IR_L ? it->atom->kid[0] : it->atom;
+  for (int d = 0; d < it->depth; d++)
+    if (ir_uses(fixed, it->idx[d]))
+      return false;
+  return true;
+}
+
+static void steps_truncate(tlop_proof *p, size_t n) {
+  while (p->nsteps > n) {
+    p->nsteps--;
+    free(p->steps[p->nsteps].what);
+    free(p->steps[p->nsteps].why);
+  }
+}
+
+/* The items grouped by message size and channel (or atom), all bounded. */
+static bool prove_items(prover *pv, items *its, bool strict_rel) {
+  bool ok = true;
+  group *gs = NULL;
+  size_t ng = 0, gcap = 0;
+  for (size_t i = 0; ok && i < its->n; i++) {
+    if (!boundable(&its->v[i])) {
+      note(pv, "the procedure bounds transfers whose τ varies along a sum, not their size",
+           "not proved: %E varies with a sum's index", its->v[i].atom);
+      ok = false;
+      break;
+    }
+    group *g = group_of(&gs, &ng, &gcap, &its->v[i]);
+    VEC_PUSH(g->m, g->n, g->cap, &its->v[i]);
+  }
+  if (ok && its->n == 0)
+    note(pv, "every term cancels", "left − right = 0");
+  bool strict = false;
+  for (size_t i = 0; ok && i < ng; i++) {
+    bool st = false;
+    ok = prove_group(pv, &gs[i], &st);
+    strict |= st;
+  }
+  if (ok && strict_rel && !strict) {
+    note(pv, pv->strict ? "no bound used is strict here"
+                        : "L may be constant in τ (or zero): `claim strict` assumes it strictly increasing",
+         "not proved: equality is not excluded");
+    ok = false;
+  }
+  for (size_t i = 0; i < ng; i++)
+    free(gs[i].m);
+  free(gs);
+  return ok;
+}
+
+/* Lowers the positive transfers on a channel an assumption puts above another onto that
+ * other channel: L[net](m, τ) ≥ L[shm](m, τ). */
+static bool lower_channels(prover *pv, items *its) {
+  bool any = false;
+  for (size_t d = 0; d < pv->ndominance; d++)
+    for (size_t i = 0; i < its->n; i++) {
+      item *it = &its->v[i];
+      if (it->sign < 0 || !it->atom || it->atom->op != IR_L || it->atom->name != pv->dominance[d].big)
+        continue;
+      ir_node *low = ir_make(pv->ctx, IR_L, pv->dominance[d].small, 0, it->atom->kid[0],
+                             it->atom->kid[1], NULL);
+      note(pv, "assumed for every size and τ", "%E%s%E", it->atom, rel(pv, IR_GE), low);
+      it->atom = low;
+      any = true;
+    }
+  return any;
+}
+
+static bool sized(const ir_node *a) { return a && (a->op == IR_L || a->op == IR_O || a->op == IR_PACK); }
+
+/* Raises the size of each negative transfer or overhead to that of a positive one of the
+ * same kind and channel that is at least as large: L(m/2, τ) ≤ L(m, τ). */
+static bool lift_sizes(prover *pv, items *its) {
+  simp *s = pv->s;
+  bool any = false;
+  for (size_t i = 0; i < its->n; i++) {
+    item *it = &its->v[i];
+    if (it->sign > 0 || !sized(it->atom))
+      continue;
+    for (size_t j = 0; j < its->n; j++) {
+      const ir_node *big = its->v[j].atom;
+      if (its->v[j].sign < 0 || !sized(big) || big->op != it->atom->op || big->name != it->atom->name ||
+          big->kid[0] == it->atom->kid[0] || !boundable(&its->v[j]))
+        continue;
+      scope_push(s, it);
+      bool larger = simp_compare(s, simp_poly(s, big->kid[0]), simp_poly(s, it->atom->kid[0])) == 1;
+      scope_pop(s, it);
+      if (!larger)
+        continue;
+      ir_node *up = ir_make(pv->ctx, (ir_op)it->atom->op, it->atom->name, 0, big->kid[0],
+                            it->atom->nkids > 1 ? it->atom->kid[1] : NULL, NULL);
+      strbuf why = {0};
+      char *w = text(pv, "%E%s%E", it->atom->kid[0], rel(pv, IR_LE), big->kid[0]);
+      sb_puts(&why, w);
+      free(w);
+      range_text(pv, &why, it);
+      sb_puts(&why, "; non-decreasing in m");
+      note(pv, why.s, "%E%s%E", it->atom, rel(pv, IR_LE), up);
+      free(why.s);
+      it->atom = up;
+      any = true;
+      break;
+    }
+  }
+  return any;
+}
+
+/* The items as one cost again, for a new normal form (lifted terms cancel in it). */
+static ir_node *items_ir(prover *pv, const items *its) {
+  simp *s = pv->s;
+  ir_node *r = ir_num(pv->ctx, 0);
+  for (size_t i = 0; i < its->n; i++) {
+    const item *it = &its->v[i];
+    scope_push(s, it);
+    ir_node *t = simp_canon(s, it->c);
+    if (it->atom)
+      t = ir_bin(pv->ctx, IR_MUL, t, it->atom);
+    for (int d = it->depth - 1; d >= 0; d--)
+      t = ir_make(pv->ctx, IR_SUM, it->idx[d], 0, simp_canon(s, it->lo[d]), simp_canon(s, it->hi[d]), t);
+    scope_pop(s, it);
+    r = ir_bin(pv->ctx, IR_ADD, r, t);
+  }
+  return r;
+}
+
+static bool flat_items(prover *pv, const ir_node *D, items *its) {
+  item top = {0};
+  its->n = 0;
+  return flatten(pv, D, poly_num(pv->s, 1), &top, its) && signs(pv, its);
+}
+
+/* D ≥ 0 (D > 0 with strict_rel) on the terms of D's normal form, without case splits: as
+ * they are; with transfers lowered onto a cheaper channel; with sizes lifted. */
+static bool prove_terms(prover *pv, const ir_node *D, bool strict_rel) {
+  items its = {0};
+  bool ok = flat_items(pv, D, &its);
+  size_t mark = pv->proof->nsteps;
+  if (ok && !prove_items(pv, &its, strict_rel)) {
+    steps_truncate(pv->proof, mark);
+    bool lowered = lower_channels(pv, &its);
+    ok = lowered && prove_items(pv, &its, strict_rel);
+    if (!ok) {
+      if (lowered)
+        steps_truncate(pv->proof, mark), lower_channels(pv, &its);
+      ok = lift_sizes(pv, &its) && flat_items(pv, items_ir(pv, &its), &its) &&
+           prove_items(pv, &its, strict_rel);
+      if (!ok) {
+        steps_truncate(pv->proof, mark);
+        if (flat_items(pv, D, &its))
+          prove_items(pv, &its, strict_rel); /* again, for the reason it fails */
+      }
+    }
+  }
+  free(its.v);
+  return ok;
+}
+
+/* ---- cases ---- */
+
+static ir_node *negation(tlop_ctx *ctx, ir_node *c) {
+  static const ir_op pairs[][2] = {{IR_LT, IR_GE}, {IR_LE, IR_GT}, {IR_EQ, IR_NE}};
+  for (size_t i = 0; i < sizeof pairs / sizeof *pairs; i++)
+    for (int k = 0; k < 2; k++)
+      if (c->op == pairs[i][k])
+        return ir_bin(ctx, pairs[i][1 - k], c->kid[0], c->kid[1]);
+  return ir_un(ctx, IR_NOT, c);
+}
+
+static bool decide(prover *pv, ir_node **facts, size_t nfacts, const ir_node *D, bool strict_rel,
+                   int depth);
+
+/* A term with an if, min or max splits into cases: an if into its two branches (each
+ * under its condition); max(a, b) with a positive coefficient is ≥ either operand, with a
+ * negative one it is the worse of the two (min the other way round). */
+static bool split(prover *pv, ir_node **facts, size_t nfacts, const simp_term *t, int n, int at,
+                  bool strict_rel, int depth) {
+  simp *s = pv->s;
+  const ir_node *a = t[at].atom;
+  int sign = simp_nonneg(s, t[at].c) ? 1 : simp_nonneg(s, poly_negate(s, t[at].c)) ? -1 : 0;
+  if (a->op != IR_IF && !sign) {
+    note(pv, "it decides which operand bounds it", "not proved: the sign of the coefficient of %E", a);
+    return false;
+  }
+  bool all = a->op == IR_IF || (a->op == IR_MAX) == (sign < 0);
+  int first = a->op == IR_IF ? 1 : 0;
+  ir_node **more = malloc((nfacts + 1) * sizeof *more);
+  if (nfacts)
+    memcpy(more, facts, nfacts * sizeof *more);
+  simp_term *alt = malloc((size_t)n * sizeof *alt);
+  memcpy(alt, t, (size_t)n * sizeof *alt);
+  bool ok = all;
+  for (int k = 0; k < 2 && ok == all; k++) {
+    size_t mark = pv->proof->nsteps;
+    alt[at].atom = a->kid[first + k];
+    ir_node *Dk = simp_terms_ir(s, alt, n);
+    size_t nf = nfacts;
+    if (a->op == IR_IF) {
+      more[nf++] = k == 0 ? a->kid[0] : negation(pv->ctx, a->kid[0]);
+      note(pv, "the two branches of an if", "case %E", more[nfacts]);
+    } else {
+      if (all)
+        note(pv, a->op == IR_MAX ? "max(a, b) is a or b" : "min(a, b) is a or b", "case %E = %E", a,
+             a->kid[k]);
+      else
+        note(pv, a->op == IR_MAX ? "max(a, b) ≥ a, b" : "min(a, b) ≤ a, b", "%E%s%E", a,
+             rel(pv, a->op == IR_MAX ? IR_GE : IR_LE), a->kid[k]);
+    }
+    bool got = decide(pv, more, nf, Dk, strict_rel, depth + 1);
+    if (!all && !got && k == 0)
+      steps_truncate(pv->proof, mark); /* the other operand may do */
+    ok = all ? got : got || (k == 1 && ok);
+    if (!all && got)
+      break;
+  }
+  free(alt);
+  free(more);
+  return ok;
+}
+
+static bool decide_in(prover *pv, ir_node **facts, size_t nfacts, const ir_node *D, bool strict_rel,
+                      int depth) {
+  const simp_term *t;
+  int n = simp_terms(pv->s, D, &t);
+  for (int i = 0; i < n; i++) {
+    const ir_node *a = t[i].atom;
+    if (a && (a->op == IR_IF || a->op == IR_MAX || a->op == IR_MIN)) {
+      if (depth < CASE_DEPTH)
+        return split(pv, facts, nfacts, t, n, i, strict_rel, depth);
+      note(pv, NULL, "not proved: too many nested cases");
+      return false;
+    }
+  }
+  return prove_terms(pv, D, strict_rel);
+}
+
+/* D ≥ 0 (> 0) under the facts, in a session of its own. */
+static bool decide(prover *pv, ir_node **facts, size_t nfacts, const ir_node *D, bool strict_rel,
+                   int depth) {
+  if (out_of_time(pv))
+    return false;
+  simp *outer = pv->s;
+  tlop_simp_opts none = {0};
+  /* a case's condition that the simplifier cannot use is no error: the case stays open */
+  tlop_diag_fn diag = pv->ctx->diag_fn;
+  if (depth)
+    pv->ctx->diag_fn = NULL;
+  pv->s = simp_open(pv->ctx, facts, nfacts, &none);
+  pv->ctx->diag_fn = diag;
+  bool ok = decide_in(pv, facts, nfacts, D, strict_rel, depth);
+  simp_close(pv->s);
+  pv->s = outer;
+  return ok;
+}
+
+/* ---- claims ---- */
+
+static ir_op ir_relation(ast_op op) {
+  switch (op) {
+  case OP_GE: return IR_GE;
+  case OP_GT: return IR_GT;
+  case OP_LE: return IR_LE;
+  case OP_LT: return IR_LT;
+  case OP_EQ: return IR_EQ;
+  case OP_NE: return IR_NE;
+  default: return IR_NOPS;
+  }
+}
+
+/* Every variable is ≥ 0 unless an assumption bounds it (later facts win), then the user's. */
+static void with_defaults(prover *pv, const ir_node *lhs, const ir_node *rhs, ir_node **user,
+                          size_t nuser, ir_node ***facts, size_t *n) {
+  ir_names vars = {0}, channels = {0};
+  const ir_node *parts[2] = {lhs, rhs};
+  ir_collect_names(parts, 2, &vars, &channels);
+  ir_collect_names((const ir_node *const *)user, nuser, &vars, &channels);
+  *facts = malloc((2 * vars.n + nuser + 1) * sizeof **facts);
+  *n = 0;
+  for (size_t i = 0; i < vars.n; i++) {
+    ir_node *v = ir_var(pv->ctx, vars.v[i]);
+    (*facts)[(*n)++] = ir_bin(pv->ctx, IR_GE, v, ir_num(pv->ctx, 0));
+    /* a claim's variable given as an algorithm's count is whole: integer(P) */
+    for (int k = 0; pv->claim && k < pv->claim->ncounts; k++)
+      if (pv->claim->counts[k] == vars.v[i])
+        (*facts)[(*n)++] = ir_bin(pv->ctx, IR_EQ, v, ir_un(pv->ctx, IR_FLOOR, v));
+  }
+  for (size_t i = 0; i < nuser; i++)
+    (*facts)[(*n)++] = user[i];
+  free(vars.v);
+  free(channels.v);
+}
+
+static bool holds(prover *pv, ir_node **facts, size_t n, ir_node *lhs, ir_op op,
+                  ir_node *rhs) {
+  tlop_ctx *ctx = pv->ctx;
+  ir_node *ge = ir_bin(ctx, IR_SUB, lhs, rhs), *le = ir_bin(ctx, IR_SUB, rhs, lhs);
+  switch (op) {
+  case IR_GE: return decide(pv, facts, n, ge, false, 0);
+  case IR_GT: return decide(pv, facts, n, ge, true, 0);
+  case IR_LE: return decide(pv, facts, n, le, false, 0);
+  case IR_LT: return decide(pv, facts, n, le, true, 0);
+  case IR_EQ: return decide(pv, facts, n, ge, false, 0) && decide(pv, facts, n, le, false, 0);
+  default:
+    note(pv, "the procedure proves orders and equalities", "not proved: ≠");
+    return false;
+  }
+}
+
+static void note_counterexample(prover *pv, const refutation *r, const char *title) {
+  char lv[40], rv[40];
+  fmt_double(lv, sizeof lv, r->lhs);
+  fmt_double(rv, sizeof rv, r->rhs);
+  if (!r->transfers) { /* no L, o, γ or p to choose */
+    note(pv, "both sides by the reference evaluator", "%s: %s: left = %s, right = %s", title,
+         r->where, lv, rv);
+    return;
+  }
+  char *why = text(pv, "%s satisfies every axiom%s; both sides by the reference evaluator",
+                   r->family, pv->strict ? " and is strictly increasing in τ" : "");
+  char *zero = r->free_channel ? text(pv, " (L[%s] = 0)", r->free_channel) : strdup("");
+  note(pv, why, "%s: %s, %s%s, o(m) = %s: left = %s, right = %s", title, r->where, r->family, zero,
+       r->overhead ? "1" : "0", lv, rv);
+  free(zero);
+  free(why);
+}
+
+/* Facts L[a](x, t) >= L[b](x, t) over variables the claim does not use hold for every size
+ * and τ: the order of two channels. */
+static void channel_orders(prover *pv, ir_node **user, size_t nuser, const ir_node *lhs,
+                           const ir_node *rhs) {
+  for (size_t i = 0; i < nuser; i++) {
+    const ir_node *f = user[i];
+    bool ge = f->op == IR_GE || f->op == IR_GT, le = f->op == IR_LE || f->op == IR_LT;
+    if (!(ge || le) || f->kid[0]->op != IR_L || f->kid[1]->op != IR_L)
+      continue;
+    const ir_node *a = f->kid[ge ? 0 : 1], *b = f->kid[ge ? 1 : 0];
+    bool general = a->kid[0] == b->kid[0] && a->kid[1] == b->kid[1] && a->kid[0]->op == IR_VAR &&
+                   a->kid[1]->op == IR_VAR;
+    for (int k = 0; k < 2 && general; k++)
+      general = !ir_uses(lhs, a->kid[k]->name) && !ir_uses(rhs, a->kid[k]->name);
+    if (general && a->name != b->name) {
+      struct dominance d = {a->name, b->name};
+      VEC_PUSH(pv->dominance, pv->ndominance, pv->dominance_cap, d);
+    }
+  }
+}
+
+/* Notes the normal forms of two sides; false (reported) when one holds a number that
+ * overflowed, which no derivation may use. */
+static bool normal_forms(prover *pv, ir_node **facts, size_t n, const char *names[2],
+                         ir_node *a, ir_node *b) {
+  tlop_simp_opts none = {0};
+  int errors = pv->ctx->errors;
+  ir_node *na = simp_simplify(pv->ctx, a, facts, n, &none, NULL, 0, NULL, NULL);
+  if (pv->ctx->errors > errors)
+    return false; /* the assumptions contradict each other */
+  ir_node *nb = simp_simplify(pv->ctx, b, facts, n, &none, NULL, 0, NULL, NULL);
+  if (!simp_finite(pv->ctx, a, na) || !simp_finite(pv->ctx, b, nb))
+    return false;
+  note(pv, "normal form", "%s = %E", names[0], na);
+  note(pv, "normal form", "%s = %E", names[1], nb);
+  return true;
+}
+
+/* Decides lhs op rhs: the derivation, else a counterexample, else the evidence; false
+ * after an error. */
+static bool judge(prover *pv, ir_node **user, size_t nuser, ir_node *lhs, ir_op op,
+                  ir_node *rhs) {
+  ir_node **facts;
+  size_t n;
+  with_defaults(pv, lhs, rhs, user, nuser, &facts, &n);
+  channel_orders(pv, user, nuser, lhs, rhs);
+  for (size_t i = 0; i < nuser; i++) /* the printer's == is the facts' = */
+    note(pv, NULL, user[i]->op == IR_EQ ? "assuming %E = %E" : "assuming %E",
+         user[i]->op == IR_EQ ? user[i]->kid[0] : user[i], user[i]->kid[1]);
+  if (!normal_forms(pv, facts, n, (const char *[2]){"left", "right"}, lhs, rhs)) {
+    free(facts);
+    return false;
+  }
+  size_t mark = pv->proof->nsteps;
+  if (holds(pv, facts, n, lhs, op, rhs)) {
+    pv->proof->verdict = TLOP_PROVED;
+    note(pv, NULL, "proved");
+    free(facts);
+    return true;
+  }
+  refutation r;
+  if (refute_search(pv->model, facts, n, lhs, op, rhs, pv->strict, pv->deadline, &r)) {
+    steps_truncate(pv->proof, mark);
+    pv->proof->verdict = TLOP_REFUTED;
+    note_counterexample(pv, &r, "counterexample");
+    note(pv, NULL, "refuted");
+    free(r.where);
+    free(facts);
+    return true;
+  }
+  pv->proof->verdict = TLOP_UNKNOWN;
+  if (pv->timed_out)
+    note(pv, "--timeout", "undecided within the time limit");
+  evidence e;
+  if (pv->o->platform && pv->o->naxes &&
+      refute_evidence(pv->model, facts, n, lhs, rhs, pv->o, pv->deadline + 5, &e)) {
+    char lo[40], hi[40];
+    fmt_double(lo, sizeof lo, e.min);
+    fmt_double(hi, sizeof hi, e.max);
+    char count[32];
+    snprintf(count, sizeof count, "%zu", e.points);
+    char *why = text(pv, "%s points of the grid, priced by the platform", count);
+    note(pv, why, "evidence: left/right from %s (at %s) to %s (at %s)", lo, e.min_at, hi, e.max_at);
+    free(why);
+    free(e.min_at);
+    free(e.max_at);
+  }
+  note(pv, NULL, "unknown");
+  free(facts);
+  return true;
+}
+
+/* ---- comparing two expressions ---- */
+
+/* a / b; a number when a is a multiple of b (found at one point, then checked exactly),
+ * since the polynomial layer does not cancel common factors that are sums. */
+static poly *quotient(simp *s, poly *a, poly *b) {
+  sym vars[16];
+  int nv = poly_vars(b, vars, 16);
+  poly *x = a, *y = b;
+  for (int i = 0; i < nv; i++) {
+    x = poly_subst(s, x, vars[i], poly_num(s, 3 + i));
+    y = poly_subst(s, y, vars[i], poly_num(s, 3 + i));
+  }
+  double u, v;
+  if (poly_is_num(x, &u) && poly_is_num(y, &v) && v != 0 &&
+      poly_is_zero(poly_sub(s, a, poly_mul(s, poly_num(s, u / v), b))))
+    return poly_num(s, u / v);
+  return poly_div(s, a, b);
+}
+
+/* The largest c the bounds give for a ≥ c·b: for each message size, the lower bounds of
+ * a's terms over the upper bounds of b's at the best reference; the least over the sizes.
+ * NULL when the terms do not all bound (or sizes give symbolic constants to compare). */
+static ir_node *best_ratio(prover *pv, ir_node **facts, size_t nfacts, ir_node *a, ir_node *b) {
+  tlop_simp_opts none = {0};
+  simp *s = pv->s = simp_open(pv->ctx, facts, nfacts, &none);
+  items its = {0};
+  item top = {0};
+  bool ok = flatten(pv, a, poly_num(s, 1), &top, &its) && flatten(pv, b, poly_num(s, -1), &top, &its) &&
+            signs(pv, &its);
+  group *gs = NULL;
+  size_t ng = 0, gcap = 0;
+  for (size_t i = 0; ok && i < its.n; i++) {
+    ok = boundable(&its.v[i]) && (!its.v[i].atom || its.v[i].atom->op == IR_L || its.v[i].atom->op == IR_O ||
+                                  its.v[i].atom->op == IR_PACK || its.v[i].atom->op == IR_GAMMA);
+    group *g = ok ? group_of(&gs, &ng, &gcap, &its.v[i]) : NULL;
+    if (g)
+      VEC_PUSH(g->m, g->n, g->cap, &its.v[i]);
+  }
+  poly *best = NULL;
+  double best_v = INFINITY;
+  for (size_t i = 0; ok && i < ng; i++) {
+    const group *g = &gs[i];
+    poly **refs = NULL;
+    size_t nrefs = g->transfers ? references(pv, g, &refs) : 1;
+    poly *c = NULL, *ref = NULL;
+    double cv = -INFINITY;
+    bounded bd;
+    for (size_t r = 0; r < nrefs; r++) {
+      poly *R = g->transfers ? refs[r] : NULL;
+      if (!bound_group(pv, g, R, &bd, false) || poly_is_zero(bd.neg))
+        continue;
+      poly *q = quotient(s, bd.pos, bd.neg);
+      double v;
+      bool num = poly_is_num(q, &v);
+      if (!c || (num && v > cv))
+        c = q, cv = num ? v : cv, ref = R;
+    }
+    if (c) {
+      bound_group(pv, g, ref, &bd, true);
+      double v;
+      if (!best || (poly_is_num(c, &v) && v < best_v))
+        best = c, best_v = poly_is_num(c, &v) ? v : best_v;
+      else if (!poly_is_num(c, &v))
+        ok = false; /* two symbolic constants: their least is not known */
+    }
+    free(refs);
+  }
+  ir_node *r = ok && best ? simp_canon(s, best) : NULL;
+  for (size_t i = 0; i < ng; i++)
+    free(gs[i].m);
+  free(gs);
+  free(its.v);
+  simp_close(s);
+  pv->s = NULL;
+  return r;
+}
+
+/* The three answers for a and b: a ≥ b, a ≤ b, and the tightest c of a ≥ c·b; false
+ * after an error. */
+static bool compare_exprs(prover *pv, ir_node **user, size_t nuser, ir_node *a, ir_node *b) {
+  tlop_ctx *ctx = pv->ctx;
+  ir_node **facts;
+  size_t n;
+  with_defaults(pv, a, b, user, nuser, &facts, &n);
+  channel_orders(pv, user, nuser, a, b);
+  if (!normal_forms(pv, facts, n, (const char *[2]){"A", "B"}, a, b)) {
+    free(facts);
+    return false;
+  }
+  int proved = 0;
+  for (int k = 0; k < 2; k++) {
+    ir_op op = k == 0 ? IR_GE : IR_LE;
+    size_t mark = pv->proof->nsteps;
+    bool got = holds(pv, facts, n, a, op, b);
+    steps_truncate(pv->proof, mark);
+    refutation r = {0};
+    char *title = text(pv, "A%sB: refuted", rel(pv, op));
+    if (got || !refute_search(pv->model, facts, n, a, op, b, pv->strict, pv->deadline, &r))
+      note(pv, NULL, "A%sB: %s", rel(pv, op), got ? "proved" : "unknown");
+    else
+      note_counterexample(pv, &r, title);
+    free(title);
+    free(r.where);
+    proved += got;
+  }
+  size_t mark = pv->proof->nsteps;
+  ir_node *c = best_ratio(pv, facts, n, a, b);
+  if (!c && proved == 2) {
+    steps_truncate(pv->proof, mark);
+    note(pv, "A ≥ B and A ≤ B", "A = B: c = 1, tight");
+  } else if (c) {
+    note(pv, "the bounds above, the least over the message sizes", "A%sc·B with c = %E", rel(pv, IR_GE), c);
+    refutation r;
+    if (refute_search(pv->model, facts, n, a, IR_GT, ir_bin(ctx, IR_MUL, c, b), pv->strict, pv->deadline, &r)) {
+      note_counterexample(pv, &r, "tight: A = c·B (within rounding) at");
+      free(r.where);
+    }
+  } else {
+    steps_truncate(pv->proof, mark);
+    note(pv, NULL, "no constant c with A%sc·B proved", rel(pv, IR_GE));
+  }
+  pv->proof->verdict = proved ? TLOP_PROVED : TLOP_UNKNOWN;
+  free(facts);
+  return true;
+}
+
+/* ---- rendering ---- */
+
+static void json_string(strbuf *b, const char *s) {
+  sb_putn(b, "\"", 1);
+  for (; *s; s++) {
+    if (*s == '"' || *s == '\\')
+      sb_printf(b, "\\%c", *s);
+    else if ((unsigned char)*s < 0x20)
+      sb_printf(b, "\\u%04x", *s);
+    else
+      sb_putn(b, s, 1);
+  }
+  sb_putn(b, "\"", 1);
+}
+
+/* Text for LaTeX: math ($…$) as it is; outside it, the symbols of the derivation's
+ * words as math and TeX's special characters escaped. */
+static void latex_text(strbuf *b, const char *s) {
+  static const char *const map[][2] = {
+      {"τ", "\\ensuremath{\\tau}"}, {"·", "\\ensuremath{\\cdot}"},  {"≤", "\\ensuremath{\\le}"},
+      {"≥", "\\ensuremath{\\ge}"},  {"≠", "\\ensuremath{\\ne}"},    {"−", "\\ensuremath{-}"},
+      {"₂", "\\ensuremath{_2}"},    {"∥", "\\ensuremath{\\parallel}"}, {"…", "\\ldots{}"},
+      {"_", "\\_"}, {"%", "\\%"}, {"#", "\\#"}, {"&", "\\&"}, {"^", "\\^{}"}};
+  bool math = false;
+  while (*s) {
+    if (*s == '$')
+      math = !math;
+    size_t k = 0, n = sizeof map / sizeof *map;
+    while (!math && k < n && strncmp(s, map[k][0], strlen(map[k][0])) != 0)
+      k++;
+    if (!math && k < n) {
+      sb_puts(b, map[k][1]);
+      s += strlen(map[k][0]);
+    } else {
+      sb_putn(b, s++, 1);
+    }
+  }
+}
+
+static const char *verdict_name(tlop_verdict v) {
+  return v == TLOP_PROVED ? "proved" : v == TLOP_REFUTED ? "refuted" : "unknown";
+}
+
+static void render(tlop_proof *p, const tlop_prove_opts *o) {
+  strbuf b = {0};
+  if (o->json) {
+    sb_puts(&b, "{\"claim\": ");
+    json_string(&b, p->claim);
+    sb_printf(&b, ", \"verdict\": \"%s\", \"steps\": [", verdict_name(p->verdict));
+    for (size_t i = 0; i < p->nsteps; i++) {
+      sb_puts(&b, i ? ", {\"step\": " : "{\"step\": ");
+      json_string(&b, p->steps[i].what);
+      if (p->steps[i].why) {
+        sb_puts(&b, ", \"why\": ");
+        json_string(&b, p->steps[i].why);
+      }
+      sb_puts(&b, "}");
+    }
+    sb_puts(&b, "]}\n");
+  } else if (o->format == TLOP_FORMAT_LATEX) {
+    sb_printf(&b, "%% %s %s\n\\begin{itemize}\n", p->heading, p->claim);
+    for (size_t i = 0; i < p->nsteps; i++) {
+      sb_puts(&b, "\\item ");
+      latex_text(&b, p->steps[i].what);
+      if (p->steps[i].why) {
+        sb_puts(&b, " \\hfill (");
+        latex_text(&b, p->steps[i].why);
+        sb_puts(&b, ")");
+      }
+      sb_puts(&b, "\n");
+    }
+    sb_puts(&b, "\\end{itemize}\n");
+  } else {
+    sb_printf(&b, "%s %s\n", p->heading, p->claim);
+    for (size_t i = 0; i < p->nsteps; i++) {
+      sb_printf(&b, "  %s\n", p->steps[i].what);
+      if (p->steps[i].why)
+        sb_printf(&b, "      ∵ %s\n", p->steps[i].why);
+    }
+  }
+  p->text = sb_take(&b);
+}
+
+static tlop_proof *start(prover *pv, tlop_model *model, const tlop_prove_opts *o, bool strict) {
+  tlop_proof *p = xcalloc(1, sizeof *p);
+  *pv = (prover){.ctx = model->ctx, .model = model, .o = o, .strict = strict || o->strict,
+                 .proof = p};
+  pv->deadline = clock_seconds() + (o->timeout > 0 ? o->timeout : DEFAULT_TIMEOUT);
+  p->seconds = clock_seconds();
+  return p;
+}
+
+static void finish(prover *pv) {
+  free(pv->dominance);
+  pv->proof->seconds = clock_seconds() - pv->proof->seconds;
+  render(pv->proof, pv->o);
+}
+
+static ast_decl *claim_at(const tlop_model *model, size_t i) {
+  for (ast_decl *d = model->root->decls; d; d = d->next)
+    if (d->kind == D_CLAIM && i-- == 0)
+      return d;
+  return NULL;
+}
+
+size_t tlop_model_claims(const tlop_model *model) {
+  size_t n = 0;
+  while (claim_at(model, n))
+    n++;
+  return n;
+}
+
+/* "file:line: the claim's text" */
+static char *claim_title(const ast_decl *d) {
+  const source *src = d->body->sp.src;
+  uint32_t lo = d->sp.lo, hi = d->sp.hi, line = 1;
+  for (uint32_t i = 0; i < lo; i++)
+    line += src->text[i] == '\n';
+  strbuf b = {0};
+  sb_printf(&b, "%s:%u: ", src->path, line);
+  sb_putn(&b, src->text + lo + strlen("claim"), hi - lo - strlen("claim") - 1);
+  char *s = sb_take(&b);
+  for (char *c = s; *c; c++)
+    if (*c == '\n')
+      *c = ' ';
+  return s;
+}
+
+tlop_status tlop_prove_claim(tlop_model *model, size_t i, const tlop_prove_opts *opts,
+                             tlop_proof **out) {
+  *out = NULL;
+  tlop_prove_opts none = {0};
+  const tlop_prove_opts *o = opts ? opts : &none;
+  ast_decl *d = claim_at(model, i);
+  if (!d)
+    return TLOP_ERR_ARG;
+  ast_expr *body = d->body;
+  ir_op op = body->kind == E_BINARY ? ir_relation(body->u.bin.op) : IR_NOPS;
+  if (op == IR_NOPS) {
+    diag_error(model->ctx, body->sp, "a claim compares two costs: expected A >= B, A > B, A <= B, A < B or A = B");
+    return TLOP_ERR_ARG;
+  }
+  ir_node **user = NULL;
+  size_t nuser = 0, cap = 0;
+  if (!model_facts(model, o->assume, &user, &nuser, &cap)) {
+    free(user);
+    return TLOP_ERR_ARG;
+  }
+  for (int k = 0; k < d->nfacts; k++) {
+    ir_node *f = lower_expr(model, d->facts[k], NULL);
+    if (f)
+      VEC_PUSH(user, nuser, cap, f);
+  }
+  ir_node *lhs = lower_expr(model, body->u.bin.l, NULL);
+  ir_node *rhs = lower_expr(model, body->u.bin.r, NULL);
+  if (!lhs || !rhs) {
+    free(user);
+    return TLOP_ERR_CHECK;
+  }
+  prover pv;
+  tlop_proof *p = start(&pv, model, o, d->strict);
+  pv.claim = d;
+  p->heading = "claim";
+  p->claim = claim_title(d);
+  bool judged = judge(&pv, user, nuser, lhs, op, rhs);
+  free(user);
+  finish(&pv);
+  if (!judged) {
+    tlop_proof_free(p);
+    return TLOP_ERR_EVAL;
+  }
+  *out = p;
+  return TLOP_OK;
+}
+
+/* An algorithm's name stands for its body with its parameters free. A lone name that the
+ * model does not define is a misspelt algorithm, not a free symbol to compare with. */
+static tlop_status side_expr(tlop_model *model, const char *text, tlop_expr **out) {
+  size_t n;
+  if (tlop_algorithm_params(model, text, &n))
+    return tlop_algorithm_expr(model, text, NULL, out);
+  bool lone_name = isalpha((unsigned char)text[0]) &&
+                   text[strspn(text, "abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ"
+                                     "0123456789_'")] == 0;
+  sym name = lone_name ? ctx_sym(model->ctx, text) : NULL;
+  if (name && !ptrmap_get(&model->values, name) && !ptrmap_get(&model->funcs, name)) {
+    diag_error(model->ctx, (span){0}, "no algorithm or function '%s' in %s", text,
+               model->root->src->path);
+    return TLOP_ERR_CHECK;
+  }
+  return tlop_expr_parse_symbolic(model, text, out);
+}
+
+tlop_status tlop_prove_compare(tlop_model *model, const char *a, const char *b,
+                               const tlop_prove_opts *opts, tlop_proof **out) {
+  *out = NULL;
+  tlop_prove_opts none = {0};
+  const tlop_prove_opts *o = opts ? opts : &none;
+  tlop_expr *ea, *eb;
+  tlop_status st = side_expr(model, a, &ea);
+  if (st == TLOP_OK)
+    st = side_expr(model, b, &eb);
+  if (st != TLOP_OK)
+    return st;
+  ir_node **user = NULL;
+  size_t nuser = 0, cap = 0;
+  if (!model_facts(model, o->assume, &user, &nuser, &cap)) {
+    free(user);
+    return TLOP_ERR_ARG;
+  }
+  prover pv;
+  tlop_proof *p = start(&pv, model, o, false);
+  strbuf t = {0};
+  sb_printf(&t, "A = %s, B = %s", a, b);
+  p->heading = "compare";
+  p->claim = sb_take(&t);
+  bool compared = compare_exprs(&pv, user, nuser, ea->node, eb->node);
+  free(user);
+  finish(&pv);
+  if (!compared) {
+    tlop_proof_free(p);
+    return TLOP_ERR_EVAL;
+  }
+  *out = p;
+  return TLOP_OK;
+}
+
+tlop_verdict tlop_proof_verdict(const tlop_proof *p) { return p->verdict; }
+const char *tlop_proof_text(const tlop_proof *p) { return p->text; }
+double tlop_proof_seconds(const tlop_proof *p) { return p->seconds; }
+
+void tlop_proof_free(tlop_proof *p) {
+  if (!p)
+    return;
+  steps_truncate(p, 0);
+  free(p->steps);
+  free(p->claim);
+  free(p->text);
+  free(p);
+}

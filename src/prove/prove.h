@@ -1,0 +1,33 @@
+/* prove.h — claims: counterexamples and evidence (refute.c); the prover (prove.c)
+ * and explain (explain.c) offer only the public API. Depends on simplify. */
+#ifndef TLOP_PROVE_H
+#define TLOP_PROVE_H
+
+#include "simplify/simplify.h"
+
+/* ======== refute.c: counterexamples and numeric evidence for claims ======== */
+
+typedef struct refutation {
+  char *where;        /* the parameter values: "P = 2, p = 1, m = 1" */
+  const char *family; /* the L: "L(m, τ) = 1" */
+  const char *free_channel; /* a channel whose L is 0 instead, or NULL */
+  bool overhead;      /* o(m) = 1 (else 0) */
+  bool transfers;     /* the claim has costs (L, o, γ, p) at all */
+  double lhs, rhs;
+} refutation;
+
+typedef struct evidence {
+  size_t points;
+  double min, max;    /* of lhs / rhs */
+  char *min_at, *max_at;
+} evidence;
+
+/* Searches small parameter values (where the facts hold) and the extremal L the axioms
+ * allow (strictly increasing ones only with `strict`) for a point where lhs op rhs fails. */
+bool refute_search(tlop_model *model, ir_node *const *facts, size_t nfacts, const ir_node *lhs,
+                   ir_op op, const ir_node *rhs, bool strict, double deadline, refutation *out);
+/* lhs / rhs over the grid of o->axes on o->platform. */
+bool refute_evidence(tlop_model *model, ir_node *const *facts, size_t nfacts, const ir_node *lhs,
+                     const ir_node *rhs, const tlop_prove_opts *o, double deadline, evidence *out);
+
+#endif

@@ -1,0 +1,129 @@
+/* best.c — the cheapest algorithm per grid point, runs of equal winners along m, and their
+ * crossovers located by bisection. Pure decision logic over costs the caller computed: the
+ * command evaluates, this file decides, the exporters (tuning.c) write the result. */
+#include "tlop_best.h"
+#include "tune/tuning.h"
+
+#include <math.h>
+#include <stdlib.h>
+
+size_t tlop_best_pick(const double *costs, size_t ncand, size_t stride, double tie,
+                      size_t *runner_up, int *by_tie) {
+  size_t cheapest = 0;
+  for (size_t c = 1; c < ncand; c++)
+    if (costs[c * stride] < costs[cheapest * stride])
+      cheapest = c;
+  /* The first candidate within the tie of the cheapest: catalogue order is simplicity. */
+  size_t win = cheapest;
+  for (size_t c = 0; c < cheapest; c++)
+    if (costs[c * stride] <= costs[cheapest * stride] * (1 + tie)) {
+      win = c;
+      break;
+    }
+  size_t second = win;
+  for (size_t c = 0; c < ncand; c++)
+    if (c != win && (second == win || costs[c * stride] < costs[second * stride]))
+      second = c;
+  if (runner_up)
+    *runner_up = second;
+  if (by_tie)
+    *by_tie = win != cheapest;
+  return win;
+}
+
+static double margin(const double *costs, size_t stride, size_t win, size_t second) {
+  return win == second ? INFINITY : costs[second * stride] / costs[win * stride] - 1;
+}
+
+tlop_status tlop_best_decide(const double *ms, size_t nm, const double *Ps, size_t nP,
+                             const double *costs, size_t ncand, double tie, tlop_decision **out) {
+  *out = NULL;
+  if (!ms || !Ps || !costs || !nm || !nP || !ncand || !(tie >= 0))
+    return TLOP_ERR_ARG;
+  tlop_decision *d = calloc(1, sizeof *d);
+  size_t cap = 0;
+  if (!d)
+    return TLOP_ERR_NOMEM;
+  d->ncandidates = ncand;
+  size_t stride = nP * nm;
+  for (size_t p = 0; p < nP; p++)
+    for (size_t i = 0; i < nm; i++) {
+      const double *at = costs + p * nm + i;
+      size_t second;
+      int by_tie;
+      size_t win = tlop_best_pick(at, ncand, stride, tie, &second, &by_tie);
+      double mg = margin(at, stride, win, second);
+      tlop_best_range *last = d->nranges ? &d->ranges[d->nranges - 1] : NULL;
+      if (i > 0 && last->winner == win && last->runner_up == second) {
+        last->m_last = ms[i];
+        last->margin_min = fmin(last->margin_min, mg);
+        last->margin_max = fmax(last->margin_max, mg);
+        last->by_tie |= by_tie;
+        continue;
+      }
+      d->ranges = grow_array(d->ranges, &cap, d->nranges + 1, sizeof *d->ranges);
+      d->ranges[d->nranges++] =
+          (tlop_best_range){Ps[p], ms[i], ms[i], ms[i], win, second, mg, mg, by_tie};
+    }
+  *out = d;
+  return TLOP_OK;
+}
+
+/* The winner and runner-up at (m, P) with all candidates' costs computed afresh. */
+static tlop_status winner_at(double m, double P, size_t ncand, double tie, tlop_cost_fn fn,
+                             void *user, double *scratch, size_t *win, size_t *second) {
+  tlop_status st = fn(user, m, P, scratch);
+  if (st == TLOP_OK)
+    *win = tlop_best_pick(scratch, ncand, 1, tie, second, NULL);
+  return st;
+}
+
+tlop_status tlop_best_refine(tlop_decision *d, double tie, tlop_cost_fn fn, void *user) {
+  if (!d || !fn)
+    return TLOP_ERR_ARG;
+  double *scratch = malloc(d->ncandidates * sizeof *scratch);
+  if (!scratch)
+    return TLOP_ERR_NOMEM;
+  tlop_status st = TLOP_OK;
+  for (size_t r = 1; r < d->nranges && st == TLOP_OK; r++) {
+    const tlop_best_range *prev = &d->ranges[r - 1];
+    tlop_best_range *next = &d->ranges[r];
+    if (prev->P != next->P)
+      continue;
+    /* lo is won by prev's winner, hi by someone else (or, with one winner, lo has prev's
+     * runner-up and hi another): halve on whole bytes. */
+    bool by_winner = prev->winner != next->winner;
+    double lo = prev->m_last, hi = next->m_first;
+    while (hi - lo > 1 && st == TLOP_OK) {
+      double mid = floor(lo + (hi - lo) / 2);
+      size_t win = prev->winner, second = prev->runner_up;
+      st = winner_at(mid, next->P, d->ncandidates, tie, fn, user, scratch, &win, &second);
+      if (by_winner ? win == prev->winner : win == prev->winner && second == prev->runner_up)
+        lo = mid;
+      else
+        hi = mid;
+    }
+    next->m_from = hi;
+  }
+  free(scratch);
+  return st;
+}
+
+size_t tlop_best_lookup(const tlop_decision *d, double m, double P) {
+  double block = d->ranges[0].P;
+  for (size_t r = 0; r < d->nranges; r++)
+    if (d->ranges[r].P <= P)
+      block = d->ranges[r].P;
+  size_t win = SIZE_MAX;
+  for (size_t r = 0; r < d->nranges; r++)
+    if (d->ranges[r].P == block && (win == SIZE_MAX || d->ranges[r].m_from <= m))
+      win = d->ranges[r].winner;
+  return win;
+}
+
+void tlop_decision_free(tlop_decision *d) {
+  if (!d)
+    return;
+  free(d->ranges);
+  free(d);
+}

@@ -1,0 +1,318 @@
+/* csel.c — MPICH's collective selection file (CSEL, MPICH 4.0): a JSON tree whose keys are
+ * conditions ("comm_size<=8", "avg_msg_size=any") tried in order, a matching key's object
+ * tried next, down to an "algorithm=NAME" leaf. Written from a decision; read with a JSON
+ * reader of its own and walked as MPICH's csel.c walks it, keys checked against the ones
+ * the Debian build of MPICH 4.0.2 knows. */
+#include "tune/tuning.h"
+
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+/* ---- writing ---- */
+
+static void indent(strbuf *o, int depth) { sb_printf(o, "\n%*s", 2 * depth, ""); }
+
+/* "KEY<=N" bounding a block or rule by the next one's start, or "KEY=any" for the last. */
+static void bound(strbuf *o, int depth, const char *key, bool last, double next_start) {
+  indent(o, depth);
+  if (last)
+    sb_printf(o, "\"%s=any\": {", key);
+  else
+    sb_printf(o, "\"%s<=%.0f\": {", key, next_start - 1);
+}
+
+void csel_write(strbuf *o, const tlop_tuning *t, const char *collective) {
+  const char *key = t->size == SIZE_MPICH_AVG ? "avg_msg_size" : "total_msg_size";
+  bool sized = t->coll->size[t->size] != SIZE_NONE;
+  sb_printf(o, "{\n  \"collective=%s\": {\n    \"comm_type=intra\": {", collective);
+  /* in-place calls keep the one algorithm MPICH has for them (alltoall's pairwise and
+   * scattered assert a separate send buffer) */
+  if (t->coll->mpich_inplace)
+    sb_printf(o,
+              "\n      \"is_sendbuf_inplace=yes\": {\"algorithm=%s\": {}},"
+              "\n      \"is_sendbuf_inplace=no\": {",
+              t->coll->mpich_inplace);
+  for (size_t i = 0; i < t->n; i++) {
+    const block *b = &t->blocks[i];
+    bool last_block = i + 1 == t->n;
+    bound(o, 3, "comm_size", last_block, last_block ? 0 : t->blocks[i + 1].comm);
+    /* a collective MPICH measures no size of has one rule a block (tlop_tuning_write) */
+    if (!sized) {
+      sb_printf(o, "\"algorithm=%s\": {}}%s", b->rules[0].e->mpich_name, last_block ? "" : ",");
+      continue;
+    }
+    for (size_t j = 0; j < b->n; j++) {
+      bool last = j + 1 == b->n;
+      bound(o, 4, key, last, last ? 0 : b->rules[j + 1].msg);
+      sb_printf(o, "\"algorithm=%s\": {}}%s", b->rules[j].e->mpich_name, last ? "" : ",");
+    }
+    indent(o, 3);
+    sb_puts(o, last_block ? "}" : "},");
+  }
+  /* inter-communicators keep MPICH's algorithm for them: without a branch MPICH would abort */
+  sb_printf(o, "\n    }%s,\n    \"comm_type=inter\": {\"algorithm=%s\": {}}\n  }\n}\n",
+            t->coll->mpich_inplace ? "}" : "", t->coll->mpich_inter);
+}
+
+/* ---- CSEL's keys ---- */
+
+typedef enum { KEY_BAD, KEY_COND, KEY_ANY, KEY_ALGORITHM } key_class;
+
+/* The conditions MPICH 4.0.2 parses (the strings of Debian's libmpich.so.12): a prefix, and
+ * whether a number follows it. */
+static const struct {
+  const char *prefix;
+  bool number;
+} conditions[] = {
+    {"comm_type=intra", false},
+    {"comm_type=inter", false},
+    {"comm_size<=", true},
+    {"comm_size<", true},
+    {"comm_size=pow2", false},
+    {"comm_size=node_comm_size", false},
+    {"avg_msg_size<=", true},
+    {"avg_msg_size<", true},
+    {"total_msg_size<=", true},
+    {"total_msg_size<", true},
+    {"count<=", true},
+    {"count<pow2", false},
+    {"comm_avg_ppn<=", true},
+    {"is_multi_threaded=yes", false},
+    {"is_multi_threaded=no", false},
+    {"is_commutative=yes", false},
+    {"is_commutative=no", false},
+    {"is_op_built_in=yes", false},
+    {"is_op_built_in=no", false},
+    {"is_sendbuf_inplace=yes", false},
+    {"is_sendbuf_inplace=no", false},
+    {"is_block_regular=yes", false},
+    {"is_block_regular=no", false},
+    {"is_node_consecutive=yes", false},
+    {"is_node_consecutive=no", false},
+    {"comm_hierarchy=flat", false},
+    {"comm_hierarchy=node", false},
+    {"comm_hierarchy=node_roots", false},
+    {"comm_hierarchy=parent", false},
+};
+
+static const char *const any_keys[] = {"comm_size=any", "avg_msg_size=any", "total_msg_size=any",
+                                       "count=any", "comm_hierarchy=any"};
+
+static key_class classify(const char *key, long *threshold) {
+  for (size_t i = 0; i < sizeof any_keys / sizeof *any_keys; i++)
+    if (!strcmp(key, any_keys[i]))
+      return KEY_ANY;
+  if (!strncmp(key, "algorithm=", 10))
+    return KEY_ALGORITHM;
+  for (size_t i = 0; i < sizeof conditions / sizeof *conditions; i++) {
+    size_t n = strlen(conditions[i].prefix);
+    if (strncmp(key, conditions[i].prefix, n))
+      continue;
+    if (!conditions[i].number)
+      return key[n] ? KEY_BAD : KEY_COND;
+    char *end;
+    *threshold = strtol(key + n, &end, 10);
+    if (end != key + n && !*end && *threshold >= 0)
+      return KEY_COND;
+  }
+  return KEY_BAD;
+}
+
+/* The part of a condition key before its operator: thresholds of one kind must grow. */
+static size_t kind_len(const char *key) { return strcspn(key, "<="); }
+
+static const tlop_catalog_entry *mpich_entry(const reader *r, const char *name) {
+  const tlop_catalog_entry *es;
+  size_t n = tlop_catalog_entries(r->cat, &es);
+  for (size_t i = 0; i < n; i++)
+    if (!strcmp(es[i].collective, r->collective) && es[i].mpich_name &&
+        !strcmp(es[i].mpich_name, name))
+      return &es[i];
+  return NULL;
+}
+
+/* Is the collective (or its nonblocking form, "i" before it) in the list of names? */
+static bool listed(const char *const *list, const char *coll) {
+  for (; *list; list++)
+    if (!strcmp(*list, coll) || (coll[0] == 'i' && !strcmp(*list, coll + 1)))
+      return true;
+  return false;
+}
+
+/* A key MPICH 4.0's csel.c does not measure for the collective (it prints "avg_msg_size not
+ * defined for coll_type" and aborts, or fails an assertion): its name, or NULL. */
+static const char *undefined_size(const char *coll, const char *key) {
+  static const char *const avg[] = {"allreduce", "bcast", "reduce", "alltoall", NULL};
+  static const char *const count[] = {"allreduce", "bcast", "reduce", "allgather", "allgatherv",
+                                      "reduce_scatter", "reduce_scatter_block", NULL};
+  static const char *const total[] = {"allreduce", "bcast", "reduce", "alltoall", "alltoallv",
+                                      "alltoallw", "allgather", "allgatherv", "gather", "scatter",
+                                      "reduce_scatter", "reduce_scatter_block", NULL};
+  if (key[kind_len(key)] != '<')
+    return NULL;
+  if (!strncmp(key, "avg_msg_size", 12) && !listed(avg, coll))
+    return "avg_msg_size";
+  if (!strncmp(key, "total_msg_size", 14) && !listed(total, coll))
+    return "total_msg_size";
+  if (!strncmp(key, "count", 5) && !listed(count, coll))
+    return "count";
+  return NULL;
+}
+
+/* Keys that between them match every call (intra and inter) end an object as =any does. */
+static bool covers_both(const json_value *v, const char *a, const char *b) {
+  bool has_a = false, has_b = false;
+  for (size_t i = 0; i < v->n; i++) {
+    has_a |= !strcmp(v->members[i].key, a);
+    has_b |= !strcmp(v->members[i].key, b);
+  }
+  return has_a && has_b;
+}
+
+/* Checks one object of conditions as MPICH will try it: every key known, nothing after a key
+ * that always matches, thresholds of a kind ascending, something matching at the end. */
+static void check_node(reader *r, json_value *v, const char *coll, const char *algorithm_prefix,
+                       bool keep) {
+  if (v->kind != JSON_OBJECT) {
+    reader_fail(r, v->at, "expected an object: CSEL's tree has objects only");
+    return;
+  }
+  if (!v->n) {
+    reader_fail(r, v->at,
+                "an empty object: a call that reaches it matches nothing and MPICH aborts");
+    return;
+  }
+  for (size_t i = 0; i < v->n; i++) {
+    json_member *m = &v->members[i];
+    long th = 0, prev_th = 0;
+    key_class k = classify(m->key, &th);
+    if (k == KEY_BAD) {
+      reader_fail(r, m->key_at,
+                  "MPICH 4.0 does not know the key \"%s\" (it aborts: \"unknown key\")", m->key);
+      continue;
+    }
+    const char *undefined = undefined_size(coll, m->key);
+    if (undefined)
+      reader_fail(r, m->key_at, "MPICH 4.0 measures no %s for %s: a call that reaches this key "
+                  "aborts", undefined, coll);
+    if (i > 0) {
+      const char *pk = v->members[i - 1].key;
+      key_class pkc = classify(pk, &prev_th);
+      if (pkc == KEY_ANY || pkc == KEY_ALGORITHM)
+        reader_fail(r, m->key_at, "unreachable: \"%s\" before it always matches", pk);
+      else if (pkc == KEY_COND && k == KEY_COND && kind_len(pk) == kind_len(m->key) &&
+               !strncmp(pk, m->key, kind_len(pk)) && pk[kind_len(pk)] == '<' &&
+               m->key[kind_len(m->key)] == '<' && strcmp(pk, "count<pow2") &&
+               strcmp(m->key, "count<pow2") && th <= prev_th)
+        reader_fail(r, m->key_at,
+                    "unreachable: \"%s\" comes after \"%s\", which takes all it would", m->key, pk);
+    }
+    if (k == KEY_ALGORITHM) {
+      if (algorithm_prefix && strncmp(m->key + 10, algorithm_prefix, strlen(algorithm_prefix)))
+        reader_fail(r, m->key_at, "\"%s\" is not an algorithm of this collective (%s…)",
+                    m->key + 10, algorithm_prefix);
+      if (m->value->kind != JSON_OBJECT)
+        reader_fail(r, m->value->at, "an algorithm's parameters are an object ({} for none)");
+      m->entry = keep ? mpich_entry(r, m->key + 10) : NULL;
+    } else
+      check_node(r, m->value, coll, algorithm_prefix, keep);
+  }
+  long th;
+  key_class last = classify(v->members[v->n - 1].key, &th);
+  static const char *const pairs[][2] = {
+      {"comm_type=intra", "comm_type=inter"},       {"is_multi_threaded=yes", "is_multi_threaded=no"},
+      {"is_commutative=yes", "is_commutative=no"},   {"is_op_built_in=yes", "is_op_built_in=no"},
+      {"is_sendbuf_inplace=yes", "is_sendbuf_inplace=no"},
+      {"is_block_regular=yes", "is_block_regular=no"},
+      {"is_node_consecutive=yes", "is_node_consecutive=no"}};
+  bool covered = false;
+  for (size_t i = 0; i < sizeof pairs / sizeof *pairs; i++)
+    covered |= covers_both(v, pairs[i][0], pairs[i][1]);
+  if (last == KEY_COND && !covered)
+    reader_fail(r, v->members[v->n - 1].key_at,
+                "no \"…=any\" last: a call that matches none of "
+                "these keys makes MPICH abort");
+}
+
+void csel_read(reader *r) {
+  json_value *root = json_parse_document(r);
+  if (!root)
+    return;
+  if (root->kind != JSON_OBJECT) {
+    reader_fail(r, root->at, "expected an object of \"collective=NAME\" keys");
+    return;
+  }
+  for (size_t i = 0; i < root->n; i++) {
+    json_member *m = &root->members[i];
+    if (strncmp(m->key, "collective=", 11)) {
+      reader_fail(r, m->key_at, "expected \"collective=NAME\" at the top, not \"%s\"", m->key);
+      continue;
+    }
+    /* MPIR_Bcast_… for bcast: the collective's name with a capital */
+    char prefix[64];
+    snprintf(prefix, sizeof prefix, "MPIR_%s_", m->key + 11);
+    prefix[5] = (char)(prefix[5] >= 'a' && prefix[5] <= 'z' ? prefix[5] - 'a' + 'A' : prefix[5]);
+    bool keep = !strcmp(m->key + 11, r->collective);
+    check_node(r, m->value, m->key + 11, prefix, keep);
+    if (keep)
+      r->t->csel = m->value;
+  }
+  if (!r->t->csel && !r->errors)
+    reader_fail(r, root->at, "no \"collective=%s\": MPICH would abort at the first %s",
+                r->collective, r->collective);
+}
+
+/* ---- walking the tree as MPICH does: the first key that matches, never back ---- */
+
+static bool matches(const tlop_tuning *t, const char *key, double m, double P) {
+  long th = 0;
+  key_class k = classify(key, &th);
+  if (k == KEY_ANY)
+    return true;
+  if (k != KEY_COND)
+    return false;
+  size_t n = kind_len(key);
+  bool le = key[n] == '<' && key[n + 1] == '=';
+  /* one node: P processes per node */
+  if ((!strncmp(key, "comm_size", 9) || !strncmp(key, "comm_avg_ppn", 12)) && key[n] == '<')
+    return le ? P <= th : P < th;
+  /* MPI_BYTE buffers: a count is bytes; sizes as csel.c measures them (NAN where MPICH
+   * aborts, which the linter has reported) */
+  if (key[n] == '<' && strcmp(key, "count<pow2")) {
+    double v = !strncmp(key, "avg", 3)     ? tuning_size(t->coll, SIZE_MPICH_AVG, m, P)
+               : !strncmp(key, "total", 5) ? tuning_size(t->coll, SIZE_MPICH_TOTAL, m, P)
+                                           : m;
+    return le ? v <= th : v < th;
+  }
+  if (!strcmp(key, "count<pow2"))
+    return m < exp2(floor(log2(P)));
+  if (!strcmp(key, "comm_size=pow2"))
+    return P >= 1 && ((unsigned long)P & ((unsigned long)P - 1)) == 0;
+  /* one node, one thread, a flat intra-communicator, a built-in commutative operator, separate
+   * buffers, equal blocks: the calls tlop models */
+  static const char *const modelled[] = {
+      "comm_type=intra",    "comm_size=node_comm_size", "is_multi_threaded=no",
+      "comm_hierarchy=flat", "is_commutative=yes",      "is_op_built_in=yes",
+      "is_sendbuf_inplace=no", "is_block_regular=yes",  "is_node_consecutive=yes"};
+  for (size_t i = 0; i < sizeof modelled / sizeof *modelled; i++)
+    if (!strcmp(key, modelled[i]))
+      return true;
+  return false;
+}
+
+const tlop_catalog_entry *csel_lookup(const tlop_tuning *t, double m, double P) {
+  const json_value *v = t->csel;
+  for (;;) {
+    const json_member *hit = NULL;
+    for (size_t i = 0; !hit && v->kind == JSON_OBJECT && i < v->n; i++)
+      if (!strncmp(v->members[i].key, "algorithm=", 10) || matches(t, v->members[i].key, m, P))
+        hit = &v->members[i];
+    if (!hit)
+      return NULL;
+    if (!strncmp(hit->key, "algorithm=", 10))
+      return hit->entry;
+    v = hit->value;
+  }
+}

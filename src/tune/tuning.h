@@ -1,0 +1,139 @@
+/* tuning.h — private to catalog.c and tuning.c: a reader of whitespace-separated words
+ * with `#` comments, the lexical layer of the catalogue and of Open MPI's rules files. */
+#ifndef TLOP_TUNING_H
+#define TLOP_TUNING_H
+
+#include "tlop_best.h"
+#include "base/base.h"
+
+typedef struct word_scan {
+  tlop_ctx *ctx;
+  const source *src;
+  uint32_t pos;
+} word_scan;
+
+/* The next word: on this line only (across_lines false: false at the line's end, the
+ * position left there), or anywhere after (false at the end of the text). */
+bool word_next(word_scan *s, bool across_lines, span *w);
+/* Moves past the end of the current line; false at the end of the text. */
+bool word_next_line(word_scan *s);
+/* The word as a non-negative whole number (Open MPI reads them with strtol); false after
+ * reporting it at the word. */
+bool word_count(word_scan *s, span w, const char *what, long *out);
+/* An empty span just past the last word: where "expected …" at the end points. */
+span word_end(const word_scan *s);
+
+/* ---- collectives, as each library numbers and measures them (tuning.c) ---- */
+
+/* Which library's message size: Open MPI's coll_tuned, MPICH CSEL's avg_msg_size and
+ * total_msg_size, Intel MPI's. */
+typedef enum { SIZE_OMPI, SIZE_MPICH_AVG, SIZE_MPICH_TOTAL, SIZE_IMPI } size_def;
+#define SIZE_NONE 9 /* a size the library does not define for the collective */
+
+typedef struct tuning_collective {
+  const char *name;
+  int ompi_id;                   /* Open MPI's COLLTYPE */
+  const char *const *ompi_names; /* coll_tuned's algorithms by id from 1, NULL-ended */
+  signed char size[4];           /* by size_def: the size is m·P^k for k = -1, 0, 1 */
+  const char *mpich_inter;       /* MPICH's algorithm for inter-communicators */
+  const char *mpich_inplace;     /* MPICH's for MPI_IN_PLACE calls, which its other
+                                    algorithms of the collective refuse; NULL: none such */
+} tuning_collective;
+
+/* NULL when Open MPI has no such collective. */
+const tuning_collective *tuning_collective_named(const char *name);
+/* The library's message size of the collective's m on P processes: NAN when it has none; m
+ * for a collective tlop does not know (c NULL). */
+double tuning_size(const tuning_collective *c, size_def d, double m, double P);
+
+/* ---- the shape the formats share (tuning.c) ---- */
+
+typedef struct rule {
+  double msg;                  /* from this message size (bytes) on */
+  int id;                      /* the library's algorithm id */
+  const tlop_catalog_entry *e; /* its catalogue entry; NULL when the catalogue has none */
+} rule;
+
+typedef struct block {
+  double comm; /* from this communicator size on */
+  rule *rules;
+  size_t n, cap;
+} block;
+
+/* An Intel MPI condition: its algorithm for messages mlo..mhi on plo..phi processes. */
+typedef struct impi_cond {
+  int id;
+  const tlop_catalog_entry *e;
+  double mlo, mhi, plo, phi;
+} impi_cond;
+
+struct tlop_tuning {
+  block *blocks; /* Open MPI's rules */
+  size_t n, cap;
+  impi_cond *conds; /* Intel MPI's, tried in order */
+  size_t nconds, conds_cap;
+  arena *ar; /* an MPICH file: its JSON tree, kept to be walked as MPICH does */
+  struct json_value *csel;
+  const tuning_collective *coll; /* the collective read (NULL: one tlop does not know) */
+  size_def size;                 /* and how the file measures its messages */
+  tlop_ranks ranks;              /* written: Open MPI JSON's comm_rank_distribution */
+};
+
+/* "any", "single_node", "one_per_node" */
+const char *tuning_ranks_name(tlop_ranks r);
+
+void rule_add(block *b, double msg, int id, const tlop_catalog_entry *e);
+
+typedef struct reader {
+  word_scan s;
+  const tlop_catalog *cat;
+  const char *collective; /* the one whose rules are kept */
+  tlop_tuning *t;
+  int errors;
+} reader;
+
+void reader_fail(reader *r, span at, const char *fmt, ...) TLOP_PRINTF(3, 4);
+
+/* Open MPI's coll_tuned algorithms of a collective: the id of a name (0: none such), how
+ * many there are (-1: not a collective), the catalogue entry of an id (or NULL). */
+int tuning_ompi_alg_id(const char *collective, const char *name);
+int tuning_ompi_alg_count(const char *collective);
+const tlop_catalog_entry *tuning_ompi_entry(const reader *r, int id);
+
+/* ---- JSON (json.c) ---- */
+typedef enum { JSON_OBJECT, JSON_ARRAY, JSON_SCALAR } json_kind;
+
+typedef struct json_member {
+  span key_at;
+  char *key; /* NULL in an array */
+  struct json_value *value;
+  const tlop_catalog_entry *entry; /* an algorithm of the collective read: its entry */
+} json_member;
+
+typedef struct json_value {
+  json_kind kind;
+  span at;
+  json_member *members; /* an object's members or an array's elements, in order */
+  size_t n;
+} json_value;
+
+/* The whole text as one JSON value, kept in an arena the tuning owns; NULL after reporting
+ * where it breaks. */
+json_value *json_parse_document(reader *r);
+
+/* ---- MPICH's CSEL JSON (csel.c) ---- */
+void csel_write(strbuf *o, const tlop_tuning *t, const char *collective);
+void csel_read(reader *r);
+const tlop_catalog_entry *csel_lookup(const tlop_tuning *t, double m, double P);
+
+/* ---- Open MPI's JSON rules (ompi_json.c) ---- */
+void ompi_json_write(strbuf *o, const tlop_tuning *t, const char *collective);
+void ompi_json_read(reader *r);
+
+/* ---- Intel MPI's I_MPI_ADJUST_<COLL> (impi.c) ---- */
+void impi_write(strbuf *o, const tlop_tuning *t, const char *collective);
+void impi_read(reader *r);
+/* size: the message in Intel MPI's measure */
+const tlop_catalog_entry *impi_lookup(const tlop_tuning *t, double size, double P);
+
+#endif
