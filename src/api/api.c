@@ -25,11 +25,6 @@ const char *tlop_status_name(tlop_status st) {
 
 /* ---- context ---- */
 
-typedef struct model_list {
-  tlop_model *model;
-  struct model_list *next;
-} model_list;
-
 tlop_ctx *tlop_ctx_new(void) {
   tlop_ctx *ctx = calloc(1, sizeof *ctx);
   if (!ctx)
@@ -51,13 +46,6 @@ tlop_ctx *tlop_ctx_new(void) {
   ctx->max_table_rows = TAB_DEFAULT_LIMITS.max_rows;
   ctx->max_table_cols = TAB_DEFAULT_LIMITS.max_cols;
   return ctx;
-}
-
-void ctx_track_model(tlop_ctx *ctx, tlop_model *model) {
-  model_list *l = arena_alloc(ctx->ar, sizeof *l);
-  l->model = model;
-  l->next = ctx->models;
-  ctx->models = l;
 }
 
 void tlop_ctx_free(tlop_ctx *ctx) {
@@ -142,8 +130,6 @@ void tlop_ctx_set_warn_once(tlop_ctx *ctx, int warn_once) {
 }
 int tlop_ctx_errors(const tlop_ctx *ctx) { return ctx->errors; }
 
-sym ctx_sym(tlop_ctx *ctx, const char *s) { return sym_intern(ctx->syms, s, strlen(s)); }
-
 /* ---- models ---- */
 
 tlop_status tlop_load_file(tlop_ctx *ctx, const char *path, tlop_model **out) {
@@ -212,13 +198,6 @@ void tlop_env_free(tlop_env *env) {
   free(env->op_names);
   free(env->ops);
   free(env);
-}
-
-sym env_op(const tlop_env *env, sym name) {
-  for (size_t i = 0; env && i < env->nops; i++)
-    if (env->op_names[i] == name)
-      return env->ops[i];
-  return NULL;
 }
 
 /* A name is a value of its own, an operator or a number, never both. */
@@ -306,46 +285,6 @@ tlop_status tlop_env_set(tlop_env *env, const char *name, double value, tlop_kin
   return env_put(env, ctx_sym(env->ctx, name), value, kind_from_public(k));
 }
 
-void env_kinds(const tlop_env *env, ptrmap *out) {
-  if (!env)
-    return;
-  for (size_t i = 0; i < env->n; i++)
-    ptrmap_put(out, env->names[i], &env->kinds[i]);
-  for (size_t i = 0; i < env->nops; i++)
-    ptrmap_put(out, env->op_names[i], (void *)&KIND_OP);
-}
-
-/* Parses and checks a lone expression in a model's scope. */
-static ir_node *parse_checked_lets(tlop_model *model, const char *what, const char *text,
-                                   const tlop_env *env, bool implicit, kind *k, tlop_status *st,
-                                   expr_let **lets, size_t *nlets) {
-  tlop_ctx *ctx = model->ctx;
-  size_t len = strlen(text);
-  char *copy = arena_strndup(ctx->ar, text, len);
-  const source *src = source_new(ctx, what, copy, len);
-  ast_expr *e;
-  if (parse_expr(ctx, ctx->ar, src, &e) != 0) {
-    *st = TLOP_ERR_SYNTAX;
-    return NULL;
-  }
-  ptrmap kinds = {0};
-  env_kinds(env, &kinds);
-  int errors = chk_expr(model, e, &kinds, implicit, k);
-  ptrmap_free(&kinds);
-  if (errors != 0) {
-    *st = TLOP_ERR_CHECK;
-    return NULL;
-  }
-  ir_node *n = lower_expr_lets(model, e, env, lets, nlets);
-  *st = n ? TLOP_OK : TLOP_ERR_CHECK;
-  return n;
-}
-
-static ir_node *parse_checked(tlop_model *model, const char *what, const char *text,
-                              const tlop_env *env, bool implicit, kind *k, tlop_status *st) {
-  return parse_checked_lets(model, what, text, env, implicit, k, st, NULL, NULL);
-}
-
 static tlop_model *empty_model(tlop_ctx *ctx) {
   if (!ctx->empty) {
     tlop_model *m;
@@ -362,7 +301,7 @@ static tlop_status value_parse(tlop_ctx *ctx, const char *what, const char *text
   if (!m || !text)
     return TLOP_ERR_ARG;
   tlop_status st;
-  ir_node *n = parse_checked(m, what, text, NULL, false, k, &st);
+  ir_node *n = expr_parse_checked(m, what, text, NULL, false, k, &st, NULL, NULL);
   if (!n)
     return st;
   if (ir_has_cost(n) || k->tag == K_BOOL) {
@@ -399,164 +338,13 @@ tlop_status tlop_env_set_text(tlop_env *env, const char *name, const char *value
 
 /* ---- expressions ---- */
 
-static tlop_status expr_parse(tlop_model *model, const char *text, const tlop_env *env,
-                              bool implicit, tlop_expr **out) {
-  *out = NULL;
-  if (!model || !text)
-    return TLOP_ERR_ARG;
-  kind k;
-  tlop_status st;
-  expr_let *lets = NULL;
-  size_t nlets = 0;
-  ir_node *n = parse_checked_lets(model, "<expr>", text, env, implicit, &k, &st, &lets, &nlets);
-  if (!n)
-    return st;
-  tlop_expr *e = arena_alloc(model->ctx->ar, sizeof *e);
-  e->node = n;
-  e->model = model;
-  e->k = k;
-  e->lets = lets, e->nlets = nlets;
-  if (env && env->n) {
-    sym *names = arena_alloc(model->ctx->ar, env->n * sizeof *names);
-    kind *kinds = arena_alloc(model->ctx->ar, env->n * sizeof *kinds);
-    memcpy(names, env->names, env->n * sizeof *names);
-    memcpy(kinds, env->kinds, env->n * sizeof *kinds);
-    e->free = names, e->free_kinds = kinds, e->nfree = env->n;
-  }
-  *out = e;
-  return TLOP_OK;
-}
-
-/* A count is a number of things (processes, segments, steps): a whole number, 0 or more.
- * False, after an error saying where the value came from ("the value given for"), when v
- * is not one. */
-static bool count_fits(tlop_ctx *ctx, const char *given, double v, const char *name,
-                       const char *owner, span decl) {
-  if (v >= 0 && v == floor(v))
-    return true;
-  diag_error(ctx, (span){0}, "%s '%s' is %.15g, but '%s' of %s is a count: a whole number, "
-             "0 or more", given, name, v, name, owner);
-  diag_note(ctx, decl, "'%s' is a count here", name);
-  return false;
-}
-
-/* A value given for an annotated algorithm parameter must have its kind (TLOP_ERR_CHECK),
- * and a count must be whole (TLOP_ERR_ARG). */
-static tlop_status env_fits(tlop_model *model, const ast_decl *fn, const tlop_env *env) {
-  tlop_status st = TLOP_OK;
-  for (int i = 0; i < fn->nargs; i++) {
-    const ast_arg *arg = fn->args[i];
-    /* an operator is bound when lowered: it must be given by name, or have a default */
-    sym op = env_op(env, arg->name);
-    bool want_op = arg->k.tag == K_OP;
-    if (op && !want_op) {
-      char b[48];
-      diag_error(model->ctx, (span){0}, "the value given for '%s' is the operator '%s', but "
-                 "'%s' of %s is a %s", arg->name->name, op->name, arg->name->name,
-                 fn->name->name, kind_name(arg->k, b, sizeof b));
-      diag_note(model->ctx, arg->sp, "'%s' is declared here", arg->name->name);
-      st = TLOP_ERR_CHECK;
-    } else if (want_op && !op && !arg->dflt) {
-      diag_error(model->ctx, (span){0}, "%s reduces with the operator '%s', which has no "
-                 "default: give it by name (%s=max)", fn->name->name, arg->name->name,
-                 arg->name->name);
-      diag_note(model->ctx, arg->sp, "'%s' is declared here", arg->name->name);
-      st = TLOP_ERR_CHECK;
-    }
-    for (size_t j = 0; env && j < env->n; j++) {
-      kind want = arg->k, got = env->kinds[j];
-      if (env->names[j] != arg->name)
-        continue;
-      if (want_op) {
-        char b[48];
-        diag_error(model->ctx, (span){0}, "the value given for '%s' is a %s, but '%s' of %s is "
-                   "a reduction operator: give its name (%s=max)", arg->name->name,
-                   kind_name(got, b, sizeof b), arg->name->name, fn->name->name, arg->name->name);
-        diag_note(model->ctx, arg->sp, "'%s' is declared here", arg->name->name);
-        st = TLOP_ERR_CHECK;
-      } else if (want.tag == K_DIM && got.tag == K_DIM && !kind_eq(got, want)) {
-        char b1[48], b2[48];
-        diag_error(model->ctx, (span){0}, "the value given for '%s' is a %s, but '%s' of %s is a %s",
-                   arg->name->name, kind_name(got, b2, sizeof b2), arg->name->name,
-                   fn->name->name, kind_name(want, b1, sizeof b1));
-        diag_note(model->ctx, arg->sp, "'%s' is declared here", arg->name->name);
-        st = TLOP_ERR_CHECK;
-      } else if (kind_eq(want, KIND_COUNT) && st == TLOP_OK &&
-                 !count_fits(model->ctx, "the value given for", env->values[j], arg->name->name,
-                             fn->name->name, arg->sp)) {
-        st = TLOP_ERR_ARG;
-      }
-    }
-  }
-  return st;
-}
-
 int tlop_model_has_param(const tlop_model *model, const char *name) {
   return ptrmap_get(&model->values, ctx_sym(model->ctx, name)) != NULL;
 }
 
 tlop_status tlop_algorithm_expr(tlop_model *model, const char *name, const tlop_env *env,
                                 tlop_expr **out) {
-  *out = NULL;
-  if (!model || !name)
-    return TLOP_ERR_ARG;
-  ast_decl *fn = ptrmap_get(&model->funcs, ctx_sym(model->ctx, name));
-  if (!fn || fn->kind != D_ALGORITHM)
-    return TLOP_ERR_ARG;
-  tlop_status fits = env_fits(model, fn, env);
-  if (fits != TLOP_OK)
-    return fits;
-  expr_let *lets = NULL;
-  size_t nlets = 0;
-  ir_node *n = lower_function_lets(model, fn, env, &lets, &nlets);
-  if (!n)
-    return TLOP_ERR_CHECK;
-  tlop_expr *e = arena_alloc(model->ctx->ar, sizeof *e);
-  e->node = n;
-  e->model = model;
-  e->lets = lets, e->nlets = nlets;
-  e->k = chk_fn_result(model, fn);
-  sym *names = arena_alloc(model->ctx->ar, (size_t)(fn->nargs ? fn->nargs : 1) * sizeof *names);
-  kind *kinds = arena_alloc(model->ctx->ar, (size_t)(fn->nargs ? fn->nargs : 1) * sizeof *kinds);
-  size_t nfree = 0;
-  for (int i = 0; i < fn->nargs; i++)
-    if (fn->args[i]->k.tag != K_OP) /* operators were bound when lowered */
-      names[nfree] = fn->args[i]->name, kinds[nfree++] = fn->args[i]->k;
-  e->free = names, e->free_kinds = kinds, e->nfree = nfree;
-  *out = e;
-  return TLOP_OK;
-}
-
-/* The facts of an --assume text, lowered; false (after diagnostics) when one is wrong. */
-static bool parse_assumptions(tlop_model *model, const char *text, ir_node ***facts,
-                              size_t *n, size_t *cap) {
-  tlop_ctx *ctx = model->ctx;
-  size_t len = strlen(text);
-  const source *src = source_new(ctx, "<assume>", arena_strndup(ctx->ar, text, len), len);
-  ast_expr **list;
-  int count;
-  if (parse_facts(ctx, ctx->ar, src, &list, &count) != 0)
-    return false;
-  bool ok = true;
-  for (int i = 0; i < count; i++) {
-    ir_node *f = chk_fact(model, list[i]) == 0 ? lower_expr(model, list[i], NULL) : NULL;
-    if (f)
-      VEC_PUSH(*facts, *n, *cap, f);
-    ok &= f != NULL;
-  }
-  return ok;
-}
-
-bool model_facts(tlop_model *model, const char *assume, ir_node ***facts, size_t *n,
-                 size_t *cap) {
-  for (size_t m = 0; m < model->nmods; m++)
-    for (ast_decl *d = model->mods[m]->decls; d; d = d->next)
-      for (int i = 0; d->kind == D_ASSUME && i < d->nfacts; i++) {
-        ir_node *f = lower_expr(model, d->facts[i], NULL);
-        if (f)
-          VEC_PUSH(*facts, *n, *cap, f);
-      }
-  return !assume || parse_assumptions(model, assume, facts, n, cap);
+  return expr_of_algorithm(model, name, env, out);
 }
 
 tlop_status tlop_simplify(const tlop_expr *expr, const tlop_simp_opts *opts, tlop_expr **out) {
@@ -593,11 +381,11 @@ tlop_status tlop_simplify(const tlop_expr *expr, const tlop_simp_opts *opts, tlo
 
 tlop_status tlop_expr_parse(tlop_model *model, const char *text, const tlop_env *env,
                             tlop_expr **out) {
-  return expr_parse(model, text, env, false, out);
+  return expr_of_text(model, text, env, false, out);
 }
 
 tlop_status tlop_expr_parse_symbolic(tlop_model *model, const char *text, tlop_expr **out) {
-  return expr_parse(model, text, NULL, true, out);
+  return expr_of_text(model, text, NULL, true, out);
 }
 
 tlop_status tlop_expr_parse_format(tlop_model *model, const char *text, tlop_format format,
@@ -606,14 +394,14 @@ tlop_status tlop_expr_parse_format(tlop_model *model, const char *text, tlop_for
   if (!model || !text)
     return TLOP_ERR_ARG;
   if (format != TLOP_FORMAT_LATEX)
-    return expr_parse(model, text, NULL, true, out);
+    return expr_of_text(model, text, NULL, true, out);
   const char *error;
   char *plain = latex_read(text, &error);
   if (!plain) {
     diag_error(model->ctx, (span){0}, "cannot read this LaTeX: %s", error);
     return TLOP_ERR_SYNTAX;
   }
-  tlop_status st = expr_parse(model, plain, NULL, true, out);
+  tlop_status st = expr_of_text(model, plain, NULL, true, out);
   free(plain);
   return st;
 }

@@ -100,7 +100,7 @@ void diag_error_line(tlop_ctx *ctx, const char *file, int line, const char *fmt,
     TLOP_PRINTF(4, 5);
 void diag_emit(tlop_ctx *ctx, tlop_severity sev, span at, const char *fmt, va_list ap);
 
-/* ======== kinds (check.c) ======== */
+/* ======== kind.c: the kind algebra ======== */
 
 /* A kind is a unit: bytes^b · seconds^s, or a bare number that adopts what it meets,
  * a truth value, unknown (an unannotated parameter, which defers the check), or a
@@ -113,6 +113,8 @@ typedef struct kind {
 
 extern const kind KIND_NUM, KIND_COUNT, KIND_SIZE, KIND_TIME, KIND_BOOL, KIND_ANY, KIND_OP;
 bool kind_eq(kind a, kind b);
+/* Dimensioned as bytes^b · seconds^s (b = s = 0: a count). */
+bool kind_is_dim(kind k, int b, int s);
 /* a where b is the same kind, else KIND_ANY: one let value read with two kinds. */
 kind kind_agreed(kind a, kind b);
 const char *kind_name(kind k, char *buf, size_t n);
@@ -127,6 +129,11 @@ kind kind_from_public(tlop_kind k);
 #define IR_MAX_DEPTH 20000
 
 typedef struct ir_table ir_table; /* the IR stage's node table (ir.h) */
+
+typedef struct model_list {
+  tlop_model *model;
+  struct model_list *next;
+} model_list;
 
 struct tlop_ctx {
   arena *ar;
@@ -172,12 +179,20 @@ struct tlop_env {
   size_t nops, ops_cap;
 };
 
+/* The context frees the model (its maps) when it is freed. */
+void ctx_track_model(tlop_ctx *ctx, tlop_model *model);
 /* The operator env gives for name, or NULL. */
 sym env_op(const tlop_env *env, sym name);
+/* Binds env values of a model into a kinds map, for checking expressions. */
+void env_kinds(const tlop_env *env, ptrmap *out);
 
 /* The symbol of a name, interned in the context's table. */
 sym ctx_sym(tlop_ctx *ctx, const char *s);
+/* The context frees the model (its maps) when it is freed. */
+void ctx_track_model(tlop_ctx *ctx, tlop_model *model);
 /* The operator env gives for name, or NULL. */
 sym env_op(const tlop_env *env, sym name);
+/* Binds env values of a model into a kinds map, for checking expressions. */
+void env_kinds(const tlop_env *env, ptrmap *out);
 
 #endif

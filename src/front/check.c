@@ -10,59 +10,8 @@
 #include <stdlib.h>
 #include <string.h>
 
-const kind KIND_NUM = {K_NUM, 0, 0}, KIND_COUNT = {K_DIM, 0, 0}, KIND_SIZE = {K_DIM, 1, 0},
-           KIND_TIME = {K_DIM, 0, 1}, KIND_BOOL = {K_BOOL, 0, 0}, KIND_ANY = {K_ANY, 0, 0},
-           KIND_OP = {K_OP, 0, 0};
-
-bool kind_eq(kind a, kind b) { return a.tag == b.tag && a.b == b.b && a.s == b.s; }
-
-kind kind_agreed(kind a, kind b) { return kind_eq(a, b) ? a : KIND_ANY; }
-
-static bool is_dim(kind k, int b, int s) { return k.tag == K_DIM && k.b == b && k.s == s; }
 /* A plain number: dimensionless, a bare literal, or not known yet. */
-static bool is_scalar(kind k) { return k.tag == K_NUM || k.tag == K_ANY || is_dim(k, 0, 0); }
-
-const char *kind_name(kind k, char *buf, size_t n) {
-  if (k.tag == K_NUM)
-    return "number";
-  if (k.tag == K_BOOL)
-    return "truth value";
-  if (k.tag == K_ANY)
-    return "value of unknown kind";
-  if (k.tag == K_OP)
-    return "reduction operator";
-  if (is_dim(k, 0, 0))
-    return "count";
-  if (is_dim(k, 1, 0))
-    return "size";
-  if (is_dim(k, 0, 1))
-    return "time";
-  if (is_dim(k, 1, -1))
-    return "bandwidth";
-  if (is_dim(k, -1, 1))
-    return "time per byte";
-  snprintf(buf, n, "quantity in B^%d·s^%d", k.b, k.s);
-  return buf;
-}
-
-tlop_kind kind_public(kind k) {
-  if (k.tag != K_DIM)
-    return TLOP_KIND_NUMBER;
-  return is_dim(k, 0, 0) ? TLOP_KIND_COUNT
-         : is_dim(k, 1, 0) ? TLOP_KIND_SIZE
-         : is_dim(k, 0, 1) ? TLOP_KIND_TIME
-                           : TLOP_KIND_OTHER;
-}
-
-kind kind_from_public(tlop_kind k) {
-  switch (k) {
-  case TLOP_KIND_COUNT: return KIND_COUNT;
-  case TLOP_KIND_SIZE: return KIND_SIZE;
-  case TLOP_KIND_TIME: return KIND_TIME;
-  case TLOP_KIND_OTHER: return KIND_ANY;
-  default: return KIND_NUM;
-  }
-}
+static bool is_scalar(kind k) { return k.tag == K_NUM || k.tag == K_ANY || kind_is_dim(k, 0, 0); }
 
 /* ---- state ---- */
 
@@ -697,12 +646,12 @@ static kind check_binary(chk_state *c, ast_expr *e, const scope *sc) {
     }
     /* Symbolic work reads back printed forms, where a size has lost its unit: there a
      * bare number times a count stays a bare number (8192/k may be a size again). */
-    if (c->implicit && ((a.tag == K_NUM && is_dim(b, 0, 0)) || (b.tag == K_NUM && is_dim(a, 0, 0))))
+    if (c->implicit && ((a.tag == K_NUM && kind_is_dim(b, 0, 0)) || (b.tag == K_NUM && kind_is_dim(a, 0, 0))))
       return KIND_NUM;
     return mul_kind(a, b, e->u.bin.op == OP_MUL ? 1 : -1);
   case OP_POW:
     /* m^2 is a size squared: a quantity to a whole literal power (simplified forms) */
-    if (a.tag == K_DIM && !is_dim(a, 0, 0) && r->kind == E_NUM && r->u.num.k.tag == K_NUM &&
+    if (a.tag == K_DIM && !kind_is_dim(a, 0, 0) && r->kind == E_NUM && r->u.num.k.tag == K_NUM &&
         r->u.num.v == floor(r->u.num.v) && fabs(r->u.num.v) <= 8) {
       int n = (int)r->u.num.v;
       return (kind){K_DIM, (int8_t)(a.b * n), (int8_t)(a.s * n)};
@@ -731,7 +680,7 @@ static kind check_par(chk_state *c, ast_expr *e, const scope *sc) {
   anchor(c, l, KIND_ANY);
   kind a = check(c, l, sc), b = check(c, r, sc);
   char b1[48];
-  if (is_dim(a, 0, 1)) {
+  if (kind_is_dim(a, 0, 1)) {
     /* cost ∥ cost: two sets of transfers at the same time (Fig. 14 of the τ-Lop paper). */
     if (e->u.par.channel)
       error_at(c, e->sp, "a channel-scoped ∥[%s] needs a count on its left",

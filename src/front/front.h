@@ -203,7 +203,5 @@ kind chk_param_kind(tlop_model *model, ast_decl *param);
 kind chk_fn_result(tlop_model *model, ast_decl *fn);
 void chk_free(chk_state *c);
 
-/* The context frees the model's maps when it is freed. */
-void ctx_track_model(tlop_ctx *ctx, tlop_model *model);
 
 #endif

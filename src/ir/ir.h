@@ -167,4 +167,27 @@ struct tlop_expr {
   size_t nlets;
 };
 
+/* ======== expr.c: the hand-over, text or algorithm → tlop_expr ======== */
+
+/* Parses and checks a lone expression in a model's scope (`what` names it in messages),
+ * and lowers it; with `implicit`, names the model does not define are free variables.
+ * NULL with *st the failure. */
+ir_node *expr_parse_checked(tlop_model *model, const char *what, const char *text,
+                            const tlop_env *env, bool implicit, kind *k, tlop_status *st,
+                            expr_let **lets, size_t *nlets);
+tlop_status expr_of_text(tlop_model *model, const char *text, const tlop_env *env, bool implicit,
+                         tlop_expr **out);
+/* An algorithm's body with its parameters free (operators bound from env or defaults);
+ * TLOP_ERR_ARG when the model has no such algorithm. */
+tlop_status expr_of_algorithm(tlop_model *model, const char *name, const tlop_env *env,
+                              tlop_expr **out);
+/* A count is a whole number, 0 or more: false, after an error saying where v came from
+ * ("the value given for"), when v is not one. */
+bool count_fits(tlop_ctx *ctx, const char *given, double v, const char *name, const char *owner,
+                span decl);
+/* The model's `assume` facts and those of an --assume text, lowered (appended to
+ * *facts); false (after diagnostics) when the text is wrong. */
+bool model_facts(tlop_model *model, const char *assume, ir_node ***facts, size_t *n,
+                 size_t *cap);
+
 #endif

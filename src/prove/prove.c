@@ -9,7 +9,6 @@
  * among the extremal L the axioms allow, evaluated by the reference evaluator; what is
  * neither gets numeric evidence on a measured platform. */
 #include "prove/prove.h"
-#include "api/api.h"
 #include "print/print.h"
 
 #include <ctype.h>
@@ -1165,9 +1164,9 @@ tlop_status tlop_prove_claim(tlop_model *model, size_t i, const tlop_prove_opts 
 /* An algorithm's name stands for its body with its parameters free. A lone name that the
  * model does not define is a misspelt algorithm, not a free symbol to compare with. */
 static tlop_status side_expr(tlop_model *model, const char *text, tlop_expr **out) {
-  size_t n;
-  if (tlop_algorithm_params(model, text, &n))
-    return tlop_algorithm_expr(model, text, NULL, out);
+  ast_decl *fn = ptrmap_get(&model->funcs, ctx_sym(model->ctx, text));
+  if (fn && fn->kind == D_ALGORITHM)
+    return expr_of_algorithm(model, text, NULL, out);
   bool lone_name = isalpha((unsigned char)text[0]) &&
                    text[strspn(text, "abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ"
                                      "0123456789_'")] == 0;
@@ -1177,7 +1176,7 @@ static tlop_status side_expr(tlop_model *model, const char *text, tlop_expr **ou
                model->root->src->path);
     return TLOP_ERR_CHECK;
   }
-  return tlop_expr_parse_symbolic(model, text, out);
+  return expr_of_text(model, text, NULL, true, out);
 }
 
 tlop_status tlop_prove_compare(tlop_model *model, const char *a, const char *b,
