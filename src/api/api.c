@@ -58,6 +58,7 @@ void tlop_ctx_free(tlop_ctx *ctx) {
     ptrmap_free(&m->platforms);
     ptrmap_free(&m->claim_vars);
     ptrmap_free(&m->claim_counts);
+    ptrmap_free(&m->lowered);
     free(m->params);
     free(m->algos);
     free(m->mods);
@@ -310,6 +311,8 @@ static tlop_status value_parse(tlop_ctx *ctx, const char *what, const char *text
   }
   eval_state *es = eval_new(ctx, NULL);
   bool ok = eval_node(es, n, value);
+  if (!ok)
+    eval_report(es);
   eval_free(es);
   return ok ? TLOP_OK : TLOP_ERR_EVAL;
 }
@@ -480,6 +483,8 @@ tlop_status tlop_eval(const tlop_expr *expr, const tlop_platform *pf, const tlop
   bool ok = eval_node(es, expr->node, out);
   if (ok)
     warn_extrapolations(expr->model->ctx, es);
+  else
+    eval_report(es);
   eval_free(es);
   return ok ? TLOP_OK : TLOP_ERR_EVAL;
 }
@@ -503,6 +508,8 @@ tlop_status tlop_eval_batch(const tlop_expr *expr, const tlop_platform *pf, cons
   }
   if (ok)
     warn_extrapolations(ctx, es);
+  else
+    eval_report(es);
   free(vars);
   eval_free(es);
   return ok ? TLOP_OK : TLOP_ERR_EVAL;
@@ -623,7 +630,7 @@ static const char *count_binding(tlop_model *model, const char *const *algorithm
       }
   }
   ast_decl *param = ptrmap_get(&model->values, name);
-  if (param && kind_eq(chk_param_kind(model, param), KIND_COUNT)) {
+  if (param && kind_eq(lower_param(model, name)->k, KIND_COUNT)) {
     *decl = param->name_sp;
     return "the model";
   }

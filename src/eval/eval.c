@@ -24,7 +24,6 @@ struct eval_state {
   double *vals;         /* by sym id; NaN: unbound */
   size_t nvals;
   const tlop_model *model;
-  ptrmap param_ir;      /* sym → lowered default of a parameter */
   double *param_cache;  /* by sym id, valid when param_epoch matches */
   uint32_t *param_epoch;
   uint32_t epoch;
@@ -55,6 +54,7 @@ struct eval_state {
     double m, tau;
   } first[3]; /* the first look-up of each extrapolation cause */
   bool failed;
+  eval_error error; /* the first failure since start(), unless lowering reported it */
 };
 
 static void ensure(eval_state *es, uint32_t id) {
@@ -92,7 +92,7 @@ void eval_free(eval_state *es) {
   free(es->taus);
   free(es->msgs);
   free(es->flows);
-  ptrmap_free(&es->param_ir);
+  free(es->error.what);
   free(es);
 }
 
@@ -125,6 +125,8 @@ static void collect_vars(const ir_node *n, ptrmap *seen, sym *out, size_t *count
     collect_vars(n->kid[i], seen, out, count, max);
 }
 
+/* Records the evaluation's first failure (eval_failure), as a value: the caller decides
+ * whether it is an error to report (eval_report) or a point to skip. */
 static void fail(eval_state *es, const ir_node *n, const char *fmt, ...) TLOP_PRINTF(3, 4);
 static void fail(eval_state *es, const ir_node *n, const char *fmt, ...) {
   if (es->failed)
@@ -164,8 +166,18 @@ static void fail(eval_state *es, const ir_node *n, const char *fmt, ...) {
     sb_printf(&b, "%s%s = %s", sep, vars[i]->name, num);
     sep = ", ";
   }
-  diag_error(es->ctx, n->origin, "%s", b.s);
-  free(b.s);
+  es->error = (eval_error){n->origin, b.s};
+}
+
+const eval_error *eval_failure(const eval_state *es) {
+  return es->failed && es->error.what ? &es->error : NULL;
+}
+
+bool eval_report(eval_state *es) {
+  const eval_error *e = eval_failure(es);
+  if (e)
+    diag_error(es->ctx, e->at, "%s", e->what);
+  return e != NULL;
 }
 
 /* ---- variables ---- */
@@ -173,32 +185,23 @@ static void fail(eval_state *es, const ir_node *n, const char *fmt, ...) {
 static bool eval(eval_state *es, const ir_node *n, double *out);
 static bool eval_unprojected(eval_state *es, const ir_node *n, double *out);
 
-static ast_decl *param_decl(const eval_state *es, sym name) {
-  return es->model ? ptrmap_get(&es->model->values, name) : NULL;
-}
-
 double eval_lookup_var(eval_state *es, sym name, bool *found) {
   ensure(es, name->id);
   double v = es->vals[name->id];
   *found = !isnan(v);
   if (*found)
     return v;
-  ast_decl *d = param_decl(es, name);
-  if (!d || !d->body)
+  const param_info *param = es->model ? lower_param((tlop_model *)es->model, name) : NULL;
+  if (!param || !param->dflt) {
+    if (param && param->failed)
+      es->failed = true; /* lowering said why */
     return NAN;
+  }
   if (es->param_epoch[name->id] == es->epoch) {
     *found = true;
     return es->param_cache[name->id];
   }
-  ir_node *ir = ptrmap_get(&es->param_ir, name);
-  if (!ir) {
-    ir = lower_expr((tlop_model *)es->model, d->body, NULL);
-    if (!ir) {
-      es->failed = true; /* lowering said why */
-      return NAN;
-    }
-    ptrmap_put(&es->param_ir, name, ir);
-  }
+  ir_node *ir = param->dflt;
   /* A default is evaluated outside any ∥: it is a value, not a transfer. */
   size_t npar = es->npar;
   es->npar = 0;
@@ -1309,6 +1312,8 @@ static bool eval(eval_state *es, const ir_node *n, double *out) {
 
 static void start(eval_state *es) {
   es->failed = false;
+  free(es->error.what);
+  es->error = (eval_error){0};
   es->terms = 0;
   es->proj_on = true;
   es->proj_mult = 1;

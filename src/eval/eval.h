@@ -26,8 +26,20 @@ void eval_free(eval_state *es);
 void eval_bind(eval_state *es, sym name, double v);
 /* Binds the model's parameters from env or their defaults, on demand. */
 void eval_use_env(eval_state *es, const tlop_env *env, const tlop_model *model);
-/* Evaluates n; on failure reports a diagnostic and returns false. */
+/* An evaluation's failure: what went wrong, with the expression and the values of its
+ * variables ("division by zero in m/(P − 2) where P = 2"), and where it was written. */
+typedef struct eval_error {
+  span at;
+  char *what;
+} eval_error;
+/* Evaluates n; false when it fails, the failure kept as a value (eval_failure) and
+ * reported by nobody until a caller asks (eval_report). */
 bool eval_node(eval_state *es, const ir_node *n, double *out);
+/* The first failure of the last evaluation; NULL when it did not fail, or when what failed
+ * was the lowering of a parameter's default, which lowering reported. */
+const eval_error *eval_failure(const eval_state *es);
+/* Reports the last evaluation's failure as an error; false when there is none to report. */
+bool eval_report(eval_state *es);
 /* Evaluates n under a ∥ multiplier for all channels (used by explain). */
 bool eval_node_scaled(eval_state *es, const ir_node *n, double par, double *out);
 double eval_lookup_var(eval_state *es, sym name, bool *found);

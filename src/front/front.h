@@ -163,6 +163,7 @@ struct tlop_model {
   ptrmap platforms; /* sym → ast_decl (D_PLATFORM) */
   ptrmap claim_vars;   /* sym → ast_expr: the free names of the claims, at a use */
   ptrmap claim_counts; /* those given as an algorithm's count, in some claim */
+  ptrmap lowered;      /* sym → param_info: a parameter as later stages see it (lower_param) */
   ast_decl **params; /* every D_PARAM of the model, in load order */
   size_t nparams, params_cap;
   const char **algos; /* the root file's algorithms */

@@ -167,6 +167,18 @@ struct tlop_expr {
   size_t nlets;
 };
 
+/* A model parameter as every stage after lowering sees it: the kind the checker gave it
+ * and its default, lowered (NULL when it has none, or when it `failed` to lower, which
+ * lowering said why). */
+typedef struct param_info {
+  kind k;
+  ir_node *dflt;
+  bool failed;
+} param_info;
+/* The parameter `name` of the model, lowered once and kept in the model; NULL when the
+ * model has no such parameter. */
+const param_info *lower_param(tlop_model *model, sym name);
+
 /* ======== expr.c: the hand-over, text or algorithm → tlop_expr ======== */
 
 /* Parses and checks a lone expression in a model's scope (`what` names it in messages),

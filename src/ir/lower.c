@@ -445,3 +445,18 @@ ir_node *lower_function_lets(tlop_model *model, ast_decl *fn, const tlop_env *en
   take_lets(&lw, r ? lets : NULL, nlets);
   return r;
 }
+
+const param_info *lower_param(tlop_model *model, sym name) {
+  param_info *info = ptrmap_get(&model->lowered, name);
+  if (info)
+    return info;
+  ast_decl *d = ptrmap_get(&model->values, name);
+  if (!d)
+    return NULL;
+  info = arena_alloc(model->ctx->ar, sizeof *info);
+  info->k = chk_param_kind(model, d);
+  info->dflt = d->body ? lower_expr(model, d->body, NULL) : NULL;
+  info->failed = d->body && !info->dflt;
+  ptrmap_put(&model->lowered, name, info);
+  return info;
+}

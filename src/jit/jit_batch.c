@@ -254,7 +254,8 @@ static void warn(const tlop_kernels *k, const tlop_expr *e, const double *pts, s
     for (size_t j = 0; j < k->nvars; j++)
       eval_bind(es, k->vars[j], pts[i * k->nvars + j]);
     double v;
-    eval_node(es, e->node, &v);
+    if (!eval_node(es, e->node, &v))
+      eval_report(es);
   }
   if (es) {
     warn_extrapolations(e->model->ctx, es);
@@ -280,8 +281,10 @@ tlop_status tlop_kernels_eval(tlop_kernels *k, size_t which, const double *point
     if (isfinite(out[i]))
       continue;
     eval_state *es = interp_at(k, e, point_at(points, i, k->nvars));
-    if (!eval_node(es, e->node, &out[i]))
+    if (!eval_node(es, e->node, &out[i])) {
+      eval_report(es);
       st = TLOP_ERR_EVAL;
+    }
     xf[i] = (uint8_t)eval_extrapolations(es);
     eval_free(es);
   }

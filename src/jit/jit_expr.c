@@ -92,7 +92,6 @@ typedef struct jit_fn {
   size_t nregions, regions_cap;
   ptrmap sums;           /* node → 1: in place (see in_place), 2: not */
   ptrmap busy;           /* parameter → being emitted */
-  ptrmap defaults;       /* parameter → its lowered default */
   struct fn_tab {
     const tab_table *t;
     jit_tab tab;
@@ -511,14 +510,8 @@ static ir_node *param_default(jit_fn *f, sym name) {
   double v;
   if (is_point_var(f, name) || env_value(f, name, &v) || !f->model)
     return NULL;
-  ir_node *ir = ptrmap_get(&f->defaults, name);
-  if (ir)
-    return ir;
-  ast_decl *d = ptrmap_get(&f->model->values, name);
-  if (!d || !d->body || !(ir = lower_expr((tlop_model *)f->model, d->body, NULL)))
-    return NULL;
-  ptrmap_put(&f->defaults, name, ir);
-  return ir;
+  const param_info *param = lower_param((tlop_model *)f->model, name);
+  return param ? param->dflt : NULL;
 }
 
 /* A parameter's default, evaluated as the interpreter does: once per point, outside any
@@ -1739,7 +1732,6 @@ static void fn_free(jit_fn *f) {
   free(f->tabs);
   ptrmap_free(&f->sums);
   ptrmap_free(&f->busy);
-  ptrmap_free(&f->defaults);
 }
 
 /* Transfers, overheads, γ and schedules: the look-ups the expression may make. */

@@ -35,8 +35,8 @@ static kind var_kind(units *u, sym name) {
   for (size_t i = 0; i < u->indices.n; i++)
     if (u->indices.v[i] == name)
       return KIND_COUNT;
-  ast_decl *param = ptrmap_get(&e->model->values, name);
-  return param ? chk_param_kind(e->model, param) : KIND_ANY;
+  const param_info *param = lower_param(e->model, name);
+  return param ? param->k : KIND_ANY;
 }
 
 static kind unit_kind(tlop_ctx *ctx, const ir_node *n) {

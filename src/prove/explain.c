@@ -47,6 +47,12 @@ static bool too_many_stages(explainer *x, const ir_node *n, double count) {
 static void row(explainer *x, const ir_node *n, double par, double times, const char *prefix,
                 const char *label, int *counter);
 
+/* An evaluation failed: the breakdown stops with its error. */
+static void stop(explainer *x) {
+  eval_report(x->es);
+  x->failed = true;
+}
+
 /* A schedule is explained step by step, each step one L(S, τ) — the textual Fig. 14. */
 static void schedule_rows(explainer *x, const ir_node *n, double par, double times,
                           const char *prefix, const char *label, int *counter) {
@@ -54,7 +60,7 @@ static void schedule_rows(explainer *x, const ir_node *n, double par, double tim
   size_t steps;
   double size;
   if (!eval_node(x->es, n->kid[0], &size) || !eval_schedule_taus(x->es, n, &taus, &steps)) {
-    x->failed = true;
+    stop(x);
     return;
   }
   double *copy = malloc((steps ? steps : 1) * sizeof *copy);
@@ -75,7 +81,7 @@ static void schedule_rows(explainer *x, const ir_node *n, double par, double tim
 static char *flows_text(explainer *x, const ir_node *n) {
   char *trace;
   if (!eval_flows_trace(x->es, n, &trace))
-    x->failed = true;
+    stop(x);
   strbuf b = {0};
   sb_printf(&b, "flows %s", trace);
   free(trace);
@@ -94,7 +100,7 @@ static void row(explainer *x, const ir_node *n, double par, double times, const 
     return;
   double cost;
   if (!eval_node_scaled(x->es, n, par, &cost)) {
-    x->failed = true;
+    stop(x);
     return;
   }
   tlop_stage s = {0};
@@ -115,7 +121,7 @@ static void row(explainer *x, const ir_node *n, double par, double times, const 
 
 static bool eval_scalar(explainer *x, const ir_node *n, double *v) {
   if (!eval_node(x->es, n, v)) {
-    x->failed = true;
+    stop(x);
     return false;
   }
   return true;

@@ -686,11 +686,8 @@ static bool decide(prover *pv, ir_node **facts, size_t nfacts, const ir_node *D,
   simp *outer = pv->s;
   tlop_simp_opts none = {0};
   /* a case's condition that the simplifier cannot use is no error: the case stays open */
-  tlop_diag_fn diag = pv->ctx->diag_fn;
-  if (depth)
-    pv->ctx->diag_fn = NULL;
-  pv->s = simp_open(pv->ctx, facts, nfacts, &none);
-  pv->ctx->diag_fn = diag;
+  pv->s = depth ? simp_open_quiet(pv->ctx, facts, nfacts, &none)
+                : simp_open(pv->ctx, facts, nfacts, &none);
   bool ok = decide_in(pv, facts, nfacts, D, strict_rel, depth);
   simp_close(pv->s);
   pv->s = outer;

@@ -97,24 +97,18 @@ static char *point_text(const ir_names *vars, const double *v) {
 }
 
 /* A walk over a grid of n variables (at: the indices, count: their ranges, v: the
- * values), with the context's diagnostics silenced: a point that fails is skipped. */
+ * values): a point whose evaluation fails is skipped, its failure not reported. */
 typedef struct grid {
-  tlop_ctx *ctx;
   size_t *at, *count;
   double *v;
-  tlop_diag_fn saved;
-  int errors;
 } grid;
 
-static void grid_open(grid *g, tlop_ctx *ctx, size_t n) {
-  *g = (grid){ctx, xcalloc(n + 1, sizeof *g->at), xcalloc(n + 1, sizeof *g->count),
-              xcalloc(n + 1, sizeof *g->v), ctx->diag_fn, ctx->errors};
-  ctx->diag_fn = NULL;
+static void grid_open(grid *g, size_t n) {
+  *g = (grid){xcalloc(n + 1, sizeof *g->at), xcalloc(n + 1, sizeof *g->count),
+              xcalloc(n + 1, sizeof *g->v)};
 }
 
 static void grid_close(grid *g) {
-  g->ctx->diag_fn = g->saved;
-  g->ctx->errors = g->errors;
   free(g->at);
   free(g->count);
   free(g->v);
@@ -156,7 +150,7 @@ bool refute_search(tlop_model *model, ir_node *const *facts, size_t nfacts, cons
   sym m = ctx_sym(ctx, "m"), tau = ctx_sym(ctx, "τ");
   tlop_platform *pf = axiom_platform(ctx, &channels, m, tau);
   grid g;
-  grid_open(&g, ctx, vars.n);
+  grid_open(&g, vars.n);
   size_t *at = g.at, *count = g.count;
   double *v = g.v;
   for (size_t i = 0; i < vars.n; i++)
@@ -204,7 +198,7 @@ bool refute_evidence(tlop_model *model, ir_node *const *facts, size_t nfacts, co
   for (size_t i = 0; i < o->naxes; i++)
     VEC_PUSH(vars.v, vars.n, vars.cap, ctx_sym(ctx, o->axes[i].name));
   grid g;
-  grid_open(&g, ctx, vars.n);
+  grid_open(&g, vars.n);
   size_t *at = g.at, *count = g.count;
   double *v = g.v;
   for (size_t i = 0; i < vars.n; i++)

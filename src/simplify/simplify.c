@@ -59,6 +59,7 @@ struct simp {
   order *orders;
   size_t norders, orders_cap;
   bool expand, unroll;
+  bool quiet; /* a case's session: its facts' problems are not reported */
   double unrolled; /* terms of the sums being written out around the current node */
   sym default_ch;
   subst *subs;
@@ -920,12 +921,8 @@ static lin norm_schedule(simp *s, const ir_node *n, const par_scope *par) {
   const double *taus;
   size_t steps;
   lin r = {0};
-  int errors = ctx->errors;
-  tlop_diag_fn fn = ctx->diag_fn;
-  ctx->diag_fn = NULL; /* a symbolic schedule is not an error: it stays as it is */
+  /* a schedule that does not evaluate is not an error: it stays symbolic */
   bool ok = poly_is_num(size, &m) && eval_schedule_taus(es, n, &taus, &steps);
-  ctx->diag_fn = fn;
-  ctx->errors = errors;
   if (!ok) {
     eval_free(es);
     ir_node *sched = ir_make(ctx, IR_SCHED, n->name, 0, simp_canon(s, size), n->kid[1], NULL);
@@ -941,24 +938,15 @@ static lin norm_schedule(simp *s, const ir_node *n, const par_scope *par) {
   return r;
 }
 
-/* An evaluator with the numeric substitutions of the session bound, and diagnostics off
- * (a stage that is not numeric stays symbolic: not an error). */
-static eval_state *numeric_eval(simp *s, tlop_diag_fn *saved, int *errors) {
+/* An evaluator with the numeric substitutions of the session bound; its failures are not
+ * reported (a stage that is not numeric stays symbolic: not an error). */
+static eval_state *numeric_eval(simp *s) {
   eval_state *es = eval_new(s->ctx, NULL);
   double v;
   for (size_t i = 0; i < s->nsubs; i++)
     if (s->subs[i].value && poly_is_num(s->subs[i].value, &v))
       eval_bind(es, s->subs[i].var, v);
-  *saved = s->ctx->diag_fn;
-  *errors = s->ctx->errors;
-  s->ctx->diag_fn = NULL;
   return es;
-}
-
-static void numeric_done(simp *s, eval_state *es, tlop_diag_fn saved, int errors) {
-  s->ctx->diag_fn = saved;
-  s->ctx->errors = errors;
-  eval_free(es);
 }
 
 /* A stage the interpreter prices (messages, flows) as an opaque cost, with the values
@@ -977,12 +965,10 @@ static ir_node *known_values(simp *s, const ir_node *n) {
 
 /* A flows stage is priced by the interpreter: its time when everything in it is known. */
 static lin norm_flows(simp *s, const ir_node *n) {
-  tlop_diag_fn saved;
-  int errors;
-  eval_state *es = numeric_eval(s, &saved, &errors);
+  eval_state *es = numeric_eval(s);
   double v;
   bool ok = eval_node(es, n, &v);
-  numeric_done(s, es, saved, errors);
+  eval_free(es);
   return ok ? lin_term(s, NULL, poly_num(s, v)) : lin_term(s, known_values(s, n), poly_num(s, 1));
 }
 
@@ -991,9 +977,7 @@ static lin norm_flows(simp *s, const ir_node *n) {
  * several sizes their ∥; resources do not contend, so the stage is their max. */
 static lin norm_messages(simp *s, const ir_node *n, const par_scope *par) {
   tlop_ctx *ctx = s->ctx;
-  tlop_diag_fn saved;
-  int errors;
-  eval_state *es = numeric_eval(s, &saved, &errors);
+  eval_state *es = numeric_eval(s);
   msg *ms;
   size_t nm;
   bool ok = eval_messages(es, n, &ms, &nm);
@@ -1022,7 +1006,7 @@ static lin norm_messages(simp *s, const ir_node *n, const par_scope *par) {
     }
     stage = stage ? ir_bin(ctx, IR_MAX, stage, group) : group;
   }
-  numeric_done(s, es, saved, errors);
+  eval_free(es);
   if (!ok || !stage)
     return ok ? lin_term(s, NULL, poly_num(s, 0))
               : lin_term(s, known_values(s, n), poly_num(s, 1));
@@ -1349,8 +1333,9 @@ static void add_bound(simp *s, const ir_node *f, sym var, bool lower, poly *valu
     char l[40], h[40];
     fmt_double(l, sizeof l, lo);
     fmt_double(h, sizeof h, hi);
-    diag_error(s->ctx, f->origin, "the assumptions contradict each other (%s ≥ %s and %s ≤ %s)",
-               var->name, l, var->name, h);
+    if (!s->quiet)
+      diag_error(s->ctx, f->origin, "the assumptions contradict each other (%s ≥ %s and %s ≤ %s)",
+                 var->name, l, var->name, h);
   }
   VEC_PUSH(s->bounds, s->nbounds, s->bounds_cap, bd);
 }
@@ -1445,7 +1430,7 @@ static void assume(simp *s, const ir_node *f, int pass) {
     add_bound(s, f, x, lower, value);
     return;
   }
-  if (pass == 3 && !ptrmap_get(&ctx->unused_facts, f)) {
+  if (pass == 3 && !s->quiet && !ptrmap_get(&ctx->unused_facts, f)) {
     /* once per context: the prover opens a session per case with the same facts */
     ptrmap_put(&ctx->unused_facts, f, (void *)f);
     char *text = prt_expr(ctx, f, TLOP_FORMAT_TLOP);
@@ -1480,9 +1465,11 @@ static void simp_free(simp *s) {
   free(s);
 }
 
-simp *simp_open(tlop_ctx *ctx, ir_node *const *facts, size_t nfacts, const tlop_simp_opts *o) {
+static simp *open_session(tlop_ctx *ctx, ir_node *const *facts, size_t nfacts,
+                          const tlop_simp_opts *o, bool quiet) {
   sym def = o->platform && o->platform->nch ? o->platform->ch[0].name : NULL;
   simp *s = simp_new(ctx, o->expand, o->unroll, def);
+  s->quiet = quiet;
   for (int pass = 0; pass < 4; pass++)
     for (size_t i = 0; i < nfacts; i++)
       assume(s, facts[i], pass);
@@ -1493,6 +1480,15 @@ simp *simp_open(tlop_ctx *ctx, ir_node *const *facts, size_t nfacts, const tlop_
   }
   ptrmap_free(&s->memo); /* forms computed for the facts may use a value given since */
   return s;
+}
+
+simp *simp_open(tlop_ctx *ctx, ir_node *const *facts, size_t nfacts, const tlop_simp_opts *o) {
+  return open_session(ctx, facts, nfacts, o, false);
+}
+
+simp *simp_open_quiet(tlop_ctx *ctx, ir_node *const *facts, size_t nfacts,
+                      const tlop_simp_opts *o) {
+  return open_session(ctx, facts, nfacts, o, true);
 }
 
 void simp_close(simp *s) { simp_free(s); }

@@ -102,6 +102,10 @@ typedef struct simp_term {
   poly *c;
 } simp_term;
 simp *simp_open(tlop_ctx *ctx, ir_node *const *facts, size_t nfacts, const tlop_simp_opts *o);
+/* simp_open for a case's condition: facts it cannot use, or that contradict each other (a
+ * case that cannot happen), are not errors and are left unsaid. */
+simp *simp_open_quiet(tlop_ctx *ctx, ir_node *const *facts, size_t nfacts,
+                      const tlop_simp_opts *o);
 void simp_close(simp *s);
 /* The normal form of a cost as a linear combination of atoms (transfers, sums, …). */
 int simp_terms(simp *s, const ir_node *n, const simp_term **out);
