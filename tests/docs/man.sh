@@ -1,10 +1,11 @@
 #!/bin/sh
 # man.sh TLOP MANPAGE SOURCE_DIR — ctest docs.man.
-# 1. Every command `tlop --help` lists and every option its `tlop COMMAND --help` prints
-#    are described in docs/commands.md, in that command's section or in a group of shared
-#    options the section links to (#loading-options, …); and every option the section or
-#    its groups describe is one the command prints (no option documented where it is not
-#    taken). The man page, generated from that file, has every command and option too.
+# 1. Every command `tlop --help` lists, its general options, and every option
+#    `tlop COMMAND --help` prints are described in docs/commands.md, in that command's
+#    section (the general options anywhere) or in a group of shared options the section
+#    links to (#loading-options, …); and every option the section or its groups describe
+#    is one the command prints (no option documented where it is not taken). The man
+#    page, generated from that file, has every command and option too.
 # 2. The man page renders without a warning (groff -ww, else man -l); without either the
 #    test is skipped (77) once the check above has passed.
 set -u
@@ -81,6 +82,11 @@ while read -r command; do
     grep -q -e "^$option\( \|\$\)" "$work/man.txt" || echo "$man_page: no tagged paragraph for '$option' (tlop $command)"
   done < "$work/help"
 done < "$work/commands" > "$work/report"
+# The general options ("Options: --help, --version.").
+for option in $("$tlop" --help | sed -n 's/.*Options: //p' | tr -c 'a-z-' ' '); do
+  grep -qE -- "(^|[^a-z-])$option([^a-z-]|\$)" "$doc" || echo "$doc: no $option (tlop --help)"
+  grep -qE -- "(^|[^a-z-])$option([^a-z-]|\$)" "$work/man.txt" || echo "$man_page: no $option (tlop --help)"
+done >> "$work/report"
 [ -s "$work/report" ] && { cat "$work/report"; failures=$((failures + 1)); }
 [ "$failures" -eq 0 ] || { echo "FAIL: the man page or docs/commands.md is out of step with tlop's help"; exit 1; }
 echo "docs/commands.md and $man_page describe every command and option of tlop's help"
