@@ -32,7 +32,7 @@ typedef struct cli_opts {
   const char *output;
   bool no_progress;
   bool strict;         /* --strict */
-  const char *engine;  /* --engine (emit.c) */
+  const char *engine;  /* --engine (cmd_emit.c) */
   int jobs;            /* --jobs; 0: the cores */
   bool no_cache;       /* --no-cache */
 } cli_opts;
@@ -43,7 +43,7 @@ typedef struct cli {
   bool misused;    /* a bad option value (--set, --grid): exit 2, not 1 */
   const char *allowed; /* shared options this command takes (see cli_allow) */
   cli_opts o;
-  tlop_jit *jit;   /* started on first use (emit.c); the command closes it */
+  tlop_jit *jit;   /* started on first use (cmd_emit.c); the command closes it */
 } cli;
 
 /* The exit status of a failed command: 2 after a bad option value (with the hint to
@@ -165,7 +165,7 @@ void cli_add_facts(char **facts, const char *more);
 int cmd_prove(cli *c, int argc, char **argv);
 int cmd_compare(cli *c, int argc, char **argv);
 
-/* ---- emit.c: the JIT's options (eval, sweep) and `tlop emit` ---- */
+/* ---- cmd_emit.c: the JIT's options (eval, sweep) and `tlop emit` ---- */
 /* --max-points, for the commands that take a grid (cli_take_grid) */
 #define HELP_MAX_POINTS "      --max-points N     most points the grid may have (1e8)\n"
 #define CLI_GRID_LIMIT_LONGOPT {"max-points", required_argument, 0, 'Z'}

@@ -1,4 +1,4 @@
-/* best.c — `tlop best`: the cheapest algorithm of a collective at every (m, P) of a grid, as
+/* cmd_best.c — `tlop best`: the cheapest algorithm of a collective at every (m, P) of a grid, as
  * a table of runs and crossovers, optionally written as an MPI library's tuning file (read
  * back by its linter and checked point by point); `tlop lint`: that linter on any file.
  * The deciding and the formats are libtlop's (tlop_best.h); this file prints. */

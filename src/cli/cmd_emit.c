@@ -1,4 +1,4 @@
-/* emit.c — the JIT in the `tlop` command: the --engine, --jobs and --no-cache options that
+/* cmd_emit.c — the JIT in the `tlop` command: the --engine, --jobs and --no-cache options that
  * eval and sweep share (with TLOP_ENGINE), and `tlop emit`, which writes cost functions
  * as LLVM IR, assembly, or an object file plus a C header for other programs to call. */
 #include "cli.h"

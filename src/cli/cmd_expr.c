@@ -1,4 +1,4 @@
-/* commands.c — the subcommands that work on one expression or file: check, eval,
+/* cmd_expr.c — the subcommands that work on one expression or file: check, eval,
  * explain and dump-ir. */
 #include "cli.h"
 

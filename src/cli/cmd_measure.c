@@ -1,4 +1,4 @@
-/* measure.c — `tlop measure` (a τ-Lop table of this machine, with a progress bar and,
+/* cmd_measure.c — `tlop measure` (a τ-Lop table of this machine, with a progress bar and,
  * with --verbose, the estimate laid out as the paper's Fig. 18b) and `tlop validate`
  * (predictions of models against the timings of an IMB or OSU run: per-size errors, the
  * mean relative and proportional errors of each model, and a gnuplot figure). */

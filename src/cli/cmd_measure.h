@@ -1,4 +1,4 @@
-/* measure.h — the subcommands on the machine side (measure.c): `tlop measure` writes a
+/* cmd_measure.h — the subcommands on the machine side (cmd_measure.c): `tlop measure` writes a
  * τ-Lop table of this machine, `tlop validate` scores models against benchmark runs. */
 #ifndef TLOP_CLI_MEASURE_H
 #define TLOP_CLI_MEASURE_H

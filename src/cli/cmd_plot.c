@@ -1,4 +1,4 @@
-/* plot.c — `tlop plot`: the cost of algorithms against the message size, log–log, one line
+/* cmd_plot.c — `tlop plot`: the cost of algorithms against the message size, log–log, one line
  * each (--grid m=…); with --map, the cheapest algorithm at every (m, P) of the grid, as
  * `tlop best` decides it. Costs come from the grid and engine of sweep (grid.c), the
  * figure from gnuplot (gnuplot.c). */

@@ -1,4 +1,4 @@
-/* prove.c — `tlop prove FILE…`: every claim of the files decided, its derivation,
+/* cmd_prove.c — `tlop prove FILE…`: every claim of the files decided, its derivation,
  * counterexample or evidence printed, and a summary line (exit 0 when all are proved);
  * `tlop compare FILE A B`: A ≥ B, A ≤ B and the tightest c of A ≥ c·B. */
 #include "cli.h"

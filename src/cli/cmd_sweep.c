@@ -1,4 +1,4 @@
-/* sweep.c — `tlop sweep`: every algorithm at every point of a grid (the cartesian product
+/* cmd_sweep.c — `tlop sweep`: every algorithm at every point of a grid (the cartesian product
  * of the --grid axes, first axis outermost), as CSV, JSON or an aligned table. A progress
  * bar appears on a terminal when the sweep runs longer than a second. */
 #include "cli.h"

@@ -783,7 +783,7 @@ double tlop_rt_messages(msg *ms, int64_t n, double par_shm, double par_net, tlop
   return cost;
 }
 
-/* ---- flows stages: Martinasso & Méhaut's flows between nodes (src/flows.c) ---- */
+/* ---- flows stages: Martinasso & Méhaut's flows between nodes (flows.c) ---- */
 
 /* One of a flows stage's functions: the cut of an entry, the time alone of a size. */
 static bool apply(eval_state *es, sym v, const ir_node *body, double value, double *out) {

@@ -1,4 +1,4 @@
-/* fuzz_table.c — libFuzzer target: the parameter-table reader (tab_parse, src/table.h) on
+/* fuzz_table.c — libFuzzer target: the parameter-table reader (tab_parse, src/eval/table.h) on
  * arbitrary bytes, then look-ups in every table it accepts.
  *
  * Properties, besides "no crash, no sanitizer report, no leak, no hang":

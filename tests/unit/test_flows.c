@@ -1,4 +1,4 @@
-/* test_flows.c — Martinasso & Méhaut's flows (src/flows.c) against the catalog's oracles:
+/* test_flows.c — Martinasso & Méhaut's flows (flows.c) against the catalog's oracles:
  * the decompositions of §5.2 (TC57), the two-flow table and the asynchronous case of §5.3
  * (TC56), a hand-computed heterogeneous chain, and the patterns the model leaves out. */
 #include "api/api.h"
