@@ -3,7 +3,6 @@
  * arrive here as diagnostics already reported and leave as a tlop_status. */
 #include "api/api.h"
 #include "print/print.h"
-#include "eval/table.h"
 
 #include <ctype.h>
 #include <math.h>

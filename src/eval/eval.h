@@ -61,6 +61,17 @@ bool eval_messages(eval_state *es, const ir_node *n, msg **msgs, size_t *count);
  * pattern ("0 → 1 → 2 [0, 3] & 2 → 3 [0]"), for explain; *text is malloc'd. */
 bool eval_flows_trace(eval_state *es, const ir_node *n, char **text);
 
+/* Prices L(m, τ) on one channel; false when it cannot (a diagnostic was given, or the
+ * point is left to the interpreter). */
+typedef struct msg_pricer {
+  bool (*L)(void *self, double m, double tau, double *cost);
+  void *self;
+} msg_pricer;
+/* The cost of the messages of one stage (only size, count, node and net are read; ms is
+ * sorted), par[net] the ∥ around it for each channel, pr[net] its look-ups: what both the
+ * interpreter and the JIT's tlop_rt_messages compute. */
+bool msgs_cost(msg *ms, size_t n, const double par[2], const msg_pricer pr[2], double *out);
+
 /* ======== flows.c: Martinasso & Méhaut's flows between nodes (CATALOG.md §5.2–5.3) ======== */
 
 /* A flow: nodes, size, time alone (T(f|NC)), start; the progression fills cut and done. */
@@ -81,17 +92,6 @@ void flows_describe(strbuf *out, const net_flow *f, const size_t *active, size_t
 /* §5.3's progression: every flow's completion (done). With trace, each interval's start
  * and pattern is appended to it. NULL, or a malloc'd message. */
 char *flows_progress(net_flow *f, size_t n, const double cuts[FLOW_NCUTS], strbuf *trace);
-
-/* Prices L(m, τ) on one channel; false when it cannot (a diagnostic was given, or the
- * point is left to the interpreter). */
-typedef struct msg_pricer {
-  bool (*L)(void *self, double m, double tau, double *cost);
-  void *self;
-} msg_pricer;
-/* The cost of the messages of one stage (only size, count, node and net are read; ms is
- * sorted), par[net] the ∥ around it for each channel, pr[net] its look-ups: what both the
- * interpreter and the JIT's tlop_rt_messages compute. */
-bool msgs_cost(msg *ms, size_t n, const double par[2], const msg_pricer pr[2], double *out);
 
 /* ======== platform.c: channels behind L, o, γ, p ======== */
 

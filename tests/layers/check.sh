@@ -6,7 +6,8 @@
 # The order is the pipeline (docs/architecture.md): a folder may include the header of,
 # and call a function defined in, a folder of a lower rank; folders of one rank (jit,
 # tune, measure) see none of each other. Includes are read from the sources (grammar/
-# counts as front); calls from the symbols of the built objects (nm), so a call through a
+# counts as front), and another folder's header must be the one named after it (eval/eval.h,
+# not eval/table.h); calls from the symbols of the built objects (nm), so a call through a
 # declaration written by hand is caught too. It also fails on a private header of more
 # than 400 lines. Exit 1 naming every violation; 2 when it cannot run.
 set -u
@@ -40,6 +41,8 @@ while IFS= read -r file; do
     [[ $target == */* && -n ${rank[$to]+x} ]] || continue
     if [[ $to != "$from" ]] && ((rank[$to] >= rank[$from])); then
       violation "$rel:$line includes \"$target\": $from may not see $to"
+    elif [[ $to != "$from" && $target != "$to/$to.h" && -f $root/src/$to/$to.h ]]; then
+      violation "$rel:$line includes \"$target\": other folders see $to through $to/$to.h only"
     fi
   done < <(awk -F'"' '/^[ \t]*#[ \t]*include[ \t]*"/ { print FNR ":" $2 }' "$file")
 done < <(find "$root/src" "$root/grammar" -type f \( -name '*.c' -o -name '*.h' -o -name '*.y' -o -name '*.l' \))
