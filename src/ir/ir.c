@@ -437,23 +437,3 @@ void ir_collect_names(const ir_node *const *nodes, size_t n, ir_names *vars, ir_
   free(indices.v);
   ptrmap_free(&seen);
 }
-
-/* ---- the evaluator's wide range (ir.h) ---- */
-
-bool ir_starts_wide(const ir_node *n) {
-  /* a sum of such products too: multiplied out, (2^i − 12)·(|k| − k) is terms k·2^i that
-   * cancel (overflow-expanded-1); not every sum with a product, which would take the wide
-   * range's slower path (the interpreter at 1.7–2.8× its time) */
-  if (n->op == IR_ADD || n->op == IR_SUB)
-    return (n->flags & IR_WIDE_TERM) != 0;
-  return (n->op == IR_MUL || (n->op == IR_DIV && n->kid[1] != n->kid[0])) &&
-         ((n->kid[0]->flags | n->kid[1]->flags) & IR_COMPOUND);
-}
-
-bool ir_keeps_wide(int op) {
-  return op == IR_NEG || op == IR_DIV || op == IR_MUL || op == IR_ADD || op == IR_SUB;
-}
-
-bool ir_wide_power(double a, double b) {
-  return isfinite(a) && a != 0 && isfinite(b) && (a > 0 || b == floor(b));
-}
