@@ -552,7 +552,10 @@ class Model:
         ctx.begin()
         env = self._env(values)
         e = ctypes.c_void_p()
-        ctx.check(lib.tlop_expr_parse_symbolic(self.ptr, enc(expr), ctypes.byref(e)))
+        if self._is_algorithm(expr):  # the algorithm's body, its parameters free (cli_expr)
+            ctx.check(lib.tlop_algorithm_expr(self.ptr, enc(expr), None, ctypes.byref(e)))
+        else:
+            ctx.check(lib.tlop_expr_parse_symbolic(self.ptr, enc(expr), ctypes.byref(e)))
         pf = self.platform(platform) if platform is not None else None
         opts = _lib.SimpOpts(enc(assume), int(bool(expand)), int(bool(unroll)),
                              pf.ptr if pf else None, env.ptr)
