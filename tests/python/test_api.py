@@ -144,8 +144,11 @@ def test_errors_carry_file_line_col(tmp_path):
     m = tlop.load(BCAST)
     with pytest.raises(tlop.Error, match="undefined name 'Mib'"):
         m.eval("bcast_binomial", m="1Mib", P=4)
-    with pytest.raises(tlop.Error):
+    with pytest.raises(tlop.Error, match="'no_such_algo' is not an algorithm"):
         m.sweep(["no_such_algo"], m=[1], P=[2])
+    with pytest.raises(tlop.Error) as e:  # an expression: the checker's diagnostic
+        m.sweep(["bcast_binomial(m, P) + nothere"], m=[1], P=[2])
+    assert e.value.diagnostics[0].line == 1 and "nothere" in e.value.diagnostics[0].message
     with pytest.raises(tlop.Error, match="P"):
         m.sweep(["bcast_binomial"], m=[1], P=[1.5])
     with pytest.raises(tlop.Error, match="neither a parameter"):

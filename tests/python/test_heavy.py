@@ -88,3 +88,62 @@ def test_example_runs(tmp_path):
                        capture_output=True, text=True, env=env, cwd=ROOT, timeout=300)
     assert r.returncode == 0, r.stdout + r.stderr
     assert "proved" in r.stdout and "measured" in r.stdout
+
+
+def test_hostile_inputs_raise_never_crash(tmp_path):
+    """tests/bad's corpus (deep nesting past an 8 MiB stack, binary files, huge sums, …):
+    tlop.Error or a value, in a child process so that a crash shows as its exit status."""
+    cases = os.path.join(ROOT, "tests", "bad", "cases")
+    for gen in sorted(f for f in os.listdir(cases) if f.endswith(".gen")):
+        subprocess.run(["bash", os.path.join(cases, gen)], cwd=tmp_path, capture_output=True)
+    files = sorted(os.path.join(cases, f) for f in os.listdir(cases) if f.endswith(".tlop"))
+    files += sorted(str(p) for p in tmp_path.glob("*.tlop"))
+    r = subprocess.run([sys.executable, os.path.join(os.path.dirname(__file__), "hostile.py"),
+                        *files], capture_output=True, text=True, timeout=600, cwd=ROOT)
+    last = r.stdout.strip().splitlines()[-1:] or [""]
+    assert r.returncode == 0, f"exit {r.returncode} after {last[0]}\n{r.stderr[-2000:]}"
+    assert last[0].startswith(f"{len(files)} files")
+
+
+def test_python_threads():
+    """Models in several Python threads at once (the GIL released in the library), one model
+    shared by threads (its calls serialised), and calls from a thread on a 64 MiB stack."""
+    import threading
+    ref = tlop.load(BCAST).sweep(["bcast_binomial"], m=np.arange(1, 2001), P=np.arange(2, 66),
+                                 engine="interp", frame=False)["bcast_binomial"]
+    shared = tlop.load(BCAST)
+    results, errors = {}, []
+
+    def work(i, model):
+        try:
+            engine = "jit" if i % 2 else "interp"
+            out = model.sweep(["bcast_binomial"], m=np.arange(1, 2001), P=np.arange(2, 66),
+                              engine=engine, threads=1, frame=False)
+            results[i] = out["bcast_binomial"]
+        except Exception as e:  # noqa: BLE001
+            errors.append(e)
+
+    threads = [threading.Thread(target=work, args=(i, shared if i < 2 else tlop.load(BCAST)))
+               for i in range(4)]
+    for t in threads:
+        t.start()
+    for t in threads:
+        t.join()
+    assert not errors
+    assert all((results[i] == ref).all() for i in range(4))
+
+
+def test_deep_expression_in_a_thread(tmp_path):
+    """19 900 levels once inlined: past a thread's 8 MiB stack, within the limit; the call
+    from a Python thread runs on a 64 MiB one (a child process: a crash is its status)."""
+    gen = os.path.join(ROOT, "tests", "bad", "cases", "deep_fn_long_bodies.gen")
+    subprocess.run(["bash", gen], cwd=tmp_path, check=True)
+    code = ("import threading, tlop\n"
+            f"m = tlop.load({str(tmp_path / 'deep_fn_long_bodies.tlop')!r})\n"
+            "out = []\n"
+            "t = threading.Thread(target=lambda: out.append(m.eval('f9(1)')))\n"
+            "t.start(); t.join()\n"
+            "print(out[0], m.eval('f9(1)'))\n")
+    r = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, timeout=120)
+    assert r.returncode == 0, r.stderr
+    assert r.stdout.split() == ["19901.0", "19901.0"]

@@ -7,7 +7,9 @@ here, errors raised as tlop.Error, warnings issued as tlop.TlopWarning.
 """
 import collections
 import ctypes
+import functools
 import os
+import threading
 import warnings
 import weakref
 
@@ -83,6 +85,7 @@ class Context:
 
         cb = _lib.DIAG_FN(on_diag)  # the closure holds the list, not self: no cycle
         lib.tlop_ctx_set_diag(ptr, cb, None)
+        self.lock = threading.RLock()  # one call at a time: a context is not thread-safe
         self._jit = [None]
         self._finalizer = weakref.finalize(self, _free_context, ptr, self._jit, cb)
         stdlib = _installed_stdlib()
@@ -104,7 +107,7 @@ class Context:
     def begin(self):
         self.diags.clear()
 
-    def flush_warnings(self, stacklevel=3):
+    def flush_warnings(self, stacklevel=4):
         for d in self.diags:
             if d.severity == "warning":
                 warnings.warn(str(d), TlopWarning, stacklevel=stacklevel)
@@ -170,3 +173,74 @@ def parse_value(ctx, text):
     ctx.begin()
     ctx.check(lib.tlop_value_parse(ctx.ptr, enc(text), ctypes.byref(v), ctypes.byref(k)))
     return v.value, k.value
+
+
+# ---- stack ----
+# The stages after the parser recurse over an expression: the deepest the limits allow take
+# about 10 MiB of stack (docs/hardening.md), more than a thread's 8 MiB. As the tlop command
+# does (cli_grow_stack), the main thread's limit is raised to 64 MiB: its stack grows on
+# demand up to the current limit. Calls from other threads run on a helper thread with a
+# 64 MiB stack of its own.
+STACK = 64 << 20
+
+
+def _grow_stack():
+    try:
+        import resource
+        soft, hard = resource.getrlimit(resource.RLIMIT_STACK)
+        if soft != resource.RLIM_INFINITY and soft < STACK:
+            want = STACK if hard == resource.RLIM_INFINITY else min(STACK, hard)
+            resource.setrlimit(resource.RLIMIT_STACK, (want, hard))
+    except (ImportError, ValueError, OSError):
+        pass
+
+
+_grow_stack()
+_stack_lock = threading.Lock()
+
+
+def big_stack(fn):
+    """Runs fn on a thread whose stack is STACK bytes, unless on the main thread."""
+
+    @functools.wraps(fn)
+    def wrapper(*args, **kwargs):
+        if threading.current_thread() is threading.main_thread() or getattr(
+                _tls, "big", False):
+            return fn(*args, **kwargs)
+        box = {}
+
+        def run():
+            _tls.big = True
+            try:
+                box["value"] = fn(*args, **kwargs)
+            except BaseException as e:  # handed to the caller's thread
+                box["error"] = e
+
+        with _stack_lock:  # stack_size is the module's setting for the next thread
+            old = threading.stack_size(STACK)
+            try:
+                t = threading.Thread(target=run, name="tlop-stack")
+                t.start()
+            finally:
+                threading.stack_size(old)
+        t.join()
+        if "error" in box:
+            raise box["error"].with_traceback(box["error"].__traceback__)
+        return box.get("value")
+
+    return wrapper
+
+
+_tls = threading.local()
+
+
+def locked(fn):
+    """A method of an object with a ._ctx: one call at a time per context (other models'
+    calls run in parallel, the GIL released inside the library)."""
+
+    @functools.wraps(fn)
+    def wrapper(self, *args, **kwargs):
+        with self._ctx.lock:
+            return fn(self, *args, **kwargs)
+
+    return wrapper

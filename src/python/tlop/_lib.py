@@ -230,7 +230,7 @@ def enc(s):
 
 
 def dec(b):
-    return None if b is None else b.decode()
+    return None if b is None else b.decode(errors="replace")
 
 
 def strings(seq):

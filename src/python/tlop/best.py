@@ -8,7 +8,7 @@ import weakref
 import numpy as np
 
 from . import _lib
-from ._core import Error
+from ._core import Error, big_stack, locked
 from ._lib import lib, enc, dec
 from .model import Evaluator, Model, load
 
@@ -80,6 +80,12 @@ class Decision:
     def _repr_pretty_(self, p, cycle):
         p.text(str(self))
 
+    @property
+    def _ctx(self):
+        return self.model._ctx
+
+    @big_stack
+    @locked
     def tuning(self, format="ompi-rules", ranks="any"):
         """The decision as an MPI library's tuning file (text), read back by the linter
         that mirrors the library and checked to give the decision's winner at every grid
@@ -134,6 +140,7 @@ class Decision:
         return text
 
 
+@big_stack
 def best(model, collective=None, algos=None, *, m, P, tie=0.01, refine=False, platform=None,
          params=None, catalog=None, emit=None, engine=None, threads=0, set=None):
     """The cheapest of ALGOS (default: the catalogue's algorithms of COLLECTIVE that the
@@ -143,6 +150,13 @@ def best(model, collective=None, algos=None, *, m, P, tie=0.01, refine=False, pl
     byte. model: a tlop.Model or a path. Returns a Decision."""
     if not isinstance(model, Model):
         model = load(model)
+    with model._ctx.lock:
+        return _best(model, collective, algos, m, P, tie, refine, platform, params, catalog,
+                     emit, engine, threads, set)
+
+
+def _best(model, collective, algos, m, P, tie, refine, platform, params, catalog, emit, engine,
+          threads, set):
     ctx = model._ctx
     ctx.begin()
     if not 0 <= tie < 1:

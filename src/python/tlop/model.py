@@ -7,12 +7,13 @@ import collections
 import ctypes
 import json
 import os
+import re
 import weakref
 
 import numpy as np
 
 from . import _lib
-from ._core import Context, Env, Error, parse_value
+from ._core import Context, Env, Error, big_stack, locked, parse_value
 from ._lib import lib, enc, dec
 
 ENGINES = {"auto": _lib.ENGINE_AUTO, "jit": _lib.ENGINE_JIT, "interp": _lib.ENGINE_INTERP}
@@ -95,9 +96,14 @@ class BoundPlatform:
         weakref.finalize(self, lib.tlop_platform_free, ptr)
 
     @property
+    def _ctx(self):
+        return self.model._ctx
+
+    @property
     def name(self):
         return dec(lib.tlop_platform_name(self.ptr))
 
+    @locked
     def table(self, channel=None):
         """The measured table behind a channel: (m, v) NumPy arrays (copies), v of
         nrows × ncols (column 0 o(m), column τ L(m, τ))."""
@@ -224,6 +230,7 @@ def _looks_like_path(src):
     return "\n" not in src and (os.path.exists(src) or src.endswith(".tlop"))
 
 
+@big_stack
 def load(source, *, name=None, paths=(), strict=False, tau_rule=None, max_terms=None):
     """A model from a file path or from τ-Lop source text (name: the file name its
     diagnostics give, default "<string>"). paths: import directories besides the file's
@@ -302,6 +309,8 @@ class Model:
             env.set(self.ptr, k, v)
         return env
 
+    @big_stack
+    @locked
     def platform(self, platform=None, params=None):
         """The platform opened for this model: None (the file's first platform, else the
         stdlib's generic), a name, or a tlop.Platform; params: tables as --params takes
@@ -350,6 +359,8 @@ class Model:
         return out.value
 
     # ---- eval ----
+    @big_stack
+    @locked
     def eval(self, expr, platform=None, params=None, engine="interp", **values):
         """The value of EXPR (an algorithm's name or any expression over the model:
         'bcast_binomial(m, P)') with VALUES ("1MiB", 64, an operator's name), on a
@@ -373,6 +384,8 @@ class Model:
         ctx.flush_warnings()
         return v.value
 
+    @big_stack
+    @locked
     def kind(self, expr, **values):
         """The kind of an expression's value: "number", "count", "size", "time", "other"."""
         self._ctx.begin()
@@ -380,6 +393,8 @@ class Model:
         return ("number", "count", "size", "time", "other")[lib.tlop_expr_kind(self._expr(expr, env))]
 
     # ---- sweep ----
+    @big_stack
+    @locked
     def sweep(self, algos, *, platform=None, params=None, engine=None, threads=0, mesh=True,
               frame=None, set=None, **axes):
         """Every algorithm of ALGOS at every point of the grid: `tlop sweep`.
@@ -402,6 +417,9 @@ class Model:
             raise ValueError("tlop: sweep needs at least one algorithm")
         ctx = self._ctx
         ctx.begin()
+        for a in algos:
+            if re.fullmatch(r"\w+", a) and not self._is_algorithm(a):
+                raise Error(f"'{a}' is not an algorithm of {self.path or 'the model'}")
         fixed = dict(set or {})
         grid = []  # (name, float64 array, kind)
         for name, v in axes.items():
@@ -514,10 +532,12 @@ class Model:
             ev.close()
         if ctx.strict_errors():
             raise ctx.error(None, None)
-        ctx.flush_warnings(stacklevel=4)
+        ctx.flush_warnings(stacklevel=5)
         return res
 
     # ---- explain ----
+    @big_stack
+    @locked
     def explain(self, algo, platform=None, params=None, **values):
         """The stages of an algorithm (or expression) with their costs: `tlop explain`.
         Rows: Stage(index, label, expr, times, cost, cumulative)."""
@@ -538,6 +558,8 @@ class Model:
         return out
 
     # ---- simplify ----
+    @big_stack
+    @locked
     def simplify(self, expr, assume=None, format="unicode", expand=False, unroll=False,
                  platform=None, **values):
         """The form the papers derive by hand: `tlop simplify`. Names the model does not
@@ -593,6 +615,8 @@ class Model:
         o.env = env.ptr
         return o
 
+    @big_stack
+    @locked
     def prove(self, claims=None, strict=False, timeout=0, assume=None, format="unicode",
               platform=None, params=None, grid=None, **values):
         """Decides the model's claims (all, or the indices given): `tlop prove`. A list of
@@ -630,6 +654,8 @@ class Model:
         ctx.flush_warnings()
         return out
 
+    @big_stack
+    @locked
     def compare(self, a, b, strict=False, timeout=0, assume=None, format="unicode"):
         """A ≥ B, A ≤ B (each proved, refuted or unknown) and the largest c for which
         A ≥ c·B is proved: `tlop compare`. A Comparison (a Verdict: proved when A ≥ B…
