@@ -183,3 +183,23 @@ def test_helpers():
     assert "µs" in tlop.format_time(1.235e-5)
     assert "L(m" in tlop.axioms()
     assert tlop.__version__
+
+
+def test_strict_turns_warnings_into_errors():
+    m = tlop.load(BCAST, strict=True)
+    with pytest.raises(tlop.Error, match="beyond the table"):
+        m.eval("bcast_binomial", m="8KiB", P=64, params=SHM)
+    with pytest.raises(tlop.Error, match="beyond the table"):
+        m.sweep("bcast_binomial", m=[8192], P=[64], params=SHM, frame=False)
+    # within the table: no warning, a value (a former error does not stick)
+    assert m.sweep("bcast_binomial", m=[8192], P=[4], params=SHM, frame=False)["bcast_binomial"][0] > 0
+
+
+def test_prove_with_evidence_grid_and_assume():
+    m = tlop.load(RDA)
+    v = m.prove(claims=[1], grid={"m": "1KiB..1MiB:*4", "P": [2, 4, 8]}, params=SHM)
+    assert v[0].verdict == "refuted"
+    with pytest.raises(tlop.Error):
+        m.prove(grid={"nothere": [1, 2]})
+    with pytest.raises(IndexError):
+        m.prove(claims=[99])

@@ -108,6 +108,10 @@ class Context:
         self.diags.clear()
 
     def flush_warnings(self, stacklevel=4):
+        """After a call that succeeded: its warnings issued; an error among them (strict:
+        a warning reported as an error) raised, as `tlop --strict` fails."""
+        if any(d.severity == "error" for d in self.diags):
+            raise self.error(None)
         for d in self.diags:
             if d.severity == "warning":
                 warnings.warn(str(d), TlopWarning, stacklevel=stacklevel)

@@ -530,8 +530,6 @@ class Model:
             lib.tlop_ctx_set_warn_once(ctx.ptr, 0)
         finally:
             ev.close()
-        if ctx.strict_errors():
-            raise ctx.error(None, None)
         ctx.flush_warnings(stacklevel=5)
         return res
 
