@@ -89,7 +89,10 @@ TLOP_API const char *tlop_status_name(tlop_status st);
 /* Out of memory: the library cannot hand an error back from deep inside an allocation,
  * so it calls this handler with the size of the request it was refused. The handler
  * should not return (exit, or longjmp out of the whole library); if it does, or none is
- * installed, the library aborts. One for the process; returns the previous one. */
+ * installed, the library aborts. It may run on a thread the library started (the JIT's
+ * kernels of tlop_kernels_eval, tlop_measure's threads), so it must be safe there: exit
+ * is, a longjmp to the caller's thread is not. One for the process; returns the previous
+ * one. */
 typedef void (*tlop_oom_fn)(size_t bytes);
 TLOP_API tlop_oom_fn tlop_set_oom_handler(tlop_oom_fn fn);
 

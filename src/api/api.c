@@ -25,13 +25,11 @@ const char *tlop_status_name(tlop_status st) {
 /* ---- context ---- */
 
 tlop_ctx *tlop_ctx_new(void) {
-  tlop_ctx *ctx = calloc(1, sizeof *ctx);
-  if (!ctx)
-    return NULL;
+  tlop_ctx *ctx = xcalloc(1, sizeof *ctx);
   ctx->ar = arena_new();
   ctx->syms = symtab_new();
   ctx->ir = ir_table_new();
-  ctx->stdlib_dir = *TLOP_STDLIB_DIR ? strdup(TLOP_STDLIB_DIR) : NULL;
+  ctx->stdlib_dir = *TLOP_STDLIB_DIR ? xstrdup(TLOP_STDLIB_DIR) : NULL;
   ctx->tau_rule = TLOP_TAU_PROPORTIONAL;
   ctx->max_terms = 1e8;
   ctx->max_steps = 1e7;
@@ -85,17 +83,13 @@ void tlop_ctx_set_diag(tlop_ctx *ctx, tlop_diag_fn fn, void *user) {
 tlop_status tlop_ctx_add_path(tlop_ctx *ctx, const char *dir) {
   if (!dir || !*dir)
     return TLOP_ERR_ARG;
-  char *copy = strdup(dir);
-  if (!copy)
-    return TLOP_ERR_NOMEM;
+  char *copy = xstrdup(dir);
   VEC_PUSH(ctx->paths, ctx->npaths, ctx->paths_cap, copy);
   return TLOP_OK;
 }
 
 tlop_status tlop_ctx_set_stdlib_dir(tlop_ctx *ctx, const char *dir) {
-  char *copy = dir ? strdup(dir) : NULL;
-  if (dir && !copy)
-    return TLOP_ERR_NOMEM;
+  char *copy = dir ? xstrdup(dir) : NULL;
   free(ctx->stdlib_dir);
   ctx->stdlib_dir = copy;
   return TLOP_OK;
@@ -183,9 +177,8 @@ const char *const *tlop_algorithm_params(const tlop_model *model, const char *na
 /* ---- values ---- */
 
 tlop_env *tlop_env_new(tlop_ctx *ctx) {
-  tlop_env *env = calloc(1, sizeof *env);
-  if (env)
-    env->ctx = ctx;
+  tlop_env *env = xcalloc(1, sizeof *env);
+  env->ctx = ctx;
   return env;
 }
 
@@ -496,7 +489,7 @@ tlop_status tlop_eval_batch(const tlop_expr *expr, const tlop_platform *pf, cons
   if (!es)
     return st;
   tlop_ctx *ctx = expr->model->ctx;
-  sym *vars = calloc(nvars ? nvars : 1, sizeof *vars);
+  sym *vars = xcalloc(nvars, sizeof *vars);
   for (size_t j = 0; j < nvars; j++)
     vars[j] = ctx_sym(ctx, names[j]);
   bool ok = true;
@@ -527,7 +520,7 @@ tlop_status tlop_axis_parse(tlop_ctx *ctx, const char *spec, tlop_axis *out) {
                "NAME=v1,v2,…", spec ? spec : "");
     return TLOP_ERR_ARG;
   }
-  out->name = strndup(spec, (size_t)(eq - spec));
+  out->name = xstrndup(spec, (size_t)(eq - spec));
   const char *body = eq + 1;
   const char *dots = strstr(body, "..");
   strbuf label = {0};
@@ -547,7 +540,7 @@ tlop_status tlop_axis_parse(tlop_ctx *ctx, const char *spec, tlop_axis *out) {
         st = TLOP_ERR_ARG;
         break;
       }
-      char *text = strndup(v, len);
+      char *text = xstrndup(v, len);
       double x;
       kind vk = KIND_NUM;
       st = value_parse(ctx, what, text, &x, &vk);
@@ -561,8 +554,8 @@ tlop_status tlop_axis_parse(tlop_ctx *ctx, const char *spec, tlop_axis *out) {
     }
   } else {
     const char *colon = strchr(dots + 2, ':');
-    char *a = strndup(body, (size_t)(dots - body));
-    char *b = colon ? strndup(dots + 2, (size_t)(colon - dots - 2)) : strdup(dots + 2);
+    char *a = xstrndup(body, (size_t)(dots - body));
+    char *b = colon ? xstrndup(dots + 2, (size_t)(colon - dots - 2)) : xstrdup(dots + 2);
     double lo = 0, hi = 0, step = 1;
     kind ka = KIND_NUM, kb = KIND_NUM, ks = KIND_NUM;
     char op = colon ? colon[1] : '+';

@@ -15,10 +15,15 @@
 
 /* The handler of tlop_set_oom_handler, then abort: a request of `bytes` was refused. */
 _Noreturn void out_of_memory(size_t bytes);
-/* malloc, calloc and realloc that call out_of_memory rather than return NULL. */
+/* malloc, calloc and realloc that call out_of_memory rather than return NULL: the one
+ * path out of memory takes in the library (src/cli, the command, installs a handler). They
+ * are as thread-safe as the handler is (the JIT's and tlop_measure's threads call them). */
 void *xmalloc(size_t n);
 void *xcalloc(size_t count, size_t size);
 void *xrealloc(void *p, size_t n);
+/* strdup and strndup (at most n bytes of s, then a NUL) likewise: malloc'd, for free(). */
+char *xstrdup(const char *s);
+char *xstrndup(const char *s, size_t n);
 
 typedef struct arena arena;
 arena *arena_new(void);

@@ -46,8 +46,8 @@ void *xmalloc(size_t n) {
 
 void *xcalloc(size_t count, size_t size) {
   void *p = calloc(count ? count : 1, size ? size : 1);
-  if (!p)
-    out_of_memory(count * size);
+  if (!p) /* calloc refuses a product that overflows: name the largest size there is */
+    out_of_memory(size && count > SIZE_MAX / size ? SIZE_MAX : count * size);
   return p;
 }
 
@@ -57,6 +57,16 @@ void *xrealloc(void *p, size_t n) {
     out_of_memory(n);
   return q;
 }
+
+char *xstrndup(const char *s, size_t n) {
+  size_t len = strnlen(s, n);
+  char *d = xmalloc(len + 1);
+  memcpy(d, s, len);
+  d[len] = 0;
+  return d;
+}
+
+char *xstrdup(const char *s) { return xstrndup(s, SIZE_MAX); }
 
 arena *arena_new(void) {
   arena *a = xcalloc(1, sizeof *a);

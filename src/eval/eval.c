@@ -442,13 +442,13 @@ static bool moved(const msg_pricer *pr, double tau, double t, double r, double *
  * sizes finish together, so one size is a single round: L(m, Σ τ). */
 static bool progression(const msg_pricer *pr, const double *size, const double *count, size_t n,
                         double *out) {
-  double *left = malloc((n ? n : 1) * sizeof *left);
-  bool *done = calloc(n ? n : 1, sizeof *done);
+  double *left = xmalloc(n * sizeof *left);
+  bool *done = xcalloc(n, sizeof *done);
   memcpy(left, size, n * sizeof *left);
   double tau = 0, total = 0;
   for (size_t j = 0; j < n; j++)
     tau += count[j];
-  double *cost = malloc((n ? n : 1) * sizeof *cost);
+  double *cost = xmalloc(n * sizeof *cost);
   bool ok = true;
   size_t remaining = n;
   while (ok && remaining > 0) {
@@ -561,8 +561,7 @@ static void add_transfers(double *size, double *count, size_t *k, double m, doub
 static bool channels_max(eval_state *es, const ir_node *n, flow *fl, size_t nf, double *out) {
   if (nf > 1)
     qsort(fl, nf, sizeof *fl, flow_order);
-  double worst = 0, *size = malloc((nf ? nf : 1) * sizeof *size),
-         *count = malloc((nf ? nf : 1) * sizeof *count);
+  double worst = 0, *size = xmalloc(nf * sizeof *size), *count = xmalloc(nf * sizeof *count);
   bool ok = true;
   for (size_t i = 0; ok && i < nf;) {
     size_t k = 0, j = i;
@@ -689,8 +688,7 @@ static int msg_order(const void *a, const void *b) {
 bool msgs_cost(msg *ms, size_t n, const double par[2], const msg_pricer pr[2], double *out) {
   if (n > 1)
     qsort(ms, n, sizeof *ms, msg_order);
-  double worst = 0, *size = malloc((n ? n : 1) * sizeof *size),
-         *count = malloc((n ? n : 1) * sizeof *count);
+  double worst = 0, *size = xmalloc(n * sizeof *size), *count = xmalloc(n * sizeof *count);
   bool ok = true;
   for (size_t i = 0, j; ok && i < n; i = j) {
     size_t k = 0;
@@ -768,9 +766,7 @@ double tlop_rt_messages(msg *ms, int64_t n, double par_shm, double par_net, tlop
   for (int64_t i = 0; i < n; i++)
     if (!isfinite(ms[i].size) || !isfinite(ms[i].node))
       return NAN;
-  double *xm = malloc(((size_t)nx + 2) * sizeof *xm), cost = NAN;
-  if (!xm)
-    return NAN;
+  double *xm = xmalloc(((size_t)nx + 2) * sizeof *xm), cost = NAN;
   if (nx)
     memcpy(xm, x, (size_t)nx * sizeof *xm);
   priced_jit pj[2] = {{shm, xm, nx, tables, 0}, {net, xm, nx, tables, 0}};

@@ -48,7 +48,7 @@ static char *too_many(double node, size_t count) {
 /* Links the two flows that meet at each node; NULL, or why the pattern is out of the model. */
 static char *link_ends(pattern *p, const net_flow *f, const size_t *active) {
   size_t n = p->n;
-  end *ends = malloc(2 * (n ? n : 1) * sizeof *ends);
+  end *ends = xmalloc(2 * n * sizeof *ends);
   for (size_t i = 0; i < n; i++) {
     ends[2 * i] = (end){f[active[i]].src, i, 0};
     ends[2 * i + 1] = (end){f[active[i]].dst, i, 1};
@@ -116,9 +116,9 @@ static void open_cycle(walk *w) {
   if (cut == w->len)
     return;
   size_t n = w->len, k = cut + 1;
-  size_t *flow = malloc(n * sizeof *flow);
-  int *out = malloc(n * sizeof *out);
-  link_kind *link = malloc(n * sizeof *link);
+  size_t *flow = xmalloc(n * sizeof *flow);
+  int *out = xmalloc(n * sizeof *out);
+  link_kind *link = xmalloc(n * sizeof *link);
   for (size_t i = 0; i < n; i++) {
     flow[i] = w->flow[(k + i) % n];
     out[i] = w->out[(k + i) % n];
@@ -195,12 +195,11 @@ static void cut_throughs(net_flow *f, const size_t *active, const walk *w, const
 }
 
 char *flows_decompose(net_flow *f, const size_t *active, size_t n, const double cuts[FLOW_NCUTS]) {
-  size_t m = n ? n : 1;
-  pattern p = {n, malloc(m * sizeof *p.next), malloc(m * sizeof *p.next_side),
-               malloc(m * sizeof *p.kind)};
-  walk w = {.flow = malloc(m * sizeof *w.flow), .out = malloc(m * sizeof *w.out),
-            .link = malloc(m * sizeof *w.link)};
-  bool *seen = calloc(m, sizeof *seen), *in_chain = calloc(m, sizeof *in_chain);
+  pattern p = {n, xmalloc(n * sizeof *p.next), xmalloc(n * sizeof *p.next_side),
+               xmalloc(n * sizeof *p.kind)};
+  walk w = {.flow = xmalloc(n * sizeof *w.flow), .out = xmalloc(n * sizeof *w.out),
+            .link = xmalloc(n * sizeof *w.link)};
+  bool *seen = xcalloc(n, sizeof *seen), *in_chain = xcalloc(n, sizeof *in_chain);
   char *error = link_ends(&p, f, active);
   int groups = 0;
   /* paths from their ends first, then what is left: cycles */
@@ -246,8 +245,8 @@ static void put_node(strbuf *out, double node) {
 
 /* One conflict: its nodes in a line, lowest end first, each flow an arrow, then the cuts. */
 static void describe_group(strbuf *out, const net_flow *f, const size_t *g, size_t k) {
-  double *nodes = malloc((k + 1) * sizeof *nodes);
-  bool *right = malloc((k ? k : 1) * sizeof *right);
+  double *nodes = xmalloc((k + 1) * sizeof *nodes);
+  bool *right = xmalloc(k * sizeof *right);
   /* the first node is the end of g[0] that g[1] does not share */
   const net_flow *a = &f[g[0]];
   bool src_first = k < 2 || (f[g[1]].src != a->src && f[g[1]].dst != a->src);
@@ -275,8 +274,8 @@ static void describe_group(strbuf *out, const net_flow *f, const size_t *g, size
 }
 
 void flows_describe(strbuf *out, const net_flow *f, const size_t *active, size_t n) {
-  size_t *g = malloc((n ? n : 1) * sizeof *g);
-  double *low = malloc((n ? n : 1) * sizeof *low); /* by group: its lowest node */
+  size_t *g = xmalloc(n * sizeof *g);
+  double *low = xmalloc(n * sizeof *low); /* by group: its lowest node */
   for (size_t i = 0; i < n; i++)
     low[i] = INFINITY;
   for (size_t i = 0; i < n; i++) {
@@ -321,8 +320,8 @@ static void trace_interval(strbuf *trace, double t, const net_flow *f, const siz
 /* Between events every active flow runs at 1/((1 + α)·T(f|NC)) of itself per second; the
  * next event is the first completion or the next start, where the cuts change. */
 char *flows_progress(net_flow *f, size_t n, const double cuts[FLOW_NCUTS], strbuf *trace) {
-  double *left = malloc((n ? n : 1) * sizeof *left); /* the part of each flow still to move */
-  size_t *active = malloc((n ? n : 1) * sizeof *active);
+  double *left = xmalloc(n * sizeof *left); /* the part of each flow still to move */
+  size_t *active = xmalloc(n * sizeof *active);
   double t = INFINITY;
   size_t remaining = n;
   for (size_t i = 0; i < n; i++) {

@@ -140,9 +140,7 @@ tlop_status tlop_platform_open(tlop_model *model, const char *name, tlop_platfor
       return TLOP_ERR_ARG;
     }
   }
-  tlop_platform *pf = calloc(1, sizeof *pf);
-  if (!pf)
-    return TLOP_ERR_NOMEM;
+  tlop_platform *pf = xcalloc(1, sizeof *pf);
   pf->ctx = ctx;
   pf->model = owner;
   if (!build(pf, decl)) {

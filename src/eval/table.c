@@ -3,6 +3,8 @@
  * The input is a byte range: it is never assumed to be NUL-terminated or well formed. */
 #include "eval/table.h"
 
+#include "base/base.h"
+
 #include <float.h>
 #include <math.h>
 #include <stdarg.h>
@@ -26,7 +28,7 @@ typedef struct {
   void *user;
   tab_limits limits;
   int nerr;
-  int stop; /* too many problems or out of memory: read no further */
+  int stop; /* too many problems or too large: read no further */
 
   tab_kind kind;
   long ncols;     /* value columns after m; 0 while unknown */
@@ -61,11 +63,6 @@ static void problem(parser *p, int line, const char *fmt, ...) {
       p->report(p->user, line, "too many problems, the rest of the file is not checked");
     p->stop = 1;
   }
-}
-
-static void out_of_memory(parser *p, int line) {
-  problem(p, line, "out of memory");
-  p->stop = 1;
 }
 
 /* Renders a token for a message: bounded, and bytes that would garble a terminal escaped. */
@@ -268,25 +265,16 @@ static void column_name(const parser *p, long j, char *buf, size_t cap) {
 
 static int reserve_row(parser *p, int line) {
   size_t ncols = (size_t)p->ncols, cap;
-  double *m, *v;
   if (p->nrows < p->cap) return 1;
   cap = p->cap ? p->cap * 2 : 32;
+  /* Not reached while the rows are in the text, but cap · ncols must not wrap. */
   if (cap > (size_t)-1 / sizeof(double) / ncols) {
-    out_of_memory(p, line);
+    problem(p, line, "the table is too large to hold (%zu rows of %ld values)", cap, p->ncols);
+    p->stop = 1;
     return 0;
   }
-  m = realloc(p->m, cap * sizeof *m);
-  if (!m) {
-    out_of_memory(p, line);
-    return 0;
-  }
-  p->m = m;
-  v = realloc(p->v, cap * ncols * sizeof *v);
-  if (!v) {
-    out_of_memory(p, line);
-    return 0;
-  }
-  p->v = v;
+  p->m = xrealloc(p->m, cap * sizeof *p->m);
+  p->v = xrealloc(p->v, cap * ncols * sizeof *p->v);
   p->cap = cap;
   return 1;
 }
@@ -385,11 +373,7 @@ static char *name_copy(parser *p, int line, const char *s, size_t n) {
     problem(p, line, "empty operator name");
     return NULL;
   }
-  c = malloc(n + 1);
-  if (!c) {
-    out_of_memory(p, line);
-    return NULL;
-  }
+  c = xmalloc(n + 1);
   memcpy(c, s, n);
   c[n] = '\0';
   return c;
@@ -406,11 +390,7 @@ static void store_names(parser *p, int line, const char *b, const char *e, int c
   size_t n;
   long j = 0, k, nsorted = 0;
   char **sorted;
-  p->names = calloc((size_t)p->ncols, sizeof *p->names);
-  if (!p->names) {
-    out_of_memory(p, line);
-    return;
-  }
+  p->names = xcalloc((size_t)p->ncols, sizeof *p->names);
   p->nnames = p->ncols;
   next_field(&f, &s, &n); /* `#m` or `m` */
   while (j < p->ncols && next_field(&f, &s, &n)) {
@@ -418,11 +398,7 @@ static void store_names(parser *p, int line, const char *b, const char *e, int c
     if (p->stop) return;
   }
   /* Repeated names, by sorting a copy: a hostile header may have 10^5 of them. */
-  sorted = malloc((size_t)j * sizeof *sorted + 1);
-  if (!sorted) {
-    out_of_memory(p, line);
-    return;
-  }
+  sorted = xmalloc((size_t)j * sizeof *sorted);
   for (k = 0; k < j; k++)
     if (p->names[k]) sorted[nsorted++] = p->names[k];
   qsort(sorted, (size_t)nsorted, sizeof *sorted, compare_names);
@@ -645,15 +621,10 @@ static void free_names(char **names, long n) {
 }
 
 static char **channel_names(long ncols) {
-  char **names = calloc((size_t)ncols, sizeof *names);
+  char **names = xcalloc((size_t)ncols, sizeof *names);
   long j;
-  if (!names) return NULL;
   for (j = 0; j < ncols; j++) {
-    names[j] = malloc(24);
-    if (!names[j]) {
-      free_names(names, ncols);
-      return NULL;
-    }
+    names[j] = xmalloc(24);
     if (j == 0)
       snprintf(names[j], 24, "o");
     else
@@ -693,21 +664,16 @@ int tab_parse_within(const char *text, size_t len, tab_limits limits, tab_table 
     problem(&p, 0, "the table has no rows");
 
   if (p.nerr == 0 && out) {
-    t = calloc(1, sizeof *t);
-    if (t && p.kind == TAB_CHANNEL) t->colnames = channel_names(p.ncols);
-    if (t && p.kind == TAB_GAMMA) t->colnames = p.names, p.names = NULL;
-    if (!t || !t->colnames) {
-      free(t);
-      out_of_memory(&p, 0);
-    } else {
-      t->kind = p.kind;
-      t->nrows = (int)p.nrows;
-      t->ncols = (int)p.ncols;
-      t->m = p.m;
-      t->v = p.v;
-      p.m = p.v = NULL;
-      *out = t;
-    }
+    t = xcalloc(1, sizeof *t);
+    if (p.kind == TAB_CHANNEL) t->colnames = channel_names(p.ncols);
+    if (p.kind == TAB_GAMMA) t->colnames = p.names, p.names = NULL;
+    t->kind = p.kind;
+    t->nrows = (int)p.nrows;
+    t->ncols = (int)p.ncols;
+    t->m = p.m;
+    t->v = p.v;
+    p.m = p.v = NULL;
+    *out = t;
   }
   free(p.m);
   free(p.v);

@@ -437,7 +437,7 @@ static kind check_call(chk_state *c, ast_expr *e, const scope *sc) {
   int n = e->u.call.nargs;
   ast_decl *fn = ptrmap_get(&c->model->funcs, name);
   int nkinds = fn && fn->nargs > n ? fn->nargs : n;
-  kind *args = calloc((size_t)(nkinds ? nkinds : 1), sizeof *args);
+  kind *args = xcalloc((size_t)nkinds, sizeof *args);
   char role[96];
   for (int i = 0; i < n; i++) {
     ast_expr *a = e->u.call.args[i];
@@ -532,7 +532,7 @@ static kind check_body(chk_state *c, ast_decl *fn, const kind *args) {
   name_list *free_names = c->free_names;
   ptrmap *anchored = c->anchored;
   c->implicit = false, c->free_names = NULL, c->anchored = NULL;
-  scope *frames = calloc((size_t)(fn->nargs ? fn->nargs : 1), sizeof *frames);
+  scope *frames = xcalloc((size_t)fn->nargs, sizeof *frames);
   const scope *sc = NULL;
   for (int i = 0; i < fn->nargs; i++) {
     frames[i] = (scope){fn->args[i]->name, args[i], sc};
@@ -553,7 +553,7 @@ static void check_generic(chk_state *c, ast_decl *fn) {
   if (fi->state != FN_UNCHECKED)
     return;
   fi->state = FN_CHECKING;
-  kind *args = calloc((size_t)(fn->nargs ? fn->nargs : 1), sizeof *args);
+  kind *args = xcalloc((size_t)fn->nargs, sizeof *args);
   for (int i = 0; i < fn->nargs; i++)
     args[i] = fn->args[i]->k;
   int before = c->errors;

@@ -158,7 +158,7 @@ static bool is_op_param(const ast_decl *fn, int i) {
 static ir_node *lower_call(lowerer *lw, ast_expr *e, const binding *env) {
   int n = e->u.call.nargs;
   ast_decl *fn = ptrmap_get(&lw->model->funcs, e->u.call.name);
-  ir_node *small[8], **a = n <= 8 ? small : calloc((size_t)n, sizeof *a);
+  ir_node *small[8], **a = n <= 8 ? small : xcalloc((size_t)n, sizeof *a);
   for (int i = 0; i < n; i++)
     a[i] = is_op_param(fn, i) ? NULL : lower(lw, e->u.call.args[i], env);
   ir_node *r = NULL;
@@ -168,7 +168,7 @@ static ir_node *lower_call(lowerer *lw, ast_expr *e, const binding *env) {
   } else if (fn) {
     /* The body sees its parameters and the globals, not the caller's locals; a default is
      * an operator's name, which needs no scope. */
-    binding *frames = calloc((size_t)(fn->nargs ? fn->nargs : 1), sizeof *frames);
+    binding *frames = xcalloc((size_t)fn->nargs, sizeof *frames);
     const binding *scope = NULL;
     for (int i = 0; i < fn->nargs; i++) {
       sym op = !is_op_param(fn, i) ? NULL
@@ -198,7 +198,7 @@ static ir_node *lower_call(lowerer *lw, ast_expr *e, const binding *env) {
 static ir_node *lower_messages(lowerer *lw, ast_expr *e, const binding *env) {
   tlop_ctx *ctx = ctx_of(lw);
   int n = e->u.msgs.nargs;
-  ir_node **args = calloc((size_t)(n ? n : 1), sizeof *args);
+  ir_node **args = xcalloc((size_t)n, sizeof *args);
   const char *kind = e->u.msgs.mapping->name;
   bool by = !strcmp(kind, "by");
   for (int i = 0; i < n && !by; i++)
@@ -427,7 +427,7 @@ ir_node *lower_function(tlop_model *model, ast_decl *fn, const tlop_env *env) {
 ir_node *lower_function_lets(tlop_model *model, ast_decl *fn, const tlop_env *env,
                              expr_let **lets, size_t *nlets) {
   lowerer lw = {.model = model};
-  binding *frames = calloc((size_t)(fn->nargs ? fn->nargs : 1), sizeof *frames);
+  binding *frames = xcalloc((size_t)fn->nargs, sizeof *frames);
   const binding *scope = NULL;
   for (int i = 0; i < fn->nargs; i++) {
     const ast_arg *arg = fn->args[i];

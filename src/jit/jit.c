@@ -98,9 +98,7 @@ static char *default_cache_dir(void) {
 
 tlop_status tlop_jit_new(tlop_ctx *ctx, tlop_jit **out) {
   *out = NULL;
-  tlop_jit *jit = calloc(1, sizeof *jit);
-  if (!jit)
-    return TLOP_ERR_NOMEM;
+  tlop_jit *jit = xcalloc(1, sizeof *jit);
   jit->ctx = ctx;
   jit->cache_dir = default_cache_dir();
   jit->passes = JIT_PASSES;
@@ -162,9 +160,7 @@ void tlop_jit_free(tlop_jit *jit) {
 }
 
 tlop_status tlop_jit_set_cache(tlop_jit *jit, int enabled, const char *dir) {
-  char *d = !enabled ? NULL : dir ? strdup(dir) : default_cache_dir();
-  if (enabled && dir && !d)
-    return TLOP_ERR_NOMEM;
+  char *d = !enabled ? NULL : dir ? xstrdup(dir) : default_cache_dir();
   free(jit->cache_dir);
   jit->cache_dir = d;
   return TLOP_OK;
@@ -224,15 +220,14 @@ static LLVMMemoryBufferRef cache_read(const tlop_jit *jit, uint64_t key) {
 }
 
 static void mkdirs(const char *dir) {
-  char *d = strdup(dir);
-  for (char *p = d + 1; d && *p; p++)
+  char *d = xstrdup(dir);
+  for (char *p = d + 1; *p; p++)
     if (*p == '/') {
       *p = 0;
       mkdir(d, 0755);
       *p = '/';
     }
-  if (d)
-    mkdir(d, 0755);
+  mkdir(d, 0755);
   free(d);
 }
 
@@ -315,11 +310,7 @@ tlop_status jit_load(tlop_jit *jit, LLVMModuleRef m, const char *const *fns, siz
   memset(s, 0, sizeof *s);
   double t0 = jit_now_ms();
   uint64_t key = module_key(jit, m);
-  char **names = calloc(n + 1, sizeof *names);
-  if (!names) {
-    LLVMDisposeModule(m);
-    return TLOP_ERR_NOMEM;
-  }
+  char **names = xcalloc(n + 1, sizeof *names);
   tlop_status st = rename_functions(jit, m, key, fns, n, names);
   s->hash_ms = jit_now_ms() - t0;
   s->loaded = was_loaded(jit, key);

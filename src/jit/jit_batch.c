@@ -107,29 +107,25 @@ tlop_status tlop_jit_compile(tlop_jit *jit, const tlop_expr *const *exprs, size_
                              const char *const *names, size_t nvars, tlop_kernels **out) {
   *out = NULL;
   tlop_ctx *ctx = jit->ctx;
-  tlop_kernels *k = calloc(1, sizeof *k);
-  if (!k)
-    return TLOP_ERR_NOMEM;
+  tlop_kernels *k = xcalloc(1, sizeof *k);
   k->jit = jit;
   k->pf = pf;
   k->env = env;
   k->n = nexprs;
   k->nvars = nvars;
-  k->k = calloc(nexprs + 1, sizeof *k->k);
-  k->names = calloc(nvars + 1, sizeof *k->names);
-  k->vars = calloc(nvars + 1, sizeof *k->vars);
-  char **fns = calloc(nexprs + 1, sizeof *fns);
-  size_t *which = calloc(nexprs + 1, sizeof *which), nfns = 0;
-  void **addrs = calloc(nexprs + 1, sizeof *addrs);
-  tlop_status st = k->k && k->names && k->vars && fns && which && addrs ? TLOP_OK : TLOP_ERR_NOMEM;
-  for (size_t j = 0; j < nvars && st == TLOP_OK; j++) {
+  k->k = xcalloc(nexprs + 1, sizeof *k->k);
+  k->names = xcalloc(nvars + 1, sizeof *k->names);
+  k->vars = xcalloc(nvars + 1, sizeof *k->vars);
+  char **fns = xcalloc(nexprs + 1, sizeof *fns);
+  size_t *which = xcalloc(nexprs + 1, sizeof *which), nfns = 0;
+  void **addrs = xcalloc(nexprs + 1, sizeof *addrs);
+  for (size_t j = 0; j < nvars; j++) {
     k->vars[j] = ctx_sym(ctx, names[j]);
-    if (!(k->names[j] = strdup(names[j])))
-      st = TLOP_ERR_NOMEM;
+    k->names[j] = xstrdup(names[j]);
   }
   jit_gen g;
   jit_gen_init(&g, ctx, jit->llctx, "tlop", pf, env, true);
-  for (size_t i = 0; i < nexprs && st == TLOP_OK; i++) {
+  for (size_t i = 0; i < nexprs; i++) {
     k->k[i].expr = exprs[i];
     char name[48];
     snprintf(name, sizeof name, "point.%zu", i);
@@ -145,7 +141,8 @@ tlop_status tlop_jit_compile(tlop_jit *jit, const tlop_expr *const *exprs, size_
     which[nfns] = i;
     fns[nfns++] = b.s;
   }
-  if (st == TLOP_OK && nfns) {
+  tlop_status st = TLOP_OK;
+  if (nfns) {
     st = jit_load(jit, g.mod, (const char *const *)fns, nfns, addrs);
     g.mod = NULL; /* jit_load consumed it */
     for (size_t j = 0; j < nfns && st == TLOP_OK; j++)
@@ -195,15 +192,9 @@ tlop_status jit_kernels_run(tlop_kernels *k, size_t which, const double *pts, si
   size_t most = n / MIN_POINTS_PER_THREAD;
   if (jobs > most)
     jobs = most ? most : 1;
-  work *w = calloc(jobs, sizeof *w);
-  pthread_t *th = calloc(jobs, sizeof *th);
-  bool *started = calloc(jobs, sizeof *started);
-  if (!w || !th || !started) {
-    free(w);
-    free(th);
-    free(started);
-    return TLOP_ERR_NOMEM;
-  }
+  work *w = xcalloc(jobs, sizeof *w);
+  pthread_t *th = xcalloc(jobs, sizeof *th);
+  bool *started = xcalloc(jobs, sizeof *started);
   /* Contiguous slices: each point's result depends on that point only, so any split
    * gives the same bits. */
   for (size_t t = 0, start = 0; t < jobs; t++) {
@@ -271,9 +262,7 @@ tlop_status tlop_kernels_eval(tlop_kernels *k, size_t which, const double *point
   if (!k->k[which].fn)
     return tlop_eval_batch(e, k->pf, k->env, (const char *const *)k->names, k->nvars, points,
                            npoints, out);
-  uint8_t *xf = malloc(npoints ? npoints : 1);
-  if (!xf)
-    return TLOP_ERR_NOMEM;
+  uint8_t *xf = xmalloc(npoints);
   tlop_status st = jit_kernels_run(k, which, points, npoints, out, xf);
   /* Not finite: the kernel leaves the point to the interpreter, which stops at the first
    * one that fails, with its diagnostic, as tlop_eval_batch does. */

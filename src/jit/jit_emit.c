@@ -120,10 +120,10 @@ static tlop_status output(tlop_ctx *ctx, LLVMModuleRef m, LLVMTargetMachineRef t
                           tlop_emit_target target, char **code, size_t *len) {
   if (target == TLOP_EMIT_LLVM_IR) {
     char *ir = LLVMPrintModuleToString(m);
-    *code = strdup(ir);
+    *code = xstrdup(ir);
     *len = strlen(ir);
     LLVMDisposeMessage(ir);
-    return *code ? TLOP_OK : TLOP_ERR_NOMEM;
+    return TLOP_OK;
   }
   char *msg = NULL;
   LLVMMemoryBufferRef buf;
@@ -132,13 +132,11 @@ static tlop_status output(tlop_ctx *ctx, LLVMModuleRef m, LLVMTargetMachineRef t
                                           &msg, &buf))
     return jit_fail_message(ctx, msg, "LLVM code generation failed");
   *len = LLVMGetBufferSize(buf);
-  *code = malloc(*len + 1);
-  if (*code) {
-    memcpy(*code, LLVMGetBufferStart(buf), *len);
-    (*code)[*len] = 0;
-  }
+  *code = xmalloc(*len + 1);
+  memcpy(*code, LLVMGetBufferStart(buf), *len);
+  (*code)[*len] = 0;
   LLVMDisposeMemoryBuffer(buf);
-  return *code ? TLOP_OK : TLOP_ERR_NOMEM;
+  return TLOP_OK;
 }
 
 tlop_status tlop_jit_emit(tlop_jit *jit, tlop_model *model, const char *const *algos,
@@ -157,8 +155,8 @@ tlop_status tlop_jit_emit(tlop_jit *jit, tlop_model *model, const char *const *a
   }
   jit_gen g;
   jit_gen_init(&g, ctx, jit->llctx, prefix, pf, env, bake_tables);
-  LLVMValueRef *points = calloc(nalgos + 1, sizeof *points);
-  tlop_status st = points ? TLOP_OK : TLOP_ERR_NOMEM;
+  LLVMValueRef *points = xcalloc(nalgos + 1, sizeof *points);
+  tlop_status st = TLOP_OK;
   for (size_t a = 0; a < nalgos && st == TLOP_OK; a++) {
     size_t np = 0;
     const char *const *params = tlop_algorithm_params(model, algos[a], &np);

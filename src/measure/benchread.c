@@ -144,12 +144,10 @@ static bool number(token t, double *out) {
 
 /* A name for messages: control bytes (a terminal's escapes) become '?'. */
 static char *tok_dup(token t) {
-  char *s = malloc(t.n + 1);
-  if (s) {
-    for (size_t i = 0; i < t.n; i++)
-      s[i] = (unsigned char)t.s[i] < 0x20 || t.s[i] == 0x7f ? '?' : t.s[i];
-    s[t.n] = 0;
-  }
+  char *s = xmalloc(t.n + 1);
+  for (size_t i = 0; i < t.n; i++)
+    s[i] = (unsigned char)t.s[i] < 0x20 || t.s[i] == 0x7f ? '?' : t.s[i];
+  s[t.n] = 0;
   return s;
 }
 
@@ -159,9 +157,7 @@ static char *rest_of_line(const char *s, const char *e) {
     s++;
   while (e > s && is_blank(e[-1]))
     e--;
-  char *d = malloc((size_t)(e - s) + 1), *o = d;
-  if (!d)
-    return NULL;
+  char *d = xmalloc((size_t)(e - s) + 1), *o = d;
   for (; s < e; s++)
     *o++ = (unsigned char)*s < 0x20 || *s == 0x7f ? '?' : *s;
   *o = 0;
@@ -176,7 +172,7 @@ static tlop_bench_series *series_new(reader *r, const char *name, const char *su
   b->series = grow_array(b->series, &r->cap_series, b->nseries + 1, sizeof *b->series);
   tlop_bench_series *s = &b->series[b->nseries++];
   memset(s, 0, sizeof *s);
-  s->name = strdup(name);
+  s->name = xstrdup(name);
   s->suite = suite;
   s->procs = procs;
   s->one_way = one_way;
@@ -399,10 +395,8 @@ tlop_status tlop_bench_parse(tlop_ctx *ctx, const char *name, const char *text, 
     return TLOP_ERR_ARG;
   *out = NULL;
   reader r = {.ctx = ctx, .path = name};
-  r.out = calloc(1, sizeof *r.out);
-  if (!r.out)
-    return TLOP_ERR_NOMEM;
-  r.out->path = strdup(name);
+  r.out = xcalloc(1, sizeof *r.out);
+  r.out->path = xstrdup(name);
   const char *p = text, *end = text + len;
   int lineno = 0;
   while (p < end && r.errors <= MAX_REPORTS) {

@@ -100,7 +100,7 @@ static char *read_small_file(const char *path) {
   size_t n = fread(buf, 1, sizeof buf - 1, f);
   fclose(f);
   buf[n] = 0;
-  return strdup(buf);
+  return xstrdup(buf);
 }
 
 static char *cpu_model(void) {
@@ -118,11 +118,11 @@ static char *cpu_model(void) {
     while (*s == ' ' || *s == '\t')
       s++;
     s[strcspn(s, "\n")] = 0;
-    model = strdup(s);
+    model = xstrdup(s);
   }
   if (f)
     fclose(f);
-  return model ? model : strdup("unknown");
+  return model ? model : xstrdup("unknown");
 }
 
 static int cmp_int(const void *a, const void *b) {
@@ -149,9 +149,9 @@ static int numa_nodes(int ***cpus, size_t **ncpus) {
     closedir(d);
   if (nids)
     qsort(ids, nids, sizeof *ids, cmp_int);
-  *cpus = calloc(nids ? nids : 1, sizeof **cpus);
-  *ncpus = calloc(nids ? nids : 1, sizeof **ncpus);
-  for (size_t i = 0; i < nids && *cpus && *ncpus; i++) {
+  *cpus = xcalloc(nids, sizeof **cpus);
+  *ncpus = xcalloc(nids, sizeof **ncpus);
+  for (size_t i = 0; i < nids; i++) {
     char path[96];
     snprintf(path, sizeof path, "/sys/devices/system/node/node%d/cpulist", ids[i]);
     char *text = read_small_file(path);
@@ -160,7 +160,7 @@ static int numa_nodes(int ***cpus, size_t **ncpus) {
     free(text);
   }
   free(ids);
-  return *cpus && *ncpus ? (int)nids : 0;
+  return (int)nids;
 }
 
 /* The largest cache of cpu0 (the last level), in bytes; 0 when unknown. */
@@ -401,19 +401,16 @@ static void decide(cell_run *c, double elapsed, bool *calibrating) {
       c->converged = true;
       next = n >= (size_t)cfg->reps ? 0 : iters;
     } else if (n >= MIN_SAMPLES) {
-      double *s = malloc(n * sizeof *s), med, lo, hi;
-      if (!s) {
-        atomic_store(&c->failed, 1);
+      /* on thread 0, the others waiting at the barrier: out of memory ends the process
+       * through the handler (tlop_set_oom_handler), as on the caller's thread */
+      double *s = xmalloc(n * sizeof *s), med, lo, hi;
+      memcpy(s, c->samples, n * sizeof *s);
+      qsort(s, n, sizeof *s, cmp_double);
+      median_ci(s, n, &med, &lo, &hi);
+      free(s);
+      c->converged = (hi - lo) / 2 <= cfg->rel_err * med;
+      if (c->converged || n >= (size_t)cfg->max_reps)
         next = 0;
-      } else {
-        memcpy(s, c->samples, n * sizeof *s);
-        qsort(s, n, sizeof *s, cmp_double);
-        median_ci(s, n, &med, &lo, &hi);
-        free(s);
-        c->converged = (hi - lo) / 2 <= cfg->rel_err * med;
-        if (c->converged || n >= (size_t)cfg->max_reps)
-          next = 0;
-      }
     }
   }
   atomic_store(&c->iters, next);
@@ -480,11 +477,9 @@ static void *worker(void *arg) {
 static bool roles(cell_run *c, tlop_setup setup, int tau) {
   bool serial = tau == 1 && c->ncores >= 2;
   int n = c->nthreads = serial ? 2 : tau;
-  c->write = malloc((size_t)n * sizeof *c->write);
-  c->read = malloc((size_t)n * sizeof *c->read);
-  c->read_first = calloc((size_t)n, sizeof *c->read_first);
-  if (!c->write || !c->read || !c->read_first)
-    return false;
+  c->write = xmalloc((size_t)n * sizeof *c->write);
+  c->read = xmalloc((size_t)n * sizeof *c->read);
+  c->read_first = xcalloc((size_t)n, sizeof *c->read_first);
   if (serial) {
     c->nch = 2;
     c->transfers = 4;
@@ -513,9 +508,7 @@ static bool roles(cell_run *c, tlop_setup setup, int tau) {
       c->read[i] = i % 2 ? i / 2 : -1;
     }
   }
-  c->ch = calloc((size_t)c->nch, sizeof *c->ch);
-  if (!c->ch)
-    return false;
+  c->ch = xcalloc((size_t)c->nch, sizeof *c->ch);
   for (int i = 0; i < c->nch; i++) {
     c->ch[i].full = aligned_alloc(LINE, (size_t)c->slots * sizeof(flag));
     c->ch[i].done = aligned_alloc(LINE, (size_t)c->slots * sizeof(flag));
@@ -562,11 +555,12 @@ static tlop_status run_cell(tlop_ctx *ctx, const run_cfg *cfg, tlop_setup setup,
   pthread_t *th = NULL;
   thread_arg *args = NULL;
   int started = 0, n = 0;
-  if (!roles(&c, setup, tau) || !(th = calloc((size_t)c.nthreads, sizeof *th)) ||
-      !(args = calloc((size_t)c.nthreads, sizeof *args))) {
+  if (!roles(&c, setup, tau)) {
     st = TLOP_ERR_NOMEM;
     goto done;
   }
+  th = xcalloc((size_t)c.nthreads, sizeof *th);
+  args = xcalloc((size_t)c.nthreads, sizeof *args);
   n = c.bar.n = c.nthreads;
   for (; started < n; started++) {
     args[started] = (thread_arg){&c, started};
@@ -846,9 +840,7 @@ static bool cores_allowed(tlop_ctx *ctx, const int *cores, size_t n) {
 static tlop_measure_result *result_new(const tlop_measure_opts *o, const run_cfg *cfg,
                                        const double *sizes, size_t nsizes, int ntau,
                                        const int *cores, size_t ncores) {
-  tlop_measure_result *r = calloc(1, sizeof *r);
-  if (!r)
-    return NULL;
+  tlop_measure_result *r = xcalloc(1, sizeof *r);
   r->setup = o->setup;
   r->slots = cfg->slots;
   r->seg = cfg->seg;
@@ -859,15 +851,11 @@ static tlop_measure_result *result_new(const tlop_measure_opts *o, const run_cfg
   r->max_reps = cfg->max_reps;
   r->rel_err = cfg->rel_err;
   r->min_time = cfg->min_time;
-  r->m = malloc(nsizes * sizeof *r->m);
-  r->L = calloc(nsizes * (size_t)ntau, sizeof *r->L);
-  r->L_seg = malloc((size_t)ntau * sizeof *r->L_seg);
-  r->cores = malloc((size_t)ntau * sizeof *r->cores);
+  r->m = xmalloc(nsizes * sizeof *r->m);
+  r->L = xcalloc(nsizes * (size_t)ntau, sizeof *r->L);
+  r->L_seg = xmalloc((size_t)ntau * sizeof *r->L_seg);
+  r->cores = xmalloc((size_t)ntau * sizeof *r->cores);
   r->cpu_model = cpu_model();
-  if (!r->m || !r->L || !r->L_seg || !r->cores || !r->cpu_model) {
-    tlop_measure_free(r);
-    return NULL;
-  }
   memcpy(r->m, sizes, nsizes * sizeof *r->m);
   for (int t = 0; t < ntau; t++)
     r->cores[t] = cores[(size_t)t % ncores];
@@ -971,9 +959,7 @@ tlop_status tlop_measure(tlop_ctx *ctx, const tlop_measure_opts *o, tlop_measure
   int *cores = NULL;
   size_t ncores = 0;
   if (o->cores) {
-    cores = malloc(o->ncores * sizeof *cores);
-    if (!cores)
-      return TLOP_ERR_NOMEM;
+    cores = xcalloc(o->ncores, sizeof *cores);
     memcpy(cores, o->cores, o->ncores * sizeof *cores);
     ncores = o->ncores;
     if (!cores_allowed(ctx, cores, ncores)) {
@@ -993,10 +979,10 @@ tlop_status tlop_measure(tlop_ctx *ctx, const tlop_measure_opts *o, tlop_measure
     nsizes = tlop_measure_default_sizes(&sizes);
   tlop_measure_result *r = NULL;
   staged table = {0}, json = {0};
-  if (st == TLOP_OK && !(r = result_new(o, &cfg, sizes, nsizes, ntau, cores, ncores)))
-    st = TLOP_ERR_NOMEM;
-  if (st == TLOP_OK)
+  if (st == TLOP_OK) {
+    r = result_new(o, &cfg, sizes, nsizes, ntau, cores, ncores);
     cfg.llc = r->llc_bytes;
+  }
   /* the files are opened first: an unwritable place fails before minutes of measuring */
   if (st == TLOP_OK && o->output && !staged_open(ctx, &table, o->output))
     st = TLOP_ERR_IO;

@@ -68,7 +68,7 @@ static char *group_text(reader *r) {
   if (!end) {
     r->error = "a '{' without its '}'";
     r->p = r->end;
-    return strdup("");
+    return xstrdup("");
   }
   strbuf b = {0};
   for (const char *q = r->p + 1; q < end; q++) {

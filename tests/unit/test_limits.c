@@ -37,7 +37,28 @@ static void test_oom_handler(void) {
     CHECK(!"grow_array returned from a refused request");
   }
   CHECK(refused >= huge / 8 * 8);
+  refused = 0;
+  if (!setjmp(escape)) {
+    void *p = xcalloc(huge, 4); /* the product wraps: calloc refuses it, named as SIZE_MAX */
+    free(p);
+    CHECK(!"xcalloc returned from a refused request");
+  }
+  CHECK(refused == SIZE_MAX);
   CHECK(tlop_set_oom_handler(NULL) == escape_oom);
+}
+
+/* xstrdup and xstrndup copy as strdup and strndup do, into memory free() takes. */
+static void test_xstrdup(void) {
+  char *a = xstrdup("latency"), *b = xstrndup("latency", 3), *c = xstrndup("ab", 10);
+  char *d = xstrdup("");
+  CHECK_STR(a, "latency");
+  CHECK_STR(b, "lat");
+  CHECK_STR(c, "ab");
+  CHECK_STR(d, "");
+  free(a);
+  free(b);
+  free(c);
+  free(d);
 }
 
 static char said[512];
@@ -112,6 +133,7 @@ int main(int argc, char **argv) {
   (void)argc;
   (void)argv;
   test_oom_handler();
+  test_xstrdup();
   test_depth();
   test_print();
   test_table();
