@@ -378,10 +378,6 @@ int main(int argc, char **argv) {
     cli c = {0};
     c.cmd = name;
     c.ctx = tlop_ctx_new();
-    if (!c.ctx) {
-      fputs("tlop: out of memory\n", stderr);
-      return EXIT_INPUT;
-    }
     tlop_ctx_set_diag(c.ctx, cli_print_diag, NULL);
     use_installed_stdlib(c.ctx);
     int rc = commands[i].run(&c, argc - 1, argv + 1);

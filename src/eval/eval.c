@@ -1308,8 +1308,10 @@ static bool eval(eval_state *es, const ir_node *n, double *out) {
 
 static void start(eval_state *es) {
   es->failed = false;
-  free(es->error.what);
-  es->error = (eval_error){0};
+  if (es->error.what) { /* not a call to free per point: the cheapest kernels feel it */
+    free(es->error.what);
+    es->error = (eval_error){0};
+  }
   es->terms = 0;
   es->proj_on = true;
   es->proj_mult = 1;
