@@ -73,6 +73,7 @@ TIMEOUT=10
 time_ms=${TLOP_BAD_TIME_MS:-1000}
 rss_mb=${TLOP_BAD_RSS_MB:-256}
 limit=${TLOP_LIMIT:-$(dirname "$tlop")/tests/bad/tlop_limit}
+case $limit in /*) ;; *) limit=$PWD/$limit ;; esac
 
 # The cases to run, as "DIR<TAB>NAME" lines, DIR absolute.
 list=()
