@@ -48,8 +48,8 @@ mode=check
 skips=()
 while (($#)); do
   case $1 in
-    --update) mode=update ;;
-    --times) mode=times ;;
+    --update) mode='update' ;;
+    --times) mode='times' ;;
     --skip) (($# >= 2)) || usage; skips+=("$2"); shift ;;
     --) shift; break ;;
     -*) usage ;;
