@@ -1,4 +1,4 @@
-/* tlop_limit.c — runs a command and measures it, for tests/bad/run.sh.
+/* tlop_limit.c — runs a command and measures it, for tests/run_cases.sh (hostile cases).
  *
  *   tlop_limit REPORT KILL_SECONDS COMMAND [ARG]...
  *

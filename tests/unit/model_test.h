@@ -8,15 +8,9 @@
 #include "api/api.h"
 #include "unit.h"
 
-static char last[600];
+static unit_diags diags; /* unit.h's recorder: diags.last_error_text, the last error */
 static tlop_ctx *ctx;
 static tlop_model *model;
-
-static void on_diag(void *user, const tlop_diag *d) {
-  (void)user;
-  if (d->severity == TLOP_ERROR)
-    snprintf(last, sizeof last, "%s", d->text);
-}
 
 /* TEXT evaluated on platform PF_NAME of the model with the values of ENV (NULL: the
  * defaults); NaN (and the error on stderr) if it does not evaluate. */
@@ -25,11 +19,11 @@ static double value_in(const char *pf_name, const char *text, const tlop_env *en
   tlop_expr *e;
   double v = NAN;
   if (tlop_platform_open(model, pf_name, &pf) != TLOP_OK) {
-    fprintf(stderr, "platform %s: %s\n", pf_name ? pf_name : "(default)", last);
+    fprintf(stderr, "platform %s: %s\n", pf_name ? pf_name : "(default)", diags.last_error_text);
     return NAN;
   }
   if (tlop_expr_parse(model, text, env, &e) != TLOP_OK || tlop_eval(e, pf, env, &v) != TLOP_OK)
-    fprintf(stderr, "%s: %s\n", text, last);
+    fprintf(stderr, "%s: %s\n", text, diags.last_error_text);
   tlop_platform_free(pf);
   return v;
 }
@@ -45,10 +39,10 @@ static int model_test_main(int argc, char **argv, const char *name, const char *
   const char *root = argc > 1 ? argv[1] : ".";
   char path[4096];
   ctx = tlop_ctx_new();
-  tlop_ctx_set_diag(ctx, on_diag, NULL);
+  tlop_ctx_set_diag(ctx, unit_diag, &diags);
   snprintf(path, sizeof path, "%s/tests/unit/%s.tlop", root, name);
   if (tlop_load_source(ctx, path, src, strlen(src), &model) != TLOP_OK) {
-    fprintf(stderr, "%s: %s\n", name, last);
+    fprintf(stderr, "%s: %s\n", name, diags.last_error_text);
     return 1;
   }
   char report[64];

@@ -7,19 +7,9 @@
 
 #include <stdlib.h>
 
-#define MAX_CAPTURED 64
-
-typedef struct {
-  int n;
-  int line[MAX_CAPTURED];
-  char msg[MAX_CAPTURED][400];
-} diags;
-
+/* unit.h's recorder, which checks the form of each of the first UNIT_MAX_DIAGS errors too */
 static void capture(void *user, const tlop_diag *d) {
-  diags *r = user;
-  if (r->n < MAX_CAPTURED) {
-    r->line[r->n] = d->line;
-    snprintf(r->msg[r->n], sizeof r->msg[r->n], "%s", d->message);
+  if (((unit_diags *)user)->n < UNIT_MAX_DIAGS) {
     /* every error names the file and, for a line, file:line */
     CHECK(d->file && strcmp(d->file, "bench.txt") == 0);
     char where[64];
@@ -29,14 +19,14 @@ static void capture(void *user, const tlop_diag *d) {
     size_t n = strlen(d->message);
     CHECK(n > 0 && !(d->message[0] >= 'A' && d->message[0] <= 'Z') && d->message[n - 1] != '.');
   }
-  r->n++;
+  unit_diag(user, d);
 }
 
 static tlop_ctx *ctx;
-static diags seen;
+static unit_diags seen;
 
 static tlop_status parse_n(const char *text, size_t len, tlop_bench **b) {
-  memset(&seen, 0, sizeof seen);
+  unit_diags_reset(&seen);
   return tlop_bench_parse(ctx, "bench.txt", text, len, b);
 }
 
@@ -48,12 +38,12 @@ static void fails_at(const char *text, int line, const char *sub) {
   CHECK(parse(text, &b) == TLOP_ERR_TABLE);
   CHECK(b == NULL);
   int found = 0;
-  for (int i = 0; i < seen.n && i < MAX_CAPTURED; i++)
+  for (int i = 0; i < seen.n && i < UNIT_MAX_DIAGS; i++)
     found |= seen.line[i] == line && strstr(seen.msg[i], sub) != NULL;
   CHECK(found);
   if (!found) {
     fprintf(stderr, "  expected line %d: %s\n", line, sub);
-    for (int i = 0; i < seen.n && i < MAX_CAPTURED; i++)
+    for (int i = 0; i < seen.n && i < UNIT_MAX_DIAGS; i++)
       fprintf(stderr, "  got line %d: %s\n", seen.line[i], seen.msg[i]);
   }
 }
@@ -203,7 +193,7 @@ static void test_hostile(void) {
   memcpy(junk, head, strlen(head));
   CHECK(parse_n(junk, n, &b) == TLOP_ERR_TABLE && b == NULL);
   CHECK(seen.n > 0 && seen.n <= 60);
-  for (int i = 0; i < seen.n && i < MAX_CAPTURED; i++)
+  for (int i = 0; i < seen.n && i < UNIT_MAX_DIAGS; i++)
     for (const char *p = seen.msg[i]; *p; p++)
       CHECK((unsigned char)*p >= 0x20 && *p != 0x7f);
   free(junk);
@@ -246,7 +236,7 @@ static void test_read_file(const char *root) {
   tlop_bench *b = NULL;
   char path[4096];
   snprintf(path, sizeof path, "%s/tests/measure/no-such-file.txt", root);
-  memset(&seen, 0, sizeof seen);
+  unit_diags_reset(&seen);
   tlop_ctx_set_diag(ctx, NULL, NULL);
   CHECK(tlop_bench_read(ctx, path, &b) == TLOP_ERR_IO && b == NULL);
   tlop_ctx_set_diag(ctx, capture, &seen);

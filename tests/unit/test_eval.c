@@ -15,39 +15,13 @@
 
 /* ---- recording diagnostics ---- */
 
-#define MAX_DIAGS 64
+static unit_diags D; /* unit.h's recorder */
 
-typedef struct {
-  int n, errors, warnings;
-  tlop_severity sev[MAX_DIAGS];
-  char msg[MAX_DIAGS][600];
-} diags;
+static void dreset(void) { unit_diags_reset(&D); }
 
-static diags D;
+static int dhas(tlop_severity sev, const char *sub) { return unit_diags_has(&D, sev, 0, sub); }
 
-static void on_diag(void *user, const tlop_diag *d) {
-  diags *r = user;
-  if (r->n < MAX_DIAGS) {
-    r->sev[r->n] = d->severity;
-    snprintf(r->msg[r->n], sizeof r->msg[r->n], "%s", d->message);
-  }
-  r->n++;
-  if (d->severity == TLOP_ERROR) r->errors++;
-  if (d->severity == TLOP_WARNING) r->warnings++;
-}
-
-static void dreset(void) { memset(&D, 0, sizeof D); }
-
-static int dhas(tlop_severity sev, const char *sub) {
-  for (int i = 0; i < D.n && i < MAX_DIAGS; i++)
-    if (D.sev[i] == sev && strstr(D.msg[i], sub)) return 1;
-  return 0;
-}
-
-static void ddump(void) {
-  for (int i = 0; i < D.n && i < MAX_DIAGS; i++)
-    fprintf(stderr, "    [%d] %s\n", (int)D.sev[i], D.msg[i]);
-}
+static void ddump(void) { unit_diags_dump(&D); }
 
 #define EXPECT_DIAG(sev, sub)                                                          \
   do {                                                                                 \
@@ -637,7 +611,7 @@ int main(int argc, char **argv) {
   (void)argc;
   (void)argv;
   ctx = tlop_ctx_new();
-  tlop_ctx_set_diag(ctx, on_diag, &D);
+  tlop_ctx_set_diag(ctx, unit_diag, &D);
   if (tlop_load_source(ctx, "eval.tlop", SOURCE, strlen(SOURCE), &model) != TLOP_OK ||
       tlop_platform_open(model, NULL, &pf) != TLOP_OK) {
     fprintf(stderr, "eval: cannot load the model\n");

@@ -14,44 +14,16 @@
 
 /* ---- recording diagnostics ---- */
 
-#define MAX_DIAGS 64
+static unit_diags D; /* unit.h's recorder */
 
-typedef struct {
-  int n, errors, warnings, notes;
-  tlop_severity sev[MAX_DIAGS];
-  int line[MAX_DIAGS];
-  char msg[MAX_DIAGS][512];
-} diags;
-
-static diags D;
-
-static void on_diag(void *user, const tlop_diag *d) {
-  diags *r = user;
-  if (r->n < MAX_DIAGS) {
-    r->sev[r->n] = d->severity;
-    r->line[r->n] = d->line;
-    snprintf(r->msg[r->n], sizeof r->msg[r->n], "%s", d->message);
-  }
-  r->n++;
-  if (d->severity == TLOP_ERROR) r->errors++;
-  else if (d->severity == TLOP_WARNING) r->warnings++;
-  else r->notes++;
-}
-
-static void dreset(void) { memset(&D, 0, sizeof D); }
+static void dreset(void) { unit_diags_reset(&D); }
 
 /* Some error diagnostic contains `sub` (at `line`, unless line is 0). */
-static int dhas(int line, const char *sub) {
-  for (int i = 0; i < D.n && i < MAX_DIAGS; i++)
-    if (D.sev[i] == TLOP_ERROR && (line == 0 || D.line[i] == line) && strstr(D.msg[i], sub))
-      return 1;
-  return 0;
-}
+static int dhas(int line, const char *sub) { return unit_diags_has(&D, TLOP_ERROR, line, sub); }
 
 static void ddump(const char *why) {
   fprintf(stderr, "  diagnostics (%s):\n", why);
-  for (int i = 0; i < D.n && i < MAX_DIAGS; i++)
-    fprintf(stderr, "    [%d] line %d: %s\n", (int)D.sev[i], D.line[i], D.msg[i]);
+  unit_diags_dump(&D);
 }
 
 #define EXPECT_DIAG(line, sub)                                                        \
@@ -82,7 +54,7 @@ static int name_counter;
 
 static tlop_ctx *new_ctx(void) {
   tlop_ctx *c = tlop_ctx_new();
-  tlop_ctx_set_diag(c, on_diag, &D);
+  tlop_ctx_set_diag(c, unit_diag, &D);
   return c;
 }
 

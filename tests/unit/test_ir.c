@@ -13,16 +13,7 @@
 
 /* ---- diagnostics ---- */
 
-static int nerrors;
-static char last_error[512];
-
-static void on_diag(void *user, const tlop_diag *d) {
-  (void)user;
-  if (d->severity == TLOP_ERROR) {
-    nerrors++;
-    snprintf(last_error, sizeof last_error, "%s", d->message);
-  }
-}
+static unit_diags D; /* unit.h's recorder: D.errors, D.last_error (its message) */
 
 static tlop_ctx *ctx;
 static tlop_model *model; /* a platform and taulop/transmission (T, exch) */
@@ -40,7 +31,7 @@ static const char *SOURCE =
 static const ir_node *node_of(const char *text) {
   tlop_expr *e = NULL;
   if (tlop_expr_parse(model, text, env, &e) != TLOP_OK) {
-    fprintf(stderr, "  cannot parse \"%s\": %s\n", text, last_error);
+    fprintf(stderr, "  cannot parse \"%s\": %s\n", text, D.last_error);
     return NULL;
   }
   return e->node;
@@ -251,7 +242,7 @@ static void test_subst(void) {
       CHECK(ok2 && v2 == want_v[t]);
       if (!(ok1 && ok2 && v1 == want_v[t] && v2 == want_v[t]))
         fprintf(stderr, "  \"%s\": evaluated %g, substituted %g (%s), expected %g\n", texts[t],
-                v1, v2, ok2 ? "ok" : last_error, want_v[t]);
+                v1, v2, ok2 ? "ok" : D.last_error, want_v[t]);
     }
     /* values substituted by tlop_simplify agree with evaluation too (i = k = 3) */
     static const char *stexts[] = {"sum j = 1 .. i : j", "sum i = 1 .. k : i", "sum i = 1 .. k : L(m, i)"};
@@ -746,9 +737,9 @@ static void g(gen *st, gkind k, int depth) {
 
 static int round_trip(const char *text, int verbose) {
   tlop_expr *e1 = NULL, *e2 = NULL;
-  nerrors = 0;
+  D.errors = 0;
   if (tlop_expr_parse(model, text, env, &e1) != TLOP_OK) {
-    if (verbose) fprintf(stderr, "  generated text does not parse: %s\n    %s\n", last_error, text);
+    if (verbose) fprintf(stderr, "  generated text does not parse: %s\n    %s\n", D.last_error, text);
     return -1;
   }
   char *printed = tlop_expr_print(ctx, e1, TLOP_FORMAT_TLOP);
@@ -760,7 +751,7 @@ static int round_trip(const char *text, int verbose) {
       fprintf(stderr, "    again:   %s\n", again);
       free(again);
     } else {
-      fprintf(stderr, "    reparse: %s\n", last_error);
+      fprintf(stderr, "    reparse: %s\n", D.last_error);
     }
   }
   free(printed);
@@ -838,10 +829,10 @@ int main(int argc, char **argv) {
   (void)argc;
   (void)argv;
   ctx = tlop_ctx_new();
-  tlop_ctx_set_diag(ctx, on_diag, NULL);
+  tlop_ctx_set_diag(ctx, unit_diag, &D);
   if (tlop_load_source(ctx, "ir.tlop", SOURCE, strlen(SOURCE), &model) != TLOP_OK ||
       tlop_platform_open(model, NULL, &pf) != TLOP_OK) {
-    fprintf(stderr, "ir: cannot load the model: %s\n", last_error);
+    fprintf(stderr, "ir: cannot load the model: %s\n", D.last_error);
     return 1;
   }
   env = tlop_env_new(ctx);

@@ -61,24 +61,19 @@ static void test_xstrdup(void) {
   free(d);
 }
 
-static char said[512];
-
-static void keep_diag(void *user, const tlop_diag *d) {
-  (void)user;
-  snprintf(said, sizeof said, "%s", d->text);
-}
+static unit_diags D; /* unit.h's recorder: D.last_text, what was said last */
 
 /* Whether loading `text` under ctx fails with a message that contains `needle`. */
 static bool refused_naming(tlop_ctx *ctx, const char *text, const char *needle) {
   tlop_model *m;
-  said[0] = 0;
+  unit_diags_reset(&D);
   return tlop_load_source(ctx, "t.tlop", text, strlen(text), &m) != TLOP_OK &&
-         strstr(said, needle) != NULL;
+         strstr(D.last_text, needle) != NULL;
 }
 
 static void test_depth(void) {
   tlop_ctx *ctx = tlop_ctx_new();
-  tlop_ctx_set_diag(ctx, keep_diag, NULL);
+  tlop_ctx_set_diag(ctx, unit_diag, &D);
   const char *seven = "param x = ((((((1 + 2) * 3) - 4) / 5) + 6) * 7);";
   tlop_model *m;
   CHECK(tlop_load_source(ctx, "a.tlop", seven, strlen(seven), &m) == TLOP_OK);
@@ -92,7 +87,7 @@ static void test_depth(void) {
 
 static void test_print(void) {
   tlop_ctx *ctx = tlop_ctx_new();
-  tlop_ctx_set_diag(ctx, keep_diag, NULL);
+  tlop_ctx_set_diag(ctx, unit_diag, &D);
   const char *src = "param y = 2;";
   tlop_model *m;
   tlop_expr *e;
@@ -103,7 +98,7 @@ static void test_print(void) {
   free(text);
   tlop_ctx_set_max_print(ctx, 3);
   CHECK(tlop_expr_print(ctx, e, TLOP_FORMAT_TLOP) == NULL);
-  CHECK(strstr(said, "more than 3 (--max-print") != NULL);
+  CHECK(strstr(D.last_text, "more than 3 (--max-print") != NULL);
   tlop_ctx_free(ctx);
 }
 

@@ -12,11 +12,7 @@
 #include <stdlib.h>
 #include <unistd.h>
 
-static int errors_seen;
-static void count(void *user, const tlop_diag *d) {
-  (void)user;
-  errors_seen += d->severity == TLOP_ERROR;
-}
+static unit_diags D; /* unit.h's recorder: D.errors */
 
 static char *slurp(const char *path, size_t *len) {
   FILE *f = fopen(path, "rb");
@@ -37,9 +33,9 @@ static void test_cores(tlop_ctx *ctx) {
   free(c);
   const char *bad[] = {"", "a", "3-1", "1,", "-1", "1-", "99999999999"};
   for (size_t i = 0; i < sizeof bad / sizeof *bad; i++) {
-    errors_seen = 0;
+    unit_diags_reset(&D);
     CHECK(tlop_measure_parse_cores(ctx, bad[i], &c, &n) == TLOP_ERR_ARG);
-    CHECK(errors_seen == 1);
+    CHECK(D.errors == 1);
   }
 }
 
@@ -71,9 +67,9 @@ static void test_run(tlop_ctx *ctx, const char *dir, tlop_setup setup, int tau) 
   o.output = table;
   o.json = json;
   tlop_measure_result *r = NULL;
-  errors_seen = 0;
+  unit_diags_reset(&D);
   CHECK(tlop_measure(ctx, &o, &r) == TLOP_OK);
-  CHECK(errors_seen == 0);
+  CHECK(D.errors == 0);
   if (!r)
     return;
   CHECK(r->nsizes == 4 && r->ntau == tau && r->o.value > 0);
@@ -125,8 +121,8 @@ static void test_stop_and_refusals(tlop_ctx *ctx, const char *dir) {
 
   o = tiny(sizes, 2, (int)sysconf(_SC_NPROCESSORS_ONLN) + 1);
   o.output = table;
-  errors_seen = 0;
-  CHECK(tlop_measure(ctx, &o, &r) == TLOP_ERR_ARG && errors_seen == 1);
+  unit_diags_reset(&D);
+  CHECK(tlop_measure(ctx, &o, &r) == TLOP_ERR_ARG && D.errors == 1);
   CHECK(access(table, F_OK) != 0);
   static const double down[] = {64, 1};
   o = tiny(down, 2, 1);
@@ -188,7 +184,7 @@ int main(int argc, char **argv) {
   (void)argc;
   (void)argv;
   tlop_ctx *ctx = tlop_ctx_new();
-  tlop_ctx_set_diag(ctx, count, NULL);
+  tlop_ctx_set_diag(ctx, unit_diag, &D);
   char dir[] = "/tmp/tlop-measure-XXXXXX";
   if (!mkdtemp(dir))
     return 1;

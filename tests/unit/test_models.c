@@ -46,7 +46,7 @@ static double value_on_with(const char *pf, const char *sets, const char *text) 
     char *eq = strchr(item, '=');
     if (!eq) continue;
     *eq = 0;
-    if (tlop_env_set_text(env, item, eq + 1) != TLOP_OK) fprintf(stderr, "%s: %s\n", item, last);
+    if (tlop_env_set_text(env, item, eq + 1) != TLOP_OK) fprintf(stderr, "%s: %s\n", item, diags.last_error_text);
   }
   double v = value_in(pf, text, env);
   tlop_env_free(env);
@@ -461,7 +461,7 @@ static void every_p(void) {
       snprintf(text, sizeof text, "%s(1 KiB, %d)", COLLECTIVES[a], P);
       if (tlop_expr_parse(model, text, NULL, &e) != TLOP_OK || tlop_eval(e, tau, NULL, &v) != TLOP_OK ||
           tlop_eval(e, generic, NULL, &g) != TLOP_OK) {
-        fprintf(stderr, "%s: %s\n", text, last);
+        fprintf(stderr, "%s: %s\n", text, diags.last_error_text);
         bad++;
         continue;
       }
@@ -640,9 +640,9 @@ static int refused(const char *sets, const char *text, const char *why) {
     char *eq = strchr(item, '=');
     if (eq) *eq = 0, tlop_env_set_text(env, item, eq + 1);
   }
-  last[0] = 0;
+  unit_diags_reset(&diags);
   int ok = tlop_platform_open(model, "tau", &pf) == TLOP_OK && tlop_expr_parse(model, text, env, &e) == TLOP_OK &&
-           tlop_eval(e, pf, env, &v) != TLOP_OK && strstr(last, why);
+           tlop_eval(e, pf, env, &v) != TLOP_OK && strstr(diags.last_error_text, why);
   tlop_platform_free(pf);
   tlop_env_free(env);
   return ok;
@@ -709,7 +709,7 @@ static void every_p_older(void) {
       if (is_power_of_two(P))
         OLDER_EXPECT(G, e, want);
       else if (!refused(G, e, "log2 of 0")) {
-        fprintf(stderr, "P = %d: %s evaluates (%s)\n", P, e, last);
+        fprintf(stderr, "P = %d: %s evaluates (%s)\n", P, e, diags.last_error_text);
         bad++;
       }
     }

@@ -12,16 +12,7 @@
 #include <stdlib.h>
 #include <unistd.h>
 
-static int diag_errors;
-static char last_diag[600];
-
-static void on_diag(void *user, const tlop_diag *d) {
-  (void)user;
-  if (d->severity == TLOP_ERROR) {
-    diag_errors++;
-    snprintf(last_diag, sizeof last_diag, "%s", d->text);
-  }
-}
+static unit_diags D; /* unit.h's recorder: D.errors, D.last_error_text */
 
 static const char model_src[] =
     "param S = 8 KiB;\n"
@@ -35,7 +26,7 @@ static tlop_model *model;
 static char *simplified(const char *text, const char *assume, int unroll, tlop_format f) {
   tlop_expr *e, *r;
   if (tlop_expr_parse_symbolic(model, text, &e) != TLOP_OK) {
-    fprintf(stderr, "cannot parse %s: %s\n", text, last_diag);
+    fprintf(stderr, "cannot parse %s: %s\n", text, D.last_error_text);
     return NULL;
   }
   tlop_simp_opts o = {assume, 0, unroll, NULL, NULL};
@@ -268,7 +259,7 @@ static void properties(int cases) {
     const char *assume = rnd(2) ? "P = 2^p, p >= 1, c >= 1, integer(c)" : NULL;
     tlop_expr *e, *r, *r2, *back;
     if (tlop_expr_parse_symbolic(model, b.s, &e) != TLOP_OK) {
-      fprintf(stderr, "generator produced %s: %s\n", b.s, last_diag);
+      fprintf(stderr, "generator produced %s: %s\n", b.s, D.last_error_text);
       unit_failures++;
       free(b.s);
       continue;
@@ -291,7 +282,7 @@ static void properties(int cases) {
       if (!same) {
         char *again = back ? tlop_expr_print(ctx, back, formats[f]) : NULL;
         fprintf(stderr, "round trip (format %d): %s\n  printed: %s\n  read:    %s %s\n", f, b.s,
-                src, again ? again : "(error)", again ? "" : last_diag);
+                src, again ? again : "(error)", again ? "" : D.last_error_text);
         free(again);
         unit_failures++;
       }
@@ -308,13 +299,13 @@ static void properties(int cases) {
     tlop_env_set(env, "P", assume ? (double)(1 << p) : 1 + rnd01() * 100, TLOP_KIND_NUMBER);
     tlop_env_set(env, "m", 1 + rnd(1 << 20), TLOP_KIND_SIZE);
     double v1, v2;
-    int before = diag_errors;
+    int before = D.errors;
     bool ok1 = eval_text(e, pf, env, &v1), ok2 = eval_text(r, pf, env, &v2);
     if (!ok1 || !ok2) {
       /* both fail (e.g. a sum too large) or it is a bug */
       CHECK(ok1 == ok2);
       skipped++;
-      diag_errors = before;
+      D.errors = before;
     } else {
       double err = fabs(v1 - v2) / fmax(fmax(fabs(v1), fabs(v2)), 1e-300);
       if (err > 1e-12) {
@@ -358,7 +349,7 @@ static void kept_lets(void) {
           tlop_simplify(back, &o, &again) == TLOP_OK);
     char *read = again ? tlop_expr_print(ctx, again, TLOP_FORMAT_TLOP) : NULL;
     if (!read)
-      fprintf(stderr, "format %d does not read back: %s\n  %s\n", (int)shown[f], last_diag,
+      fprintf(stderr, "format %d does not read back: %s\n  %s\n", (int)shown[f], D.last_error_text,
               print ? print : "");
     CHECK_STR(read, once ? once : "");
     free(read);
@@ -386,9 +377,9 @@ static void kept_lets(void) {
 int main(int argc, char **argv) {
   (void)argc, (void)argv;
   ctx = tlop_ctx_new();
-  tlop_ctx_set_diag(ctx, on_diag, NULL);
+  tlop_ctx_set_diag(ctx, unit_diag, &D);
   if (tlop_load_source(ctx, "simp.tlop", model_src, strlen(model_src), &model) != TLOP_OK) {
-    fprintf(stderr, "model: %s\n", last_diag);
+    fprintf(stderr, "model: %s\n", D.last_error_text);
     return 1;
   }
   paper_equations();

@@ -17,16 +17,7 @@
 #include <stdlib.h>
 #include <unistd.h>
 
-static int nerrors;
-static char last_error[512];
-
-static void on_diag(void *user, const tlop_diag *d) {
-  (void)user;
-  if (d->severity == TLOP_ERROR) {
-    nerrors++;
-    snprintf(last_error, sizeof last_error, "%s", d->message);
-  }
-}
+static unit_diags D; /* unit.h's recorder: D.errors, D.last_error (its message) */
 
 static tlop_ctx *ctx;
 static tlop_model *model;
@@ -108,7 +99,7 @@ static double run(const tlop_platform *pf, const char *algo, double m, int P) {
   tlop_expr *x = NULL;
   double v = NAN;
   if (tlop_expr_parse(model, text, NULL, &x) != TLOP_OK || tlop_eval(x, pf, NULL, &v) != TLOP_OK) {
-    fprintf(stderr, "  %s failed: %s\n", text, last_error);
+    fprintf(stderr, "  %s failed: %s\n", text, D.last_error);
     return NAN;
   }
   return v;
@@ -319,10 +310,10 @@ static int test_real_table(const char *root) {
 int main(int argc, char **argv) {
   const char *root = argc > 1 ? argv[1] : ".";
   ctx = tlop_ctx_new();
-  tlop_ctx_set_diag(ctx, on_diag, NULL);
+  tlop_ctx_set_diag(ctx, unit_diag, &D);
   static const char *src = "import \"mpich/bcast\";\n";
   if (tlop_load_source(ctx, "stdlib.tlop", src, strlen(src), &model) != TLOP_OK) {
-    fprintf(stderr, "stdlib: cannot import mpich/bcast: %s\n", last_error);
+    fprintf(stderr, "stdlib: cannot import mpich/bcast: %s\n", D.last_error);
     return 1;
   }
   /* the four algorithms, each of (m, P) */
@@ -344,6 +335,6 @@ int main(int argc, char **argv) {
   }
   test_small_table();
   tlop_ctx_free(ctx);
-  CHECK(nerrors == 0);
+  CHECK(D.errors == 0);
   return unit_report("stdlib");
 }

@@ -1,1 +1,0 @@
-simplify ../../bad/cases/ev.tlop 'if P > 2 then L(m, P/0) else L(m, 1)'

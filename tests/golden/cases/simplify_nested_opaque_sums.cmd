@@ -1,1 +1,0 @@
-simplify ../../bad/cases/ev.tlop 'sum j = 1 .. log2(P) : sum q = 0 .. log2(P) : L(m, 1)' --format tlop

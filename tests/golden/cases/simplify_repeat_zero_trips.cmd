@@ -1,1 +1,0 @@
-simplify ../../bad/cases/ev.tlop 'repeat P - 1 { L(m / (P - 1), 1) }' --format tlop

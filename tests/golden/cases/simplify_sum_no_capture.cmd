@@ -1,1 +1,0 @@
-simplify ../../bad/cases/ev.tlop 'sum i = 1 .. 3 : i ∥ (sum j = 0 .. 1 : L(m, 1))'

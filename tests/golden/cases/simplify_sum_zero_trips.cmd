@@ -1,1 +1,0 @@
-simplify ../../bad/cases/ev.tlop 'sum i = 1 .. P - 1 : L(m / (P - 1), 1)' --assume 'P >= 1'

@@ -1,1 +1,0 @@
-simplify ../../bad/cases/ev.tlop 'L(m, S/1 KiB) + (S - 1 MiB + S) / 1 KiB * L(m, 1) + L(m, 1) * 2 KiB / S' --format tlop

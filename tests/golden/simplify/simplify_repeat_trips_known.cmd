@@ -1,0 +1,1 @@
+simplify ../../bad/eval/ev.tlop 'repeat P - 1 { L(m / (P - 1), 1) }' --assume 'P >= 2'
