@@ -1,4 +1,4 @@
-"""hostile.py DIR… — every .tlop of tests/bad/cases (and the inputs its .gen scripts make)
+"""hostile.py DIR… — every .tlop of tests/bad/*/ (and the inputs its .gen scripts make)
 through the package: loaded, then each algorithm evaluated, explained and simplified and
 each claim proved; a tlop.Error is the expected answer, a crash of the interpreter the
 failure. Run in a child process by test_heavy.py; prints one line per file."""
