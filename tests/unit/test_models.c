@@ -35,7 +35,9 @@ static const char src[] =
     "import \"../../examples/gatherv\";\n"
     "platform tau { channel shm { L(m, τ) = τ * 1 s; } gamma(m, τ) = 10 * τ * 1 s; }\n"
     "platform linear { channel shm { L(m, τ) = m * τ * 1 s / 1 B; } gamma(m, τ) = 0 s; }\n"
-    "platform squares { channel shm { L(m, τ) = τ * τ * 1 s; o(m) = 1 s; } }\n";
+    "platform squares { channel shm { L(m, τ) = τ * τ * 1 s; o(m) = 1 s; } }\n"
+    "platform overhead { channel shm { L(m, τ) = m * τ * 1 s / 1 B; o(m) = m * 1 s / 1 B; } "
+    "gamma(m, τ) = 0 s; }\n";
 
 /* TEXT on platform PF with parameters given as "name=value,…" (the values of --set). */
 static double value_on_with(const char *pf, const char *sets, const char *text) {
@@ -76,6 +78,17 @@ static void collectives(void) {
   /* P = 8: stages send 4×1 B, 2×2 B, 1×4 B: 2·(4 + 4 + 4) */
   CHECK_VALUE("linear", "gather_binomial(1 B, 8)", 24);
   CHECK_VALUE("tau", "gather_binomial(1 KiB, 5)", 8); /* 2(P − 1) transfers */
+  /* the overhead of a stage is that of its largest message, o(m) = m: L = m·τ, blocks of
+   * 1 B. P = 3: rank 1 sends 1 block, then rank 2 its 1 block: (1 + 2) + (1 + 2). P = 6:
+   * ranks 1, 3, 5 send 1 block at once, o(1) + 2·L(1,3) = 7; rank 2 sends 2 blocks,
+   * o(2) + 2·L(2,1) = 6; rank 4 sends the 2 blocks of ranks 4 and 5, o(2) + 2·L(2,1) = 6
+   * (not o(4): rank 4 has no 4 blocks). P = 7: ranks 1, 3, 5 → 7; ranks 2 (2 blocks) and
+   * 6 (1 block): o(2) + 2·(L(1,2) + L(1,1)) = 8; rank 4 with 3 blocks: o(3) + 2·3 = 9. */
+  CHECK_VALUE("overhead", "gather_binomial(1 B, 3)", 3 + 3);
+  CHECK_VALUE("overhead", "gather_binomial(1 B, 6)", 7 + 6 + 6);
+  CHECK_VALUE("overhead", "gather_binomial(1 B, 7)", 7 + 8 + 9);
+  CHECK_VALUE("overhead", "scatter_binomial_exact(6 B, 6)", 6 + 6 + 7); /* the same pieces */
+  CHECK_VALUE("overhead", "gather_binomial(1 B, 8)", 1 + 2 * 4 + 2 + 2 * 4 + 4 + 2 * 4);
   /* the exact scatter: the gather's pieces (P = 7: 6 + 6 + 6 above), and for a power of
    * two the stdlib's scatter_binomial */
   CHECK_VALUE("linear", "scatter_binomial_exact(7 B, 7)", 18);
