@@ -308,7 +308,9 @@ int cmd_best(cli *c, int argc, char **argv) {
     if (st != TLOP_OK)
       goto done;
   }
-  print_table(d, names, ncand, ngiven > 0, &g, tlop_platform_name(pf));
+  char *label = cli_platform_label(c, pf);
+  print_table(d, names, ncand, ngiven > 0, &g, label ? label : tlop_platform_name(pf));
+  free(label);
   if (bo.emit && !emit(c, cat, d, names, ncand, &g, format))
     goto done;
   rc = EXIT_OK;
