@@ -129,6 +129,10 @@ static void collectives(void) {
   /* segmented: m/P = 4·S over S-byte segments: 4 phases of the reduce-scatter */
   CHECK_VALUE("tau", "allreduce_ring_segmented(16 * S, 4)", 4 * 3 * 4 * 12 + 3 * 8);
   CHECK_VALUE("tau", "allreduce_ring_segmented(1 KiB, 4)", 3 * 4 * 12 + 3 * 8); /* one phase */
+  /* Open MPI's num_phases: ⌊m/(P·S)⌋, one more when the rest exceeds P·S/2: m = 6·S,
+   * P = 4: 1 phase, rest 2·S not above 2·S; m = 7·S: 2 phases */
+  CHECK_VALUE("tau", "allreduce_ring_segmented(6 * S, 4)", 3 * 4 * 12 + 3 * 8);
+  CHECK_VALUE("tau", "allreduce_ring_segmented(7 * S, 4)", 2 * 3 * 4 * 12 + 3 * 8);
   /* Rabenseifner, P = 8: reduce-scatter 3 × 96, THEN allgather 3 × 16 (in sequence);
    * sizes halve: L = m·τ, m = 8 B: RS 8·2·(4 + 2 + 1), AG the same */
   CHECK_VALUE("tau", "allreduce_rabenseifner(1 KiB, 8)", 288 + 48);
