@@ -25,6 +25,7 @@ static const char src[] =
     "import \"openmpi/allreduce\";\n"
     "import \"openmpi/alltoall\";\n"
     "import \"mpich/gather\";\n"
+    "import \"mpich/bcast\";\n"
     "import \"platforms/loggps\";\n"
     "import \"models/mlognp\";\n"
     "import \"platforms/martinasso\";\n"
@@ -95,10 +96,20 @@ static void collectives(void) {
   CHECK_VALUE("linear", "scatter_binomial_exact(8 B, 8) - scatter_binomial(8 B, 8)", 0);
   CHECK_VALUE("tau", "scatter_binomial_exact(64 KiB, 16) - scatter_binomial(64 KiB, 16)", 0);
   /* P = 12, L = m·τ, blocks of 1 B: the pieces are 4 B (8 → …), 4 B (0 → 4), 3 × 2 B,
-   * 6 × 1 B: twice 20 B; scatter_binomial's full-tree sizes 6, 2 × 3, 4 × 1.5, 4 × 0.75 B
-   * move 21 */
+   * 6 × 1 B: twice 20 B; mpich/bcast's scatter_binomial takes these exact pieces for a P
+   * that is not a power of two (its full-tree sizes 6, 2 × 3, 4 × 1.5, 4 × 0.75 B moved
+   * 21, not what MPICH's scatter does); its segmented and iterative forms, and the
+   * recursive-doubling allgather, refuse such P */
   CHECK_VALUE("linear", "scatter_binomial_exact(12 B, 12)", 40);
-  CHECK_VALUE("linear", "scatter_binomial(12 B, 12)", 42);
+  CHECK_VALUE("linear", "scatter_binomial(12 B, 12)", 40);
+  CHECK(isnan(value("linear", "scatter_binomial_seg(12 B, 12)")));
+  CHECK(strstr(last, "log2 of 0") != NULL);
+  CHECK(isnan(value("linear", "allgather_rda(1 B, 12)")));
+  CHECK(isnan(value("linear", "bcast_scatter_rda(12 B, 12)")));
+  CHECK_VALUE("linear", "allgather_rda(1 B, 8)", 2 * 8 * (1 + 2 + 4));
+  /* the scatter + ring broadcast takes any P: the exact scatter, then 11 ring steps of
+   * 12 ∥ exch(1 B) = 2·12 */
+  CHECK_VALUE("linear", "bcast_scatter_ring(12 B, 12)", 40 + 11 * 24);
   /* gatherv: P − 1 copies in at once, the root's P − 1 copies out one by one */
   CHECK_VALUE("tau", "gatherv_linear(1 KiB, 5)", 4 + 4);
   CHECK_VALUE("linear", "gatherv_linear(2 B, 5)", 8 + 4 * 2);
