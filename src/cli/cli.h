@@ -147,6 +147,9 @@ tlop_expr *cli_expr(cli *c, tlop_model *m, const char *text, const tlop_env *env
 /* The values of --set, with the extra names of a grid bound to placeholder values. */
 tlop_env *cli_env(cli *c, tlop_model *model);
 tlop_platform *cli_platform(cli *c, tlop_model *model);
+/* The platform as a command names it: "generic", or with the tables --params bound to it,
+ * "generic with --params chan.txt" (malloc'd; NULL when out of memory). */
+char *cli_platform_label(const cli *c, const tlop_platform *pf);
 /* Opens -o FILE (or stdout). */
 FILE *cli_output(cli *c);
 /* A value in its unit: "12.35 ms", "1 MiB", "64". */

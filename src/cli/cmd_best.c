@@ -132,28 +132,107 @@ static char **candidates(tlop_model *m, const tlop_catalog *cat, char **given, s
   return names;
 }
 
+/* A candidate that does not evaluate at a point (an algorithm refusing a P outside its
+ * domain, such as a recursive doubling that needs a power of two) is left out there: its
+ * cost is +inf, so it neither wins nor runs up. Its first error is kept, shown once with
+ * the number of points it was left out at; warnings go to stderr as usual. */
+typedef struct refusals {
+  bool quiet;        /* drop errors (refinement of a candidate already left out) */
+  char *first;       /* the current candidate's first error, while collecting */
+} refusals;
+
+static void collect_errors(void *user, const tlop_diag *d) {
+  refusals *r = user;
+  if (d->severity != TLOP_ERROR)
+    fputs(d->text, stderr);
+  else if (!r->quiet && !r->first)
+    r->first = strdup(d->text);
+}
+
+/* cli_grid_costs, with the points a candidate refuses at +inf; refused[a] says whether
+ * candidate a was left out anywhere. False when no candidate evaluates at some point. */
+static bool grid_costs_skipping(cli *c, tlop_model *m, const char *file, char **names,
+                                size_t ncand, const tlop_platform *pf, const tlop_env *env,
+                                const cli_grid *g, tlop_expr **exprs, cli_evaluator *ev,
+                                double *costs, bool *refused) {
+  for (size_t a = 0; a < ncand; a++) {
+    size_t np;
+    if (!tlop_algorithm_params(m, names[a], &np)) {
+      fprintf(stderr, "tlop best: '%s' is not an algorithm of %s\n", names[a], file);
+      return false;
+    }
+    if (!(exprs[a] = cli_expr(c, m, names[a], env, false)))
+      return false;
+  }
+  if (!cli_evaluator_open(c, ev, exprs, ncand, pf, env, g))
+    return false;
+  refusals r = {false, NULL};
+  tlop_ctx_set_diag(c->ctx, collect_errors, &r);
+  for (size_t a = 0; a < ncand; a++) {
+    double *row = costs + a * g->npts;
+    refused[a] = false;
+    if (cli_evaluator_run(ev, a, g->pts, g->npts, row) == TLOP_OK)
+      continue;
+    size_t left_out = 0; /* point by point: which points this candidate refuses */
+    for (size_t i = 0; i < g->npts; i++)
+      if (cli_evaluator_run(ev, a, g->pts + i * g->naxes, 1, &row[i]) != TLOP_OK)
+        row[i] = INFINITY, left_out++;
+    refused[a] = left_out > 0;
+    if (left_out)
+      fprintf(stderr, "tlop best: %s does not evaluate at %zu of %zu grid points and is left "
+              "out there; the first error:\n%s", names[a], left_out, g->npts,
+              r.first ? r.first : "(no message)\n");
+    free(r.first);
+    r.first = NULL;
+  }
+  tlop_ctx_set_diag(c->ctx, cli_print_diag, NULL);
+  for (size_t i = 0; i < g->npts; i++) {
+    size_t a = 0;
+    while (a < ncand && isinf(costs[a * g->npts + i]))
+      a++;
+    if (a == ncand) {
+      fprintf(stderr, "tlop best: no candidate evaluates at");
+      for (size_t j = 0; j < g->naxes; j++)
+        fprintf(stderr, " %s=%.17g", g->names[j], g->pts[i * g->naxes + j]);
+      fputc('\n', stderr);
+      return false;
+    }
+  }
+  return true;
+}
+
 typedef struct refine_ctx {
   const cli_evaluator *ev;
   size_t ncand;
+  const bool *refused;
+  refusals *quiet;
 } refine_ctx;
 
 /* Refining re-evaluates points between grid points: the grid's evaluation has already
- * warned of whatever a table extrapolates there, so only errors are shown. */
+ * warned of whatever a table extrapolates there, so only errors are shown, and none of a
+ * candidate the grid left out somewhere (it is left out again, at +inf). */
 static void errors_only(void *user, const tlop_diag *d) {
-  (void)user;
-  if (d->severity == TLOP_ERROR)
+  const refusals *r = user;
+  if (d->severity == TLOP_ERROR && !r->quiet)
     fputs(d->text, stderr);
 }
 
 static tlop_status cost_at(void *user, double m, double P, double *costs) {
   const refine_ctx *r = user;
   double pt[2] = {P, m};
+  bool any = false;
   for (size_t a = 0; a < r->ncand; a++) {
+    r->quiet->quiet = r->refused[a];
     tlop_status st = cli_evaluator_run(r->ev, a, pt, 1, &costs[a]);
-    if (st != TLOP_OK)
+    r->quiet->quiet = false;
+    if (st != TLOP_OK && !r->refused[a])
       return st;
+    if (st != TLOP_OK)
+      costs[a] = INFINITY;
+    else
+      any = true;
   }
-  return TLOP_OK;
+  return any ? TLOP_OK : TLOP_ERR_EVAL;
 }
 
 static void print_table(const tlop_decision *d, char **names, size_t ncand, bool given,
@@ -277,6 +356,7 @@ int cmd_best(cli *c, int argc, char **argv) {
   tlop_platform *pf = NULL;
   tlop_expr **exprs = NULL;
   double *costs = NULL;
+  bool *refused = NULL;
   tlop_decision *d = NULL;
   cli_grid g = {0};
   cli_evaluator ev = {0};
@@ -295,20 +375,26 @@ int cmd_best(cli *c, int argc, char **argv) {
     goto done;
   exprs = calloc(ncand, sizeof *exprs);
   costs = malloc(ncand * g.npts * sizeof *costs);
-  if (!cli_grid_costs(c, m, argv[optind], names, ncand, pf, env, &g, exprs, &ev, costs))
+  refused = calloc(ncand, sizeof *refused);
+  if (!costs || !refused ||
+      !grid_costs_skipping(c, m, argv[optind], names, ncand, pf, env, &g, exprs, &ev, costs,
+                           refused))
     goto done;
   if (tlop_best_decide(g.axes[1].values, g.axes[1].count, g.axes[0].values, g.axes[0].count, costs,
                        ncand, bo.tie, &d) != TLOP_OK)
     goto done;
   if (bo.refine) {
-    refine_ctx rctx = {&ev, ncand};
-    tlop_ctx_set_diag(c->ctx, errors_only, NULL);
+    refusals quiet = {false, NULL};
+    refine_ctx rctx = {&ev, ncand, refused, &quiet};
+    tlop_ctx_set_diag(c->ctx, errors_only, &quiet);
     tlop_status st = tlop_best_refine(d, bo.tie, cost_at, &rctx);
     tlop_ctx_set_diag(c->ctx, cli_print_diag, NULL);
     if (st != TLOP_OK)
       goto done;
   }
-  print_table(d, names, ncand, ngiven > 0, &g, tlop_platform_name(pf));
+  char *label = cli_platform_label(c, pf);
+  print_table(d, names, ncand, ngiven > 0, &g, label ? label : tlop_platform_name(pf));
+  free(label);
   if (bo.emit && !emit(c, cat, d, names, ncand, &g, format))
     goto done;
   rc = EXIT_OK;
@@ -321,6 +407,7 @@ done:
     free(names);
   free(exprs);
   free(costs);
+  free(refused);
   tlop_decision_free(d);
   tlop_catalog_free(cat);
   tlop_env_free(env);

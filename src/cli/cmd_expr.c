@@ -210,7 +210,9 @@ int cmd_explain(cli *c, int argc, char **argv) {
     }
     fprintf(out, "\n], \"total\": %.17g}\n", n ? rows[n - 1].cumulative : 0.0);
   } else if (out) {
-    fprintf(out, "%s on platform %s\n\n", call, tlop_platform_name(j.pf));
+    char *label = cli_platform_label(c, j.pf);
+    fprintf(out, "%s on platform %s\n\n", call, label ? label : tlop_platform_name(j.pf));
+    free(label);
     fprintf(out, "%-8s  %-44s  %16s  %12s\n", "stage", "expression", "cost", "cumulative");
     for (size_t i = 0; i < n; i++) {
       char cost[48], cum[48], each[96];

@@ -321,6 +321,22 @@ tlop_platform *cli_platform(cli *c, tlop_model *model) {
   return pf;
 }
 
+char *cli_platform_label(const cli *c, const tlop_platform *pf) {
+  const char *name = tlop_platform_name(pf);
+  size_t n = strlen(name) + sizeof " with --params";
+  for (size_t i = 0; i < c->o.nparams; i++)
+    n += strlen(c->o.params[i]) + 2;
+  char *s = malloc(n);
+  if (!s)
+    return NULL;
+  strcpy(s, name);
+  for (size_t i = 0; i < c->o.nparams; i++) {
+    strcat(s, i ? ", " : " with --params ");
+    strcat(s, c->o.params[i]);
+  }
+  return s;
+}
+
 FILE *cli_output(cli *c) {
   if (!c->o.output || !strcmp(c->o.output, "-"))
     return stdout;

@@ -167,13 +167,17 @@ static ir_node *lower_call(lowerer *lw, ast_expr *e, const binding *env) {
     r = ir_num(ctx_of(lw), 0); /* stands in for the call; the result is dropped */
   } else if (fn) {
     /* The body sees its parameters and the globals, not the caller's locals; a default is
-     * an operator's name, which needs no scope. */
-    binding *frames = xcalloc((size_t)fn->nargs, sizeof *frames);
+     * an operator's name, which needs no scope. An operator the call leaves out is the
+     * value given for it (--set op=max, as an algorithm's own parameter takes it), else
+     * its default; lw->env is set in the expression's own text only, not in bodies. */
+    binding *frames = xcalloc((size_t)(fn->nargs ? fn->nargs : 1), sizeof *frames);
     const binding *scope = NULL;
     for (int i = 0; i < fn->nargs; i++) {
+      sym left_out = is_op_param(fn, i) && i >= n ? env_op(lw->env, fn->args[i]->name) : NULL;
       sym op = !is_op_param(fn, i) ? NULL
-               : i < n ? op_value(lw, e->u.call.args[i]->u.name.name, env)
-                       : fn->args[i]->dflt->u.name.name;
+               : i < n    ? op_value(lw, e->u.call.args[i]->u.name.name, env)
+               : left_out ? left_out
+                          : fn->args[i]->dflt->u.name.name;
       frames[i] = (binding){fn->args[i]->name, i < n ? a[i] : NULL, scope, op};
       scope = &frames[i];
     }

@@ -20,9 +20,12 @@ size_t tlop_best_pick(const double *costs, size_t ncand, size_t stride, double t
       win = c;
       break;
     }
+  /* A candidate left out at this point (cost +inf: it does not evaluate there) runs up
+   * to nobody: with no other, the winner has no runner-up. */
   size_t second = win;
   for (size_t c = 0; c < ncand; c++)
-    if (c != win && (second == win || costs[c * stride] < costs[second * stride]))
+    if (c != win && !isinf(costs[c * stride]) &&
+        (second == win || costs[c * stride] < costs[second * stride]))
       second = c;
   if (runner_up)
     *runner_up = second;

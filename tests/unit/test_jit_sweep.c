@@ -95,17 +95,22 @@ int main(int argc, char **argv) {
   fclose(f);
 
   /* every algorithm of mpich/bcast, below the first row, across rows, beyond the last row
-   * and the last τ column */
+   * and the last τ column; those that exist for a power of two only (another P is an
+   * error) over powers of two */
   char args[4096];
   const char *algos = "bcast_binomial bcast_binomial_mpich bcast_binomial_full "
                       "bcast_binomial_seg bcast_binomial_iter scatter_binomial "
-                      "scatter_binomial_seg allgather_rda allgather_rda_iter allgather_ring "
-                      "allgather_ring_seg bcast_scatter_rda bcast_scatter_ring bcast";
+                      "allgather_ring allgather_ring_seg bcast_scatter_ring bcast";
+  const char *pof2_algos = "scatter_binomial_seg allgather_rda allgather_rda_iter bcast_scatter_rda";
   for (int rule = 0; rule < 2; rule++) {
     for (int big = 0; big < 2; big++) {
       /* 910 × 14 points: enough for three threads of 4096 (MIN_POINTS_PER_THREAD) */
       snprintf(args, sizeof args, "sweep %s/stdlib/mpich/bcast.tlop %s --grid m=1..64MiB:*%s "
                "--grid P=1..40:+3 --params shm.txt --tau-beyond %s", src, algos,
+               big ? "1.02" : "1.7", rule ? "clamp" : "proportional");
+      same(args, big ? "--no-cache -j 3" : "--no-cache -j 1", 0);
+      snprintf(args, sizeof args, "sweep %s/stdlib/mpich/bcast.tlop %s --grid m=1..64MiB:*%s "
+               "--grid P=1..64:*2 --params shm.txt --tau-beyond %s", src, pof2_algos,
                big ? "1.02" : "1.7", rule ? "clamp" : "proportional");
       same(args, big ? "--no-cache -j 3" : "--no-cache -j 1", 0);
     }

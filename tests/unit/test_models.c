@@ -25,6 +25,7 @@ static const char src[] =
     "import \"openmpi/allreduce\";\n"
     "import \"openmpi/alltoall\";\n"
     "import \"mpich/gather\";\n"
+    "import \"mpich/bcast\";\n"
     "import \"platforms/loggps\";\n"
     "import \"models/mlognp\";\n"
     "import \"platforms/martinasso\";\n"
@@ -35,7 +36,9 @@ static const char src[] =
     "import \"../../examples/gatherv\";\n"
     "platform tau { channel shm { L(m, τ) = τ * 1 s; } gamma(m, τ) = 10 * τ * 1 s; }\n"
     "platform linear { channel shm { L(m, τ) = m * τ * 1 s / 1 B; } gamma(m, τ) = 0 s; }\n"
-    "platform squares { channel shm { L(m, τ) = τ * τ * 1 s; o(m) = 1 s; } }\n";
+    "platform squares { channel shm { L(m, τ) = τ * τ * 1 s; o(m) = 1 s; } }\n"
+    "platform overhead { channel shm { L(m, τ) = m * τ * 1 s / 1 B; o(m) = m * 1 s / 1 B; } "
+    "gamma(m, τ) = 0 s; }\n";
 
 /* TEXT on platform PF with parameters given as "name=value,…" (the values of --set). */
 static double value_on_with(const char *pf, const char *sets, const char *text) {
@@ -76,16 +79,37 @@ static void collectives(void) {
   /* P = 8: stages send 4×1 B, 2×2 B, 1×4 B: 2·(4 + 4 + 4) */
   CHECK_VALUE("linear", "gather_binomial(1 B, 8)", 24);
   CHECK_VALUE("tau", "gather_binomial(1 KiB, 5)", 8); /* 2(P − 1) transfers */
+  /* the overhead of a stage is that of its largest message, o(m) = m: L = m·τ, blocks of
+   * 1 B. P = 3: rank 1 sends 1 block, then rank 2 its 1 block: (1 + 2) + (1 + 2). P = 6:
+   * ranks 1, 3, 5 send 1 block at once, o(1) + 2·L(1,3) = 7; rank 2 sends 2 blocks,
+   * o(2) + 2·L(2,1) = 6; rank 4 sends the 2 blocks of ranks 4 and 5, o(2) + 2·L(2,1) = 6
+   * (not o(4): rank 4 has no 4 blocks). P = 7: ranks 1, 3, 5 → 7; ranks 2 (2 blocks) and
+   * 6 (1 block): o(2) + 2·(L(1,2) + L(1,1)) = 8; rank 4 with 3 blocks: o(3) + 2·3 = 9. */
+  CHECK_VALUE("overhead", "gather_binomial(1 B, 3)", 3 + 3);
+  CHECK_VALUE("overhead", "gather_binomial(1 B, 6)", 7 + 6 + 6);
+  CHECK_VALUE("overhead", "gather_binomial(1 B, 7)", 7 + 8 + 9);
+  CHECK_VALUE("overhead", "scatter_binomial_exact(6 B, 6)", 6 + 6 + 7); /* the same pieces */
+  CHECK_VALUE("overhead", "gather_binomial(1 B, 8)", 1 + 2 * 4 + 2 + 2 * 4 + 4 + 2 * 4);
   /* the exact scatter: the gather's pieces (P = 7: 6 + 6 + 6 above), and for a power of
    * two the stdlib's scatter_binomial */
   CHECK_VALUE("linear", "scatter_binomial_exact(7 B, 7)", 18);
   CHECK_VALUE("linear", "scatter_binomial_exact(8 B, 8) - scatter_binomial(8 B, 8)", 0);
   CHECK_VALUE("tau", "scatter_binomial_exact(64 KiB, 16) - scatter_binomial(64 KiB, 16)", 0);
   /* P = 12, L = m·τ, blocks of 1 B: the pieces are 4 B (8 → …), 4 B (0 → 4), 3 × 2 B,
-   * 6 × 1 B: twice 20 B; scatter_binomial's full-tree sizes 6, 2 × 3, 4 × 1.5, 4 × 0.75 B
-   * move 21 */
+   * 6 × 1 B: twice 20 B; mpich/bcast's scatter_binomial takes these exact pieces for a P
+   * that is not a power of two (its full-tree sizes 6, 2 × 3, 4 × 1.5, 4 × 0.75 B moved
+   * 21, not what MPICH's scatter does); its segmented and iterative forms, and the
+   * recursive-doubling allgather, refuse such P */
   CHECK_VALUE("linear", "scatter_binomial_exact(12 B, 12)", 40);
-  CHECK_VALUE("linear", "scatter_binomial(12 B, 12)", 42);
+  CHECK_VALUE("linear", "scatter_binomial(12 B, 12)", 40);
+  CHECK(isnan(value("linear", "scatter_binomial_seg(12 B, 12)")));
+  CHECK(strstr(last, "log2 of 0") != NULL);
+  CHECK(isnan(value("linear", "allgather_rda(1 B, 12)")));
+  CHECK(isnan(value("linear", "bcast_scatter_rda(12 B, 12)")));
+  CHECK_VALUE("linear", "allgather_rda(1 B, 8)", 2 * 8 * (1 + 2 + 4));
+  /* the scatter + ring broadcast takes any P: the exact scatter, then 11 ring steps of
+   * 12 ∥ exch(1 B) = 2·12 */
+  CHECK_VALUE("linear", "bcast_scatter_ring(12 B, 12)", 40 + 11 * 24);
   /* gatherv: P − 1 copies in at once, the root's P − 1 copies out one by one */
   CHECK_VALUE("tau", "gatherv_linear(1 KiB, 5)", 4 + 4);
   CHECK_VALUE("linear", "gatherv_linear(2 B, 5)", 8 + 4 * 2);
@@ -116,6 +140,10 @@ static void collectives(void) {
   /* segmented: m/P = 4·S over S-byte segments: 4 phases of the reduce-scatter */
   CHECK_VALUE("tau", "allreduce_ring_segmented(16 * S, 4)", 4 * 3 * 4 * 12 + 3 * 8);
   CHECK_VALUE("tau", "allreduce_ring_segmented(1 KiB, 4)", 3 * 4 * 12 + 3 * 8); /* one phase */
+  /* Open MPI's num_phases: ⌊m/(P·S)⌋, one more when the rest exceeds P·S/2: m = 6·S,
+   * P = 4: 1 phase, rest 2·S not above 2·S; m = 7·S: 2 phases */
+  CHECK_VALUE("tau", "allreduce_ring_segmented(6 * S, 4)", 3 * 4 * 12 + 3 * 8);
+  CHECK_VALUE("tau", "allreduce_ring_segmented(7 * S, 4)", 2 * 3 * 4 * 12 + 3 * 8);
   /* Rabenseifner, P = 8: reduce-scatter 3 × 96, THEN allgather 3 × 16 (in sequence);
    * sizes halve: L = m·τ, m = 8 B: RS 8·2·(4 + 2 + 1), AG the same */
   CHECK_VALUE("tau", "allreduce_rabenseifner(1 KiB, 8)", 288 + 48);
