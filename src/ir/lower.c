@@ -170,7 +170,7 @@ static ir_node *lower_call(lowerer *lw, ast_expr *e, const binding *env) {
      * an operator's name, which needs no scope. An operator the call leaves out is the
      * value given for it (--set op=max, as an algorithm's own parameter takes it), else
      * its default; lw->env is set in the expression's own text only, not in bodies. */
-    binding *frames = xcalloc((size_t)(fn->nargs ? fn->nargs : 1), sizeof *frames);
+    binding *frames = xcalloc((size_t)fn->nargs, sizeof *frames);
     const binding *scope = NULL;
     for (int i = 0; i < fn->nargs; i++) {
       sym left_out = is_op_param(fn, i) && i >= n ? env_op(lw->env, fn->args[i]->name) : NULL;
