@@ -2,7 +2,7 @@
  * crossovers located by bisection. Pure decision logic over costs the caller computed: the
  * command evaluates, this file decides, the exporters (tuning.c) write the result. */
 #include "tlop_best.h"
-#include "tune/tuning.h"
+#include "tune/tune.h"
 
 #include <math.h>
 #include <stdlib.h>

@@ -3,7 +3,7 @@
  * tried next, down to an "algorithm=NAME" leaf. Written from a decision; read with a JSON
  * reader of its own and walked as MPICH's csel.c walks it, keys checked against the ones
  * the Debian build of MPICH 4.0.2 knows. */
-#include "tune/tuning.h"
+#include "tune/tune.h"
 
 #include <math.h>
 #include <stdio.h>

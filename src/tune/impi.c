@@ -2,7 +2,7 @@
  * (Intel MPI 2021 Developer Reference): a condition is a message size l, a range l-m, and
  * either of them with a process count or range (@p, @p-q); the first entry whose condition
  * holds is taken, an entry without conditions always holds. Written as a shell assignment. */
-#include "tune/tuning.h"
+#include "tune/tune.h"
 
 #include <limits.h>
 #include <stdio.h>

@@ -1,7 +1,7 @@
 /* json.c — a JSON reader for the tuning files (MPICH's CSEL, Open MPI's JSON rules): values
  * with their spans, so that a linter can point at file:line:col; objects keep their members
  * in order, which is CSEL's meaning. Numbers and literals are kept as tokens. */
-#include "tune/tuning.h"
+#include "tune/tune.h"
 
 #include <stdlib.h>
 #include <string.h>

@@ -4,7 +4,7 @@
  * each rule a message-size range (msg_size_min/max, an integer or "inf") and an "alg", a
  * name or an id. Written from a decision; read and checked against that reader's grammar;
  * a valid file has contiguous ranges, so it is kept as blocks (largest start not above). */
-#include "tune/tuning.h"
+#include "tune/tune.h"
 
 #include <stdlib.h>
 #include <string.h>
@@ -112,7 +112,7 @@ static bool read_rule(reader *r, const json_value *rule, const char *coll, block
                 "sizes between fall back to the fixed decision",
                 lo, *prev_max);
   *prev_max = hi;
-  rule_add(b, lo, id, tuning_ompi_entry(r, id));
+  rule_add(b, lo, id, catalog_ompi_entry(r->cat, r->collective, id));
   return true;
 }
 

@@ -1,7 +1,16 @@
-/* tuning.h — private to catalog.c and tuning.c: a reader of whitespace-separated words
- * with `#` comments, the lexical layer of the catalogue and of Open MPI's rules files. */
-#ifndef TLOP_TUNING_H
-#define TLOP_TUNING_H
+/* tune.h — the tuner's internals (src/tune/), behind the public tlop_best.h: what its files
+ * offer one another. Depends on base and front (the catalogue loads stdlib text).
+ *
+ * Files call downwards only, no cycle:
+ *   best.c                    decisions from costs (no file of the folder)
+ *   tuning.c                  dispatcher: the public tlop_tuning_* API → the formats
+ *   ompi_rules.c csel.c ompi_json.c impi.c
+ *                             the formats; csel.c, ompi_json.c → json.c
+ *   catalog.c                 stdlib/catalog.txt; entries by library id
+ *   ompi_tables.c reader.c    the collectives' tables; the word scanner, reader errors,
+ *                             rules and sizes */
+#ifndef TLOP_TUNE_H
+#define TLOP_TUNE_H
 
 #include "tlop_best.h"
 #include "base/base.h"
@@ -23,7 +32,8 @@ bool word_count(word_scan *s, span w, const char *what, long *out);
 /* An empty span just past the last word: where "expected …" at the end points. */
 span word_end(const word_scan *s);
 
-/* ---- collectives, as each library numbers and measures them (tuning.c) ---- */
+/* ---- collectives, as each library numbers and measures them (ompi_tables.c; tuning_size
+ * in reader.c) ---- */
 
 /* Which library's message size: Open MPI's coll_tuned, MPICH CSEL's avg_msg_size and
  * total_msg_size, Intel MPI's. */
@@ -46,7 +56,7 @@ const tuning_collective *tuning_collective_named(const char *name);
  * for a collective tlop does not know (c NULL). */
 double tuning_size(const tuning_collective *c, size_def d, double m, double P);
 
-/* ---- the shape the formats share (tuning.c) ---- */
+/* ---- the shape the formats share (reader.c) ---- */
 
 typedef struct rule {
   double msg;                  /* from this message size (bytes) on */
@@ -94,11 +104,27 @@ typedef struct reader {
 
 void reader_fail(reader *r, span at, const char *fmt, ...) TLOP_PRINTF(3, 4);
 
+/* ---- Open MPI's numbering (ompi_tables.c) ---- */
+
 /* Open MPI's coll_tuned algorithms of a collective: the id of a name (0: none such), how
- * many there are (-1: not a collective), the catalogue entry of an id (or NULL). */
+ * many there are (-1: not a collective); of a known collective (0: none in coll_tuned). */
 int tuning_ompi_alg_id(const char *collective, const char *name);
 int tuning_ompi_alg_count(const char *collective);
-const tlop_catalog_entry *tuning_ompi_entry(const reader *r, int id);
+int tuning_ompi_algorithms(const tuning_collective *c);
+/* The collective of Open MPI's COLLTYPE id (NULL: none such); how many ids there are. */
+const tuning_collective *tuning_collective_of_ompi_id(long id);
+size_t tuning_collective_count(void);
+
+/* ---- the catalogue (catalog.c) ---- */
+
+/* The entry of the collective with Open MPI's algorithm id (NULL: the catalogue has none). */
+const tlop_catalog_entry *catalog_ompi_entry(const tlop_catalog *cat, const char *collective,
+                                             int id);
+
+/* ---- Open MPI's rules files (ompi_rules.c) ---- */
+void ompi_rules_write(strbuf *o, const tlop_tuning *t, const tuning_collective *c, bool v2);
+/* v2: Open MPI 5's rule-file-version-2 */
+void ompi_rules_read(reader *r, bool v2);
 
 /* ---- JSON (json.c) ---- */
 typedef enum { JSON_OBJECT, JSON_ARRAY, JSON_SCALAR } json_kind;
