@@ -31,6 +31,8 @@ static const char best_help[] =
     "      --ranks DIST       with --emit ompi-json: the comm_rank_distribution the file\n"
     "                         is for (any, single_node, one_per_node; default any); the\n"
     "                         models have no mapping, so this only labels the runs\n"
+    "      --mpich-version V  with --emit mpich-json: the MPICH release whose own decisions\n"
+    "                         fill the collectives not tuned (default " TLOP_MPICH_VERSION ")\n"
     "  -o, --output FILE      where --emit writes (required with --emit)\n"
     "      --catalog FILE     another catalogue than the stdlib's\n" HELP_MAX_POINTS HELP_ENGINE;
 
@@ -44,10 +46,28 @@ static const char lint_help[] =
     "(Intel MPI's I_MPI_ADJUST_<COLL>=\"ID:l-m@p-q;…\" assignment).\n\n"
     "  -f, --format FORMAT    the file's format\n"
     "  -c, --collective NAME  the collective whose rules to read (default bcast)\n"
+    "      --mpich-version V  mpich-json: the release the file is for (default " TLOP_MPICH_VERSION ")\n"
     "      --catalog FILE     another catalogue than the stdlib's\n" HELP_MEMORY HELP_HELP;
 
+/* The format named; a usage error otherwise, saying why for MPICH's two lower levels. */
+static bool format_arg(const char *cmd, const char *opt, const char *name, tlop_tuning_format *f) {
+  if (name && tlop_tuning_format_parse(name, f) == TLOP_OK)
+    return true;
+  if (name && (!strcmp(name, "mpich-ch4-json") || !strcmp(name, "mpich-posix-json")))
+    cli_usage_error(cmd,
+                    "tlop writes and checks MPICH's MPIR-level tree only (mpich-json, for "
+                    "MPIR_CVAR_COLL_SELECTION_TUNING_JSON_FILE), not the %s-level one "
+                    "(MPIR_CVAR_CH4_%sCOLL_SELECTION_TUNING_JSON_FILE): leave that variable "
+                    "unset and MPICH keeps its own tree there",
+                    name[6] == 'c' ? "CH4" : "POSIX", name[6] == 'c' ? "" : "POSIX_");
+  else
+    cli_usage_error(cmd, "%s takes ompi-rules, ompi-rules-v1, ompi-json, mpich-json or impi%s%s%s",
+                    opt, name ? ", not '" : "", name ? name : "", name ? "'" : "");
+  return false;
+}
+
 typedef struct best_opts {
-  const char *collective, *emit, *catalog;
+  const char *collective, *emit, *catalog, *mpich_version;
   double tie;
   bool refine;
   tlop_ranks ranks;
@@ -68,6 +88,9 @@ static int take(cli *c, int opt, const char *arg) {
     return 1;
   case 'K':
     bo.catalog = arg;
+    return 1;
+  case 'V':
+    bo.mpich_version = arg;
     return 1;
   case 'F':
     bo.refine = true;
@@ -103,6 +126,7 @@ static const struct option best_opts_long[] = {{"grid", required_argument, 0, 'g
                                                CLI_GRID_LIMIT_LONGOPT,
                                                {"emit", required_argument, 0, 'e'},
                                                {"catalog", required_argument, 0, 'K'},
+                                               {"mpich-version", required_argument, 0, 'V'},
                                                {"output", required_argument, 0, 'o'},
                                                {"format", required_argument, 0, 'f'},
                                                CLI_ENGINE_LONGOPTS,
@@ -213,8 +237,10 @@ static bool emit(cli *c, const tlop_catalog *cat, const tlop_decision *d, char *
   }
   char *text = NULL;
   tlop_tuning *back = NULL;
-  bool ok = tlop_tuning_write(c->ctx, d, cands, bo.collective, f, bo.ranks, &text) == TLOP_OK &&
-            tlop_tuning_read(c->ctx, cat, bo.collective, f, c->o.output, text, strlen(text),
+  tlop_tuning_part part = {bo.collective, d, cands};
+  tlop_tuning_target to = {f, bo.ranks, bo.mpich_version};
+  bool ok = tlop_tuning_write(c->ctx, &part, 1, &to, &text) == TLOP_OK &&
+            tlop_tuning_read(c->ctx, cat, bo.collective, &to, c->o.output, text, strlen(text),
                              &back) == TLOP_OK;
   for (size_t i = 0; ok && i < g->npts; i++) {
     double P = g->pts[2 * i], m = g->pts[2 * i + 1];
@@ -255,10 +281,8 @@ int cmd_best(cli *c, int argc, char **argv) {
   if (!bo.collective)
     return cli_usage_error("best", "--collective NAME is required");
   tlop_tuning_format format = TLOP_TUNING_OMPI_RULES;
-  if (bo.emit && tlop_tuning_format_parse(bo.emit, &format) != TLOP_OK)
-    return cli_usage_error(
-        "best", "--emit takes ompi-rules, ompi-rules-v1, ompi-json, mpich-json or impi, not '%s'",
-        bo.emit);
+  if (bo.emit && !format_arg("best", "--emit", bo.emit, &format))
+    return EXIT_USAGE;
   if (bo.ranks != TLOP_RANKS_ANY && (!bo.emit || format != TLOP_TUNING_OMPI_JSON))
     return cli_usage_error("best", "--ranks applies to --emit ompi-json only: the other formats "
                                    "have no rank-distribution condition");
@@ -331,6 +355,7 @@ done:
 static const struct option lint_opts[] = {{"format", required_argument, 0, 'f'},
                                           {"collective", required_argument, 0, 'c'},
                                           {"catalog", required_argument, 0, 'K'},
+                                          {"mpich-version", required_argument, 0, 'V'},
                                           {0, 0, 0, 0}};
 
 int cmd_lint(cli *c, int argc, char **argv) {
@@ -342,9 +367,8 @@ int cmd_lint(cli *c, int argc, char **argv) {
   if (argc - optind != 1)
     return cli_usage_error("lint", "expected one FILE");
   tlop_tuning_format f;
-  if (!c->o.format || tlop_tuning_format_parse(c->o.format, &f) != TLOP_OK)
-    return cli_usage_error(
-        "lint", "--format takes ompi-rules, ompi-rules-v1, ompi-json, mpich-json or impi");
+  if (!format_arg("lint", "--format", c->o.format, &f))
+    return EXIT_USAGE;
   const char *path = argv[optind];
   FILE *in = fopen(path, "rb");
   if (!in) {
@@ -365,7 +389,7 @@ int cmd_lint(cli *c, int argc, char **argv) {
   tlop_tuning *t = NULL;
   rc = EXIT_INPUT;
   if (tlop_catalog_open(c->ctx, bo.catalog, &cat) == TLOP_OK &&
-      tlop_tuning_read(c->ctx, cat, bo.collective, f, path, text, len, &t) == TLOP_OK) {
+      tlop_tuning_read(c->ctx, cat, bo.collective, &(tlop_tuning_target){f, TLOP_RANKS_ANY, bo.mpich_version}, path, text, len, &t) == TLOP_OK) {
     printf("%s: a valid %s file\n", path, c->o.format);
     rc = EXIT_OK;
   }

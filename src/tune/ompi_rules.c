@@ -6,19 +6,23 @@
 #include <stdlib.h>
 #include <string.h>
 
-void ompi_rules_write(strbuf *o, const tlop_tuning *t, const tuning_collective *c, bool v2) {
+void ompi_rules_write(strbuf *o, const tlop_tuning *ts, size_t n, bool v2) {
   if (v2)
     sb_puts(o, "rule-file-version-2\n");
-  sb_printf(o, "1 # collectives\n%d # %s\n%zu # communicator sizes\n", c->ompi_id, c->name, t->n);
-  for (size_t i = 0; i < t->n; i++) {
-    const block *b = &t->blocks[i];
-    sb_printf(o,
-              "%.0f # communicator size\n%zu # message sizes: bytes, algorithm, faninout, "
-              "segment size%s\n",
-              b->comm, b->n, v2 ? ", max requests" : "");
-    for (size_t j = 0; j < b->n; j++)
-      sb_printf(o, "%.0f %d 0 0%s # %s\n", b->rules[j].msg, b->rules[j].id, v2 ? " 0" : "",
-                b->rules[j].e->ompi_name ? b->rules[j].e->ompi_name : b->rules[j].e->algorithm);
+  sb_printf(o, "%zu # collectives\n", n);
+  for (size_t k = 0; k < n; k++) {
+    const tlop_tuning *t = &ts[k];
+    sb_printf(o, "%d # %s\n%zu # communicator sizes\n", t->coll->ompi_id, t->coll->name, t->n);
+    for (size_t i = 0; i < t->n; i++) {
+      const block *b = &t->blocks[i];
+      sb_printf(o,
+                "%.0f # communicator size\n%zu # message sizes: bytes, algorithm, faninout, "
+                "segment size%s\n",
+                b->comm, b->n, v2 ? ", max requests" : "");
+      for (size_t j = 0; j < b->n; j++)
+        sb_printf(o, "%.0f %d 0 0%s # %s\n", b->rules[j].msg, b->rules[j].id, v2 ? " 0" : "",
+                  b->rules[j].e->ompi_name ? b->rules[j].e->ompi_name : b->rules[j].e->algorithm);
+    }
   }
 }
 

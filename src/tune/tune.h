@@ -87,6 +87,8 @@ struct tlop_tuning {
   const tuning_collective *coll; /* the collective read (NULL: one tlop does not know) */
   size_def size;                 /* and how the file measures its messages */
   tlop_ranks ranks;              /* written: Open MPI JSON's comm_rank_distribution */
+  struct tlop_tuning *defaults;  /* MPICH: the release's own tree (csel_defaults) */
+  const char *mpich_version;     /* and that release */
 };
 
 /* "any", "single_node", "one_per_node" */
@@ -122,7 +124,7 @@ const tlop_catalog_entry *catalog_ompi_entry(const tlop_catalog *cat, const char
                                              int id);
 
 /* ---- Open MPI's rules files (ompi_rules.c) ---- */
-void ompi_rules_write(strbuf *o, const tlop_tuning *t, const tuning_collective *c, bool v2);
+void ompi_rules_write(strbuf *o, const tlop_tuning *ts, size_t n, bool v2);
 /* v2: Open MPI 5's rule-file-version-2 */
 void ompi_rules_read(reader *r, bool v2);
 
@@ -141,23 +143,29 @@ typedef struct json_value {
   span at;
   json_member *members; /* an object's members or an array's elements, in order */
   size_t n;
+  uint32_t end; /* just past the value's text (at.lo is where it starts) */
 } json_value;
 
 /* The whole text as one JSON value, kept in an arena the tuning owns; NULL after reporting
- * where it breaks. */
-json_value *json_parse_document(reader *r);
+ * where it breaks. comments: skip C comments as json-c does (MPICH's reader). */
+json_value *json_parse_document(reader *r, bool comments);
 
 /* ---- MPICH's CSEL JSON (csel.c) ---- */
-void csel_write(strbuf *o, const tlop_tuning *t, const char *collective);
+/* The release's own MPIR-level tree (stdlib/tuning/mpich-VERSION.json) held in a tuning
+ * (its csel: the root object); NULL after saying tlop does not know the release. */
+tlop_tuning *csel_defaults(tlop_ctx *ctx, const char *version);
+/* The whole tree: the n tunings' collectives, and the defaults' own for every other. */
+void csel_write(strbuf *o, const tlop_tuning *ts, size_t n, const tlop_tuning *defaults);
 void csel_read(reader *r);
 const tlop_catalog_entry *csel_lookup(const tlop_tuning *t, double m, double P);
 
 /* ---- Open MPI's JSON rules (ompi_json.c) ---- */
-void ompi_json_write(strbuf *o, const tlop_tuning *t, const char *collective);
+void ompi_json_write(strbuf *o, const tlop_tuning *ts, size_t n);
 void ompi_json_read(reader *r);
 
 /* ---- Intel MPI's I_MPI_ADJUST_<COLL> (impi.c) ---- */
-void impi_write(strbuf *o, const tlop_tuning *t, const char *collective);
+/* one assignment a line, a collective each */
+void impi_write(strbuf *o, const tlop_tuning *ts, size_t n);
 void impi_read(reader *r);
 /* size: the message in Intel MPI's measure */
 const tlop_catalog_entry *impi_lookup(const tlop_tuning *t, double size, double P);

@@ -34,6 +34,7 @@ void tlop_tuning_free(tlop_tuning *t) {
     return;
   if (t->ar)
     arena_free(t->ar);
+  tlop_tuning_free(t->defaults);
   free(t->conds);
   blocks_free(t->blocks, t->n);
   free(t);
@@ -112,63 +113,93 @@ static tlop_status decision_blocks(tlop_ctx *ctx, const tlop_decision *d,
   return TLOP_OK;
 }
 
-tlop_status tlop_tuning_write(tlop_ctx *ctx, const tlop_decision *d,
-                              const tlop_catalog_entry *const *cands, const char *collective,
-                              tlop_tuning_format format, tlop_ranks ranks, char **text) {
+/* One part as the library's blocks; false after reporting why it cannot be written. */
+static bool part_blocks(tlop_ctx *ctx, const tlop_tuning_part *p, const tlop_tuning_target *to,
+                        tlop_tuning *t) {
+  tlop_tuning_format format = to->format;
+  const tuning_collective *c = tuning_collective_named(p->collective);
+  *t = (tlop_tuning){.coll = c, .size = format_size(c, format), .ranks = to->ranks};
+  /* MPICH measures no gatherv: its file can choose by communicator size only */
+  bool by_comm_only = c && format == TLOP_TUNING_MPICH_JSON && c->size[t->size] == SIZE_NONE;
+  if (!c || (c->size[t->size] == SIZE_NONE && !by_comm_only)) {
+    diag_error(ctx, (span){0},
+               "%s has no message size for '%s' that tlop knows: tuning files can be "
+               "written for bcast, reduce, allreduce, allgather, alltoall, gather, scatter "
+               "and gatherv (README, \"Message sizes\")",
+               tlop_tuning_library(format), p->collective);
+    return false;
+  }
+  if (decision_blocks(ctx, p->d, p->cands, format, t) != TLOP_OK)
+    return false;
+  for (size_t i = 0; by_comm_only && i < t->n; i++)
+    if (t->blocks[i].n > 1) {
+      diag_error(ctx, (span){0},
+                 "the winner of %s changes with m at P = %.0f, but MPICH's selection measures "
+                 "no message size for it: no file written",
+                 p->collective, t->blocks[i].comm);
+      return false;
+    }
+  return true;
+}
+
+tlop_status tlop_tuning_write(tlop_ctx *ctx, const tlop_tuning_part *parts, size_t n,
+                              const tlop_tuning_target *to, char **text) {
   *text = NULL;
-  if (ranks != TLOP_RANKS_ANY && format != TLOP_TUNING_OMPI_JSON) {
+  tlop_tuning_format format = to->format;
+  if (to->ranks != TLOP_RANKS_ANY && format != TLOP_TUNING_OMPI_JSON) {
     diag_error(ctx, (span){0},
                "only Open MPI's JSON rules say where the ranks are (comm_rank_distribution): "
                "%s's file has no such condition",
                tlop_tuning_library(format));
     return TLOP_ERR_ARG;
   }
-  const tuning_collective *c = tuning_collective_named(collective);
-  tlop_tuning t = {.coll = c, .size = format_size(c, format), .ranks = ranks};
-  /* MPICH measures no gatherv: its file can choose by communicator size only */
-  bool by_comm_only = c && format == TLOP_TUNING_MPICH_JSON && c->size[t.size] == SIZE_NONE;
-  if (!c || (c->size[t.size] == SIZE_NONE && !by_comm_only)) {
-    diag_error(ctx, (span){0},
-               "%s has no message size for '%s' that tlop knows: tuning files can be "
-               "written for bcast, reduce, allreduce, alltoall, gather, scatter and gatherv "
-               "(README, \"Message sizes\")",
-               tlop_tuning_library(format), collective);
+  tlop_tuning *defaults = NULL;
+  if (format == TLOP_TUNING_MPICH_JSON && !(defaults = csel_defaults(ctx, to->mpich_version)))
     return TLOP_ERR_ARG;
+  tlop_tuning *ts = xcalloc(n ? n : 1, sizeof *ts);
+  bool ok = n > 0;
+  for (size_t i = 0; ok && i < n; i++) {
+    for (size_t j = 0; j < i; j++)
+      if (!strcmp(parts[j].collective, parts[i].collective)) {
+        diag_error(ctx, (span){0}, "%s twice among the collectives of one file",
+                   parts[i].collective);
+        ok = false;
+      }
+    ok = ok && part_blocks(ctx, &parts[i], to, &ts[i]);
   }
-  tlop_status st = decision_blocks(ctx, d, cands, format, &t);
-  for (size_t i = 0; st == TLOP_OK && by_comm_only && i < t.n; i++)
-    if (t.blocks[i].n > 1) {
-      diag_error(ctx, (span){0},
-                 "the winner of %s changes with m at P = %.0f, but MPICH's selection measures "
-                 "no message size for it: no file written",
-                 collective, t.blocks[i].comm);
-      st = TLOP_ERR_ARG;
-    }
-  if (st == TLOP_OK) {
+  if (ok) {
     strbuf o = {0};
     if (format == TLOP_TUNING_MPICH_JSON)
-      csel_write(&o, &t, collective);
+      csel_write(&o, ts, n, defaults);
     else if (format == TLOP_TUNING_OMPI_JSON)
-      ompi_json_write(&o, &t, collective);
+      ompi_json_write(&o, ts, n);
     else if (format == TLOP_TUNING_IMPI)
-      impi_write(&o, &t, collective);
+      impi_write(&o, ts, n);
     else
-      ompi_rules_write(&o, &t, c, format == TLOP_TUNING_OMPI_RULES);
+      ompi_rules_write(&o, ts, n, format == TLOP_TUNING_OMPI_RULES);
     *text = sb_take(&o);
   }
-  blocks_free(t.blocks, t.n);
-  return st;
+  for (size_t i = 0; i < n; i++)
+    blocks_free(ts[i].blocks, ts[i].n);
+  free(ts);
+  tlop_tuning_free(defaults);
+  return ok ? TLOP_OK : TLOP_ERR_ARG;
 }
 
 tlop_status tlop_tuning_read(tlop_ctx *ctx, const tlop_catalog *cat, const char *collective,
-                             tlop_tuning_format format, const char *path, const char *text,
+                             const tlop_tuning_target *as, const char *path, const char *text,
                              size_t len, tlop_tuning **out) {
   *out = NULL;
   tlop_tuning *t = calloc(1, sizeof *t);
   if (!t)
     return TLOP_ERR_NOMEM;
+  tlop_tuning_format format = as->format;
   t->coll = tuning_collective_named(collective);
   t->size = format_size(t->coll, format);
+  if (format == TLOP_TUNING_MPICH_JSON && !(t->defaults = csel_defaults(ctx, as->mpich_version))) {
+    free(t);
+    return TLOP_ERR_ARG;
+  }
   reader r = {{ctx, source_new(ctx, path, text, len), 0}, cat, collective, t, 0};
   if (format == TLOP_TUNING_MPICH_JSON)
     csel_read(&r);

@@ -144,8 +144,10 @@ static void round_trip(tlop_ctx *ctx, const tlop_catalog *cat, const tlop_decisi
     tlop_tuning_format fmt = formats[k];
     char *text = NULL;
     tlop_tuning *back = NULL;
-    CHECK(tlop_tuning_write(ctx, d, cands, coll, fmt, TLOP_RANKS_ANY, &text) == TLOP_OK);
-    CHECK(tlop_tuning_read(ctx, cat, coll, fmt, "rt.rules", text, strlen(text), &back) ==
+    tlop_tuning_part part = {coll, d, cands};
+    tlop_tuning_target to = {fmt, TLOP_RANKS_ANY, NULL};
+    CHECK(tlop_tuning_write(ctx, &part, 1, &to, &text) == TLOP_OK);
+    CHECK(tlop_tuning_read(ctx, cat, coll, &to, "rt.rules", text, strlen(text), &back) ==
           TLOP_OK);
     for (double P = 2; back && P <= 16; P++)
       for (double m = 0; m <= 2048; m++)
@@ -154,8 +156,9 @@ static void round_trip(tlop_ctx *ctx, const tlop_catalog *cat, const tlop_decisi
     /* each other format's reader refuses it */
     for (int j = 0; j < 5; j++) {
       tlop_tuning *other = NULL;
-      CHECK(j == k || (tlop_tuning_read(ctx, cat, coll, formats[j], "rt.rules", text,
-                                        strlen(text), &other) == TLOP_ERR_SYNTAX &&
+      tlop_tuning_target as = {formats[j], TLOP_RANKS_ANY, NULL};
+      CHECK(j == k || (tlop_tuning_read(ctx, cat, coll, &as, "rt.rules", text, strlen(text),
+                                        &other) == TLOP_ERR_SYNTAX &&
                        !other));
     }
     tlop_tuning_free(back);
@@ -186,14 +189,18 @@ static void test_round_trip(tlop_ctx *ctx) {
   const tlop_catalog_entry *cands[2] = {tlop_catalog_find(cat, "bcast", "cheap_small"),
                                         tlop_catalog_find(cat, "bcast", "cheap_large")};
   char *text = NULL;
-  CHECK(tlop_tuning_write(ctx, d, cands, "allgather", TLOP_TUNING_OMPI_RULES, TLOP_RANKS_ANY,
-                          &text) == TLOP_ERR_ARG &&
+  tlop_tuning_part part = {"allgatherv", d, cands};
+  CHECK(tlop_tuning_write(ctx, &part, 1, &(tlop_tuning_target){TLOP_TUNING_OMPI_RULES, TLOP_RANKS_ANY, NULL}, &text) ==
+            TLOP_ERR_ARG &&
         !text);
   /* only Open MPI's JSON rules say where the ranks are */
-  CHECK(tlop_tuning_write(ctx, d, cands, "bcast", TLOP_TUNING_OMPI_RULES, TLOP_RANKS_SINGLE_NODE,
+  part.collective = "bcast";
+  CHECK(tlop_tuning_write(ctx, &part, 1,
+                          &(tlop_tuning_target){TLOP_TUNING_OMPI_RULES, TLOP_RANKS_SINGLE_NODE, NULL},
                           &text) == TLOP_ERR_ARG &&
         !text);
-  CHECK(tlop_tuning_write(ctx, d, cands, "bcast", TLOP_TUNING_OMPI_JSON, TLOP_RANKS_SINGLE_NODE,
+  CHECK(tlop_tuning_write(ctx, &part, 1,
+                          &(tlop_tuning_target){TLOP_TUNING_OMPI_JSON, TLOP_RANKS_SINGLE_NODE, NULL},
                           &text) == TLOP_OK &&
         strstr(text, "\"comm_rank_distribution\": \"single_node\""));
   free(text);
