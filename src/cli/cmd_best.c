@@ -16,8 +16,8 @@ static const char best_help[] =
     "P, and the margin to the runner-up. Candidates: the ALGOs, or every algorithm of the\n"
     "collective that the catalogue (stdlib/catalog.txt) lists and FILE defines (with\n"
     "--emit, those the library has).\n\n" COMMON_HELP
-    "  -c, --collective NAME  the collective (bcast, reduce, allreduce, alltoall, gather,\n"
-    "                         scatter, gatherv)\n"
+    "  -c, --collective LIST  bcast, allreduce, allgather, …, comma-separated, or all\n"
+    "                         (those FILE defines): a table each, one file for all\n"
     "  -g, --grid NAME=AXIS   the m axis and the P axis (other values: --set)\n"
     "      --tie PCT          a candidate this close to the cheapest (default 1%) wins if it\n"
     "                         comes earlier in the catalogue, which lists simpler first\n"
@@ -31,8 +31,8 @@ static const char best_help[] =
     "      --ranks DIST       with --emit ompi-json: the comm_rank_distribution the file\n"
     "                         is for (any, single_node, one_per_node; default any); the\n"
     "                         models have no mapping, so this only labels the runs\n"
-    "      --mpich-version V  with --emit mpich-json: the MPICH release whose own decisions\n"
-    "                         fill the collectives not tuned (default " TLOP_MPICH_VERSION ")\n"
+    "      --mpich-version V  mpich-json: the release whose own decisions fill the\n"
+    "                         collectives not tuned (default " TLOP_MPICH_VERSION ")\n"
     "  -o, --output FILE      where --emit writes (required with --emit)\n"
     "      --catalog FILE     another catalogue than the stdlib's\n" HELP_MAX_POINTS HELP_ENGINE;
 
@@ -68,6 +68,7 @@ static bool format_arg(const char *cmd, const char *opt, const char *name, tlop_
 
 typedef struct best_opts {
   const char *collective, *emit, *catalog, *mpich_version;
+  char *collective_list; /* best: a copy of --collective cut at its commas */
   double tie;
   bool refine;
   tlop_ranks ranks;
@@ -134,8 +135,8 @@ static const struct option best_opts_long[] = {{"grid", required_argument, 0, 'g
 
 /* The ALGOs given, else the catalogue's algorithms of the collective that the model has;
  * with --emit, only those the format's library has (the others are named on stderr). */
-static char **candidates(tlop_model *m, const tlop_catalog *cat, char **given, size_t ngiven,
-                         const tlop_tuning_format *emit, size_t *n) {
+static char **candidates(tlop_model *m, const tlop_catalog *cat, const char *coll, char **given,
+                         size_t ngiven, const tlop_tuning_format *emit, size_t *n) {
   if (ngiven) {
     *n = ngiven;
     return given;
@@ -145,7 +146,7 @@ static char **candidates(tlop_model *m, const tlop_catalog *cat, char **given, s
   char **names = calloc(ne ? ne : 1, sizeof *names);
   *n = 0;
   for (size_t i = 0; i < ne; i++) {
-    if (strcmp(es[i].collective, bo.collective) || !tlop_algorithm_params(m, es[i].algorithm, &np))
+    if (strcmp(es[i].collective, coll) || !tlop_algorithm_params(m, es[i].algorithm, &np))
       continue;
     if (emit && !tlop_tuning_names(&es[i], *emit))
       fprintf(stderr, "tlop best: %s has no algorithm in %s: left out of the candidates\n",
@@ -180,9 +181,9 @@ static tlop_status cost_at(void *user, double m, double P, double *costs) {
   return TLOP_OK;
 }
 
-static void print_table(const tlop_decision *d, char **names, size_t ncand, bool given,
-                        const cli_grid *g, const char *platform) {
-  printf("best %s on %s: %zu candidate%s, %zu × %zu grid points\n", bo.collective, platform, ncand,
+static void print_table(const char *coll, const tlop_decision *d, char **names, size_t ncand,
+                        bool given, const cli_grid *g, const char *platform) {
+  printf("best %s on %s: %zu candidate%s, %zu × %zu grid points\n", coll, platform, ncand,
          ncand == 1 ? "" : "s", g->axes[1].count, g->axes[0].count);
   printf("tie rule: a candidate within %g%% of the cheapest loses to one listed before it "
          "(%s:",
@@ -217,42 +218,64 @@ static void print_table(const tlop_decision *d, char **names, size_t ncand, bool
   }
 }
 
-/* The tuning file: written, read back by its linter, and checked to give the decision's
+/* One collective's run: its candidates, their costs on the grid, the decision. */
+typedef struct run {
+  const char *coll;
+  char **names;
+  size_t ncand;
+  cli_grid g;
+  cli_evaluator ev;
+  tlop_expr **exprs;
+  double *costs;
+  tlop_decision *d;
+  const tlop_catalog_entry **cands;
+} run;
+
+/* The tuning file: written, read back by its linter, and checked to give each decision's
  * winner at every grid point, before it reaches the disk. */
-static bool emit(cli *c, const tlop_catalog *cat, const tlop_decision *d, char **names,
-                 size_t ncand, const cli_grid *g, tlop_tuning_format f) {
-  const tlop_catalog_entry **cands = calloc(ncand, sizeof *cands);
-  for (size_t a = 0; a < ncand; a++)
-    cands[a] = tlop_catalog_find(cat, bo.collective, names[a]);
-  for (size_t r = 0; r < d->nranges; r++) {
-    const tlop_catalog_entry *e = cands[d->ranges[r].winner];
-    if (!tlop_tuning_names(e, f)) {
-      fprintf(stderr,
-              "tlop best: %s wins at P = %.0f from m = %.0f B, but the catalogue gives "
-              "it no name in %s: no file written\n",
-              names[d->ranges[r].winner], d->ranges[r].P, d->ranges[r].m_from, bo.emit);
-      free(cands);
-      return false;
+static bool emit(cli *c, const tlop_catalog *cat, run *runs, size_t nruns, tlop_tuning_format f) {
+  tlop_tuning_part *parts = calloc(nruns, sizeof *parts);
+  bool ok = true;
+  for (size_t k = 0; k < nruns; k++) {
+    run *u = &runs[k];
+    u->cands = calloc(u->ncand, sizeof *u->cands);
+    for (size_t a = 0; a < u->ncand; a++)
+      u->cands[a] = tlop_catalog_find(cat, u->coll, u->names[a]);
+    for (size_t r = 0; ok && r < u->d->nranges; r++) {
+      const tlop_best_range *x = &u->d->ranges[r];
+      if (!tlop_tuning_names(u->cands[x->winner], f)) {
+        fprintf(stderr,
+                "tlop best: %s wins at P = %.0f from m = %.0f B, but the catalogue gives "
+                "it no name in %s: no file written\n",
+                u->names[x->winner], x->P, x->m_from, bo.emit);
+        ok = false;
+      }
     }
+    parts[k] = (tlop_tuning_part){u->coll, u->d, u->cands};
   }
   char *text = NULL;
-  tlop_tuning *back = NULL;
-  tlop_tuning_part part = {bo.collective, d, cands};
   tlop_tuning_target to = {f, bo.ranks, bo.mpich_version};
-  bool ok = tlop_tuning_write(c->ctx, &part, 1, &to, &text) == TLOP_OK &&
-            tlop_tuning_read(c->ctx, cat, bo.collective, &to, c->o.output, text, strlen(text),
-                             &back) == TLOP_OK;
-  for (size_t i = 0; ok && i < g->npts; i++) {
-    double P = g->pts[2 * i], m = g->pts[2 * i + 1];
-    const tlop_catalog_entry *want = cands[tlop_best_lookup(d, m, P)],
-                             *got = tlop_tuning_lookup(back, m, P);
-    if (!got || !tlop_tuning_same(got, want, f)) {
-      fprintf(stderr,
-              "tlop best: internal error: the file read back gives %s at m = %.0f, "
-              "P = %.0f, the decision %s\n",
-              got ? got->algorithm : "nothing", m, P, want->algorithm);
-      ok = false;
+  ok = ok && tlop_tuning_write(c->ctx, parts, nruns, &to, &text) == TLOP_OK;
+  size_t npts = 0;
+  for (size_t k = 0; ok && k < nruns; k++) {
+    run *u = &runs[k];
+    tlop_tuning *back = NULL;
+    ok = tlop_tuning_read(c->ctx, cat, u->coll, &to, c->o.output, text, strlen(text), &back) ==
+         TLOP_OK;
+    for (size_t i = 0; ok && i < u->g.npts; i++) {
+      double P = u->g.pts[2 * i], m = u->g.pts[2 * i + 1];
+      const tlop_catalog_entry *want = u->cands[tlop_best_lookup(u->d, m, P)],
+                               *got = tlop_tuning_lookup(back, m, P);
+      if (!got || !tlop_tuning_same(got, want, f)) {
+        fprintf(stderr,
+                "tlop best: internal error: the file read back gives %s at m = %.0f, "
+                "P = %.0f for %s, the decision %s\n",
+                got ? got->algorithm : "nothing", m, P, u->coll, want->algorithm);
+        ok = false;
+      }
     }
+    npts += u->g.npts;
+    tlop_tuning_free(back);
   }
   FILE *out = ok ? cli_output(c) : NULL;
   if (out) {
@@ -261,13 +284,95 @@ static bool emit(cli *c, const tlop_catalog *cat, const tlop_decision *d, char *
       fclose(out);
     fprintf(stderr,
             "tlop best: wrote %s (%s), linted and read back: same winner at all %zu "
-            "points\n",
-            c->o.output, bo.emit, g->npts);
+            "points%s\n",
+            c->o.output, bo.emit, npts, nruns > 1 ? " of its collectives" : "");
   }
   free(text);
-  free(cands);
-  tlop_tuning_free(back);
+  free(parts);
   return out != NULL;
+}
+
+/* The collectives of --collective: a comma-separated list, or "all": every collective the
+ * catalogue lists an algorithm of that the model defines. */
+static const char **collectives(tlop_model *m, const tlop_catalog *cat, size_t *n) {
+  const tlop_catalog_entry *es;
+  size_t ne = tlop_catalog_entries(cat, &es), np;
+  const char **list = calloc(ne + strlen(bo.collective) + 1, sizeof *list);
+  *n = 0;
+  if (!strcmp(bo.collective, "all")) {
+    for (size_t i = 0; i < ne; i++) {
+      bool seen = false;
+      for (size_t k = 0; k < *n; k++)
+        seen |= !strcmp(list[k], es[i].collective);
+      if (!seen && tlop_algorithm_params(m, es[i].algorithm, &np))
+        list[(*n)++] = es[i].collective;
+    }
+    return list;
+  }
+  for (char *p = bo.collective_list; p && *p;) {
+    list[(*n)++] = p;
+    p = strchr(p, ',');
+    if (p)
+      *p++ = 0;
+  }
+  return list;
+}
+
+/* One collective: candidates, costs, decision, table; false after a message. */
+static bool decide(cli *c, tlop_model *m, const char *file, const tlop_catalog *cat,
+                   tlop_env *env, tlop_platform *pf, char **given, size_t ngiven,
+                   const tlop_tuning_format *format, run *u) {
+  u->names = candidates(m, cat, u->coll, given, ngiven, format, &u->ncand);
+  if (!u->ncand) {
+    fprintf(stderr, "tlop best: the catalogue lists no algorithm of '%s' that %s defines\n",
+            u->coll, file);
+    return false;
+  }
+  if (!cli_grid_open(c, m, env, u->names, u->ncand, &u->g))
+    return false;
+  u->exprs = calloc(u->ncand, sizeof *u->exprs);
+  u->costs = malloc(u->ncand * u->g.npts * sizeof *u->costs);
+  if (!cli_grid_costs(c, m, file, u->names, u->ncand, pf, env, &u->g, u->exprs, &u->ev,
+                      u->costs) ||
+      tlop_best_decide(u->g.axes[1].values, u->g.axes[1].count, u->g.axes[0].values,
+                       u->g.axes[0].count, u->costs, u->ncand, bo.tie, &u->d) != TLOP_OK)
+    return false;
+  if (bo.refine) {
+    refine_ctx rctx = {&u->ev, u->ncand};
+    tlop_ctx_set_diag(c->ctx, errors_only, NULL);
+    tlop_status st = tlop_best_refine(u->d, bo.tie, cost_at, &rctx);
+    tlop_ctx_set_diag(c->ctx, cli_print_diag, NULL);
+    if (st != TLOP_OK)
+      return false;
+  }
+  print_table(u->coll, u->d, u->names, u->ncand, ngiven > 0, &u->g, tlop_platform_name(pf));
+  return true;
+}
+
+static void run_free(cli *c, run *u, char **given) {
+  cli_grid_close(&u->g);
+  cli_evaluator_close(c, &u->ev);
+  if (u->names != given)
+    free(u->names);
+  free(u->exprs);
+  free(u->costs);
+  free(u->cands);
+  tlop_decision_free(u->d);
+}
+
+/* With several collectives: one line each, the runs and crossovers the tables show. */
+static void print_summary(const run *runs, size_t n) {
+  printf("\nsummary: %zu collectives\n", n);
+  for (size_t k = 0; k < n; k++) {
+    const tlop_decision *d = runs[k].d;
+    size_t nP = 0;
+    for (size_t r = 0; r < d->nranges; r++)
+      nP += r == 0 || d->ranges[r - 1].P != d->ranges[r].P;
+    printf("  %-12s %zu candidate%s, %zu run%s over %zu value%s of P, %zu crossover%s\n",
+           runs[k].coll, runs[k].ncand, runs[k].ncand == 1 ? "" : "s", d->nranges,
+           d->nranges == 1 ? "" : "s", nP, nP == 1 ? "" : "s", d->nranges - nP,
+           d->nranges - nP == 1 ? "" : "s");
+  }
 }
 
 int cmd_best(cli *c, int argc, char **argv) {
@@ -280,6 +385,7 @@ int cmd_best(cli *c, int argc, char **argv) {
     return cli_usage_error("best", "expected FILE");
   if (!bo.collective)
     return cli_usage_error("best", "--collective NAME is required");
+  bo.collective_list = strcmp(bo.collective, "all") ? strdup(bo.collective) : NULL;
   tlop_tuning_format format = TLOP_TUNING_OMPI_RULES;
   if (bo.emit && !format_arg("best", "--emit", bo.emit, &format))
     return EXIT_USAGE;
@@ -294,58 +400,51 @@ int cmd_best(cli *c, int argc, char **argv) {
     return cli_usage_error("best", "give the grid as two axes, --grid m=… and --grid P=… "
                                    "(other values: --set)");
 
-  size_t ngiven = (size_t)(argc - optind - 1), ncand = 0;
-  char **given = argv + optind + 1, **names = NULL;
+  size_t ngiven = (size_t)(argc - optind - 1), nruns = 0;
+  char **given = argv + optind + 1;
   tlop_catalog *cat = NULL;
   tlop_env *env = NULL;
   tlop_platform *pf = NULL;
-  tlop_expr **exprs = NULL;
-  double *costs = NULL;
-  tlop_decision *d = NULL;
-  cli_grid g = {0};
-  cli_evaluator ev = {0};
+  const char **colls = NULL;
+  run *runs = NULL;
   rc = EXIT_INPUT;
   tlop_model *m = cli_load(c, argv[optind]);
   if (!m || tlop_catalog_open(c->ctx, bo.catalog, &cat) != TLOP_OK || !(env = cli_env(c, m)) ||
       !(pf = cli_platform(c, m)))
     goto done;
-  names = candidates(m, cat, given, ngiven, bo.emit ? &format : NULL, &ncand);
-  if (!ncand) {
-    fprintf(stderr, "tlop best: the catalogue lists no algorithm of '%s' that %s defines\n",
-            bo.collective, argv[optind]);
+  colls = collectives(m, cat, &nruns);
+  if (!nruns) {
+    fprintf(stderr, "tlop best: the catalogue lists no algorithm that %s defines\n",
+            argv[optind]);
     goto done;
   }
-  if (!cli_grid_open(c, m, env, names, ncand, &g))
+  if (ngiven && nruns > 1) {
+    fprintf(stderr, "tlop best: ALGOs name the candidates of one collective, not of %zu\n",
+            nruns);
     goto done;
-  exprs = calloc(ncand, sizeof *exprs);
-  costs = malloc(ncand * g.npts * sizeof *costs);
-  if (!cli_grid_costs(c, m, argv[optind], names, ncand, pf, env, &g, exprs, &ev, costs))
-    goto done;
-  if (tlop_best_decide(g.axes[1].values, g.axes[1].count, g.axes[0].values, g.axes[0].count, costs,
-                       ncand, bo.tie, &d) != TLOP_OK)
-    goto done;
-  if (bo.refine) {
-    refine_ctx rctx = {&ev, ncand};
-    tlop_ctx_set_diag(c->ctx, errors_only, NULL);
-    tlop_status st = tlop_best_refine(d, bo.tie, cost_at, &rctx);
-    tlop_ctx_set_diag(c->ctx, cli_print_diag, NULL);
-    if (st != TLOP_OK)
+  }
+  runs = calloc(nruns, sizeof *runs);
+  for (size_t k = 0; k < nruns; k++) {
+    runs[k].coll = colls[k];
+    if (k)
+      putchar('\n');
+    if (!decide(c, m, argv[optind], cat, env, pf, given, ngiven, bo.emit ? &format : NULL,
+                &runs[k]))
       goto done;
   }
-  print_table(d, names, ncand, ngiven > 0, &g, tlop_platform_name(pf));
-  if (bo.emit && !emit(c, cat, d, names, ncand, &g, format))
+  if (nruns > 1)
+    print_summary(runs, nruns);
+  if (bo.emit && !emit(c, cat, runs, nruns, format))
     goto done;
   rc = EXIT_OK;
 done:
   if (rc != EXIT_OK)
     rc = cli_failed(c);
-  cli_grid_close(&g);
-  cli_evaluator_close(c, &ev);
-  if (names != given)
-    free(names);
-  free(exprs);
-  free(costs);
-  tlop_decision_free(d);
+  for (size_t k = 0; runs && k < nruns; k++)
+    run_free(c, &runs[k], given);
+  free(runs);
+  free(colls);
+  free(bo.collective_list);
   tlop_catalog_free(cat);
   tlop_env_free(env);
   tlop_platform_free(pf);

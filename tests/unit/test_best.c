@@ -166,6 +166,37 @@ static void round_trip(tlop_ctx *ctx, const tlop_catalog *cat, const tlop_decisi
   }
 }
 
+/* Several collectives in one file, each read back for its own decision (the same one here,
+ * in each collective's entries). */
+static void several(tlop_ctx *ctx, const tlop_catalog *cat, const tlop_decision *d) {
+  static const char *const colls[] = {"bcast", "reduce", "allreduce"};
+  const tlop_catalog_entry *cands[3][2];
+  tlop_tuning_part parts[3];
+  for (int c = 0; c < 3; c++) {
+    cands[c][0] = tlop_catalog_find(cat, colls[c], "cheap_small");
+    cands[c][1] = tlop_catalog_find(cat, colls[c], "cheap_large");
+    parts[c] = (tlop_tuning_part){colls[c], d, cands[c]};
+  }
+  for (int f = 0; f <= TLOP_TUNING_IMPI; f++) {
+    tlop_tuning_target to = {(tlop_tuning_format)f, TLOP_RANKS_ANY, NULL};
+    char *text = NULL;
+    CHECK(tlop_tuning_write(ctx, parts, 3, &to, &text) == TLOP_OK);
+    for (int c = 0; text && c < 3; c++) {
+      tlop_tuning *back = NULL;
+      CHECK(tlop_tuning_read(ctx, cat, colls[c], &to, "several", text, strlen(text), &back) ==
+            TLOP_OK);
+      for (double m = 0; back && m <= 2048; m += 7)
+        CHECK(tlop_tuning_lookup(back, m, 8) == cands[c][tlop_best_lookup(d, m, 8)]);
+      tlop_tuning_free(back);
+    }
+    free(text);
+    /* one collective twice is refused */
+    parts[1].collective = "bcast";
+    CHECK(tlop_tuning_write(ctx, parts, 3, &to, &text) == TLOP_ERR_ARG && !text);
+    parts[1].collective = "reduce";
+  }
+}
+
 static void test_round_trip(tlop_ctx *ctx) {
   char path[] = "/tmp/tlop_test_best_XXXXXX";
   int fd = mkstemp(path);
@@ -185,6 +216,7 @@ static void test_round_trip(tlop_ctx *ctx) {
                                       "alltoall", "gather", "scatter"};
   for (int c = 0; c < 6; c++)
     round_trip(ctx, cat, d, colls[c]);
+  several(ctx, cat, d);
   /* no message-size rule for a collective tlop has no model of */
   const tlop_catalog_entry *cands[2] = {tlop_catalog_find(cat, "bcast", "cheap_small"),
                                         tlop_catalog_find(cat, "bcast", "cheap_large")};
