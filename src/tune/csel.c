@@ -84,7 +84,18 @@ tlop_tuning *csel_defaults(tlop_ctx *ctx, const char *version) {
     return NULL; /* the stdlib's own file: reported where it breaks */
   }
   t->mpich_version = arena_strdup(t->ar, version);
+  snprintf(name, sizeof name, "tuning/mpich-%s.algorithms", version);
+  t->mpich_algorithms = stdlib_builtin(name, &len);
   return t;
+}
+
+/* Is NAME a line of the release's list of algorithms (stdlib/tuning/mpich-VERSION.algorithms)? */
+static bool known_algorithm(const tlop_tuning *dflt, const char *name) {
+  size_t n = strlen(name);
+  for (const char *p = dflt->mpich_algorithms; p && *p; p = strchr(p, '\n') ? strchr(p, '\n') + 1 : "")
+    if (!strncmp(p, name, n) && (p[n] == '\n' || !p[n]))
+      return true;
+  return false;
 }
 
 void csel_write(strbuf *o, const tlop_tuning *ts, size_t n, const tlop_tuning *defaults) {
@@ -268,9 +279,15 @@ static void check_node(reader *r, json_value *v, const char *coll, const char *a
                     "unreachable: \"%s\" comes after \"%s\", which takes all it would", m->key, pk);
     }
     if (k == KEY_ALGORITHM) {
+      const tlop_tuning *dflt = r->t->defaults;
       if (algorithm_prefix && strncmp(m->key + 10, algorithm_prefix, strlen(algorithm_prefix)))
         reader_fail(r, m->key_at, "\"%s\" is not an algorithm of this collective (%s…)",
                     m->key + 10, algorithm_prefix);
+      else if (dflt->mpich_algorithms && !known_algorithm(dflt, m->key + 10))
+        reader_fail(r, m->key_at,
+                    "MPICH %s has no algorithm \"%s\": it aborts reading the file "
+                    "(\"unrecognized key\")",
+                    dflt->mpich_version, m->key + 10);
       if (m->value->kind != JSON_OBJECT)
         reader_fail(r, m->value->at, "an algorithm's parameters are an object ({} for none)");
       m->entry = keep ? mpich_entry(r, m->key + 10) : NULL;

@@ -26,18 +26,41 @@ void ompi_rules_write(strbuf *o, const tlop_tuning *ts, size_t n, bool v2) {
   }
 }
 
+/* What Open MPI does with a file it cannot read to the end (coll_tuned_dynamic_file.c drops
+ * every rule read and returns; coll_tuned keeps its fixed decisions, rc = 0, no message). */
+#define IGNORED "Open MPI ignores the whole file (it keeps its fixed decisions and says nothing)"
+
 /* The next number the counts promise; `what` names it for the message. */
 static bool number(reader *r, const char *what, long *v, span *at) {
   if (!word_next(&r->s, true, at)) {
     reader_fail(r, word_end(&r->s),
-                "the file ends where %s should be: the counts before promise more", what);
+                "the file ends where %s should be, the counts before promising more: " IGNORED,
+                what);
     return false;
   }
-  if (!word_count(&r->s, *at, what, v)) {
-    r->errors++;
+  if (!word_number(&r->s, *at, v)) {
+    reader_fail(r, *at, "expected %s (a whole number), not '%.*s': " IGNORED, what,
+                (int)(at->hi - at->lo), r->s.src->text + at->lo);
     return false;
   }
   return true;
+}
+
+/* Open MPI looks rules up in file order, keeping the last whose size is not above the
+ * call's and stopping at the first above it (coll_tuned_dynamic_rules.c): with sizes out
+ * of order it reads the file, and a rule takes sizes other than its own. */
+static void out_of_order(reader *r, span at, const char *what, long size, double prev) {
+  if (size == prev)
+    reader_fail(r, at,
+                "%s size %ld twice: Open MPI accepts the file and takes the later rule for it, "
+                "so the earlier one never runs",
+                what, size);
+  else
+    reader_fail(r, at,
+              "%s sizes must ascend: %ld follows %.0f. Open MPI accepts the file and misreads "
+              "it: walking the rules in file order it stops at %.0f for a size below that, so "
+              "this rule takes only sizes from %.0f on",
+              what, size, prev, prev, prev);
 }
 
 static bool read_rule(reader *r, const tuning_collective *c, bool v2, bool keep, block *b) {
@@ -48,12 +71,10 @@ static bool read_rule(reader *r, const tuning_collective *c, bool v2, bool keep,
       (v2 && !number(r, "a number of max requests", &reqs, &at)))
     return false;
   if (!b->n && msg != 0)
-    reader_fail(r, at_msg,
-                "the first rule of a communicator size must start at message size 0 "
-                "(smaller messages would fall back to the fixed decision)");
+    reader_fail(r, at_msg, "the first rule of a communicator size must start at message size 0: "
+                IGNORED);
   if (b->n && msg <= b->rules[b->n - 1].msg)
-    reader_fail(r, at_msg, "message sizes must ascend: %ld follows %.0f", msg,
-                b->rules[b->n - 1].msg);
+    out_of_order(r, at_msg, "message", msg, b->rules[b->n - 1].msg);
   int nalg = tuning_ompi_algorithms(c);
   if (!nalg)
     reader_fail(r, at_alg, "%s has no algorithms in coll_tuned: Open MPI ignores its rules",
@@ -71,7 +92,7 @@ void ompi_rules_read(reader *r, bool v2) {
   long ncoll;
   if (!word_next(&r->s, true, &at)) {
     reader_fail(r, word_end(&r->s),
-                "the file is empty: Open MPI expects the number of collectives");
+                "the file is empty: Open MPI expects the number of collectives; " IGNORED);
     return;
   }
   bool has_header =
@@ -82,12 +103,16 @@ void ompi_rules_read(reader *r, bool v2) {
     return;
   }
   if (!v2 && has_header) {
-    reader_fail(r, at, "'rule-file-version-2' is Open MPI 5's header: 4.1 reads no header");
+    reader_fail(r, at, "'rule-file-version-2' is Open MPI 5's header, and 4.1 reads no header: "
+                       "Open MPI 4.1 ignores the whole file (it keeps its fixed decisions and says "
+                       "nothing)");
     return;
   }
   if (has_header ? !number(r, "the number of collectives", &ncoll, &at)
-                 : !word_count(&r->s, at, "the number of collectives", &ncoll)) {
-    r->errors += !has_header;
+                 : !word_number(&r->s, at, &ncoll)) {
+    if (!has_header)
+      reader_fail(r, at, "expected the number of collectives (a whole number), not '%.*s': " IGNORED,
+                  (int)(at.hi - at.lo), r->s.src->text + at.lo);
     return;
   }
   if (ncoll < 1)
@@ -100,7 +125,7 @@ void ompi_rules_read(reader *r, bool v2) {
       return;
     const tuning_collective *c = tuning_collective_of_ompi_id(id);
     if (!c) {
-      reader_fail(r, at_id, "%ld is not a collective id of Open MPI (0 to %zu)", id,
+      reader_fail(r, at_id, "%ld is not a collective id of Open MPI (0 to %zu): " IGNORED, id,
                   tuning_collective_count() - 1);
       return;
     }
@@ -112,15 +137,16 @@ void ompi_rules_read(reader *r, bool v2) {
       return;
     if (ncomm < 1)
       reader_fail(r, at, "%s has no communicator sizes", c->name);
+    double prev_comm = -1;
     for (long j = 0; j < ncomm; j++) {
       long comm, nmsg;
       span at_comm;
       if (!number(r, "a communicator size", &comm, &at_comm))
         return;
       block b = {(double)comm, NULL, 0, 0};
-      if (r->t->n && keep && comm <= r->t->blocks[r->t->n - 1].comm)
-        reader_fail(r, at_comm, "communicator sizes must ascend: %ld follows %.0f", comm,
-                    r->t->blocks[r->t->n - 1].comm);
+      if (j && comm <= prev_comm)
+        out_of_order(r, at_comm, "communicator", comm, prev_comm);
+      prev_comm = (double)comm;
       bool ok = number(r, "the number of message sizes", &nmsg, &at);
       if (ok && nmsg < 1)
         reader_fail(r, at, "communicator size %ld has no rules", comm);

@@ -44,7 +44,7 @@ bool word_next_line(word_scan *s) {
   return true;
 }
 
-bool word_count(word_scan *s, span w, const char *what, long *out) {
+bool word_number(const word_scan *s, span w, long *out) {
   char buf[32];
   size_t len = w.hi - w.lo;
   char *end = NULL;
@@ -54,12 +54,15 @@ bool word_count(word_scan *s, span w, const char *what, long *out) {
     errno = 0;
     *out = strtol(buf, &end, 10);
   }
-  if (!end || *end || errno || buf[0] == '-' || buf[0] == '+' || *out > INT_MAX) {
-    diag_error(s->ctx, w, "expected %s (a whole number from 0 to %d), not '%.*s'", what, INT_MAX,
-               (int)len, s->src->text + w.lo);
-    return false;
-  }
-  return true;
+  return end && !*end && !errno && buf[0] != '-' && buf[0] != '+' && *out <= INT_MAX;
+}
+
+bool word_count(word_scan *s, span w, const char *what, long *out) {
+  if (word_number(s, w, out))
+    return true;
+  diag_error(s->ctx, w, "expected %s (a whole number from 0 to %d), not '%.*s'", what, INT_MAX,
+             (int)(w.hi - w.lo), s->src->text + w.lo);
+  return false;
 }
 
 span word_end(const word_scan *s) {

@@ -26,8 +26,9 @@ typedef struct word_scan {
 bool word_next(word_scan *s, bool across_lines, span *w);
 /* Moves past the end of the current line; false at the end of the text. */
 bool word_next_line(word_scan *s);
-/* The word as a non-negative whole number (Open MPI reads them with strtol); false after
- * reporting it at the word. */
+/* The word as a non-negative whole number (Open MPI reads them with strtol); false if it is
+ * none (word_number) or after reporting it at the word (word_count). */
+bool word_number(const word_scan *s, span w, long *out);
 bool word_count(word_scan *s, span w, const char *what, long *out);
 /* An empty span just past the last word: where "expected …" at the end points. */
 span word_end(const word_scan *s);
@@ -89,6 +90,7 @@ struct tlop_tuning {
   tlop_ranks ranks;              /* written: Open MPI JSON's comm_rank_distribution */
   struct tlop_tuning *defaults;  /* MPICH: the release's own tree (csel_defaults) */
   const char *mpich_version;     /* and that release */
+  const char *mpich_algorithms;  /* its algorithms, one a line (NULL: tlop has no list) */
 };
 
 /* "any", "single_node", "one_per_node" */

@@ -121,11 +121,11 @@ static const char cat_text[] =
     "impi=3\n"
     "algorithm gather x.tlop cheap_small openmpi=2:binomial mpich=MPIR_Gather_intra_binomial "
     "impi=1\n"
-    "algorithm gather x.tlop cheap_large openmpi=1:basic_linear mpich=MPIR_Gather_intra_other "
+    "algorithm gather x.tlop cheap_large openmpi=1:basic_linear mpich=MPIR_Gather_allcomm_nb "
     "impi=3\n"
     "algorithm scatter x.tlop cheap_small openmpi=2:binomial mpich=MPIR_Scatter_intra_binomial "
     "impi=1\n"
-    "algorithm scatter x.tlop cheap_large openmpi=1:basic_linear mpich=MPIR_Scatter_intra_other "
+    "algorithm scatter x.tlop cheap_large openmpi=1:basic_linear mpich=MPIR_Scatter_allcomm_nb "
     "impi=3\n";
 
 /* Written in every format, read back: the decision's winner wherever the file can tell. A
