@@ -22,7 +22,8 @@ typedef struct tlop_best_range {
                                     at which this winner (or, after a run of the same winner,
                                     this runner-up) takes over */
   size_t winner, runner_up;      /* candidate indices (runner_up == winner: one candidate) */
-  double margin_min, margin_max; /* cost(runner_up) / cost(winner) − 1 over the run's points */
+  double margin_min, margin_max; /* cost(runner_up) / cost(winner) − 1 over the run's grid
+                                    points and, refined, its first and last byte */
   int by_tie;                    /* somewhere in the run the winner is up to `tie` dearer than
                                     a later candidate: the tie rule chose it */
 } tlop_best_range;
@@ -35,7 +36,9 @@ typedef struct tlop_decision {
 
 /* The winner among ncand costs (costs[c * stride]): the cheapest, except that an earlier
  * candidate (the catalogue lists the simpler algorithms first) within a relative `tie` of
- * the cheapest wins. *runner_up: the cheapest of the others. *by_tie: the tie rule chose. */
+ * the cheapest wins. *runner_up: the cheapest of the others. Costs equal within 1e-12
+ * (relative) are one cost: of them the first listed is the cheapest, and the runner-up,
+ * so rounding never splits a run. *by_tie: the tie rule chose. */
 TLOP_API size_t tlop_best_pick(const double *costs, size_t ncand, size_t stride, double tie,
                                size_t *runner_up, int *by_tie);
 

@@ -190,8 +190,17 @@ static void print_table(const char *coll, const tlop_decision *d, char **names, 
          bo.tie * 100, given ? "the order given" : "catalogue order, simplest first");
   for (size_t a = 0; a < ncand; a++)
     printf(" %s", names[a]);
-  printf(")\n%s\n\n", bo.refine ? "crossovers refined by bisection to the byte"
-                                : "crossovers at grid points (--refine locates them)");
+  printf(")\n");
+  /* said where it matters: a run whose runner-up costs what its winner does */
+  for (size_t r = 0; r < d->nranges; r++)
+    if (d->ranges[r].runner_up != d->ranges[r].winner && fabs(d->ranges[r].margin_min) <= 1e-12) {
+      printf("equal costs: candidates within 1e-12 (relative) of each other cost the same; of "
+             "them the first listed wins, and is the runner-up (margin +0.0%%)\n");
+      break;
+    }
+  printf("%s\n\n", bo.refine ? "crossovers refined by bisection to the byte; margins over the "
+                                 "refined runs"
+                               : "crossovers at grid points (--refine locates them)");
   int w = 22; /* the name columns: as wide as the longest name */
   for (size_t a = 0; a < ncand; a++)
     w = (int)strlen(names[a]) > w ? (int)strlen(names[a]) : w;

@@ -42,6 +42,15 @@ static void test_pick(void) {
   /* within 10 %, the earlier candidate wins and the tie rule says so */
   CHECK(tlop_best_pick(c, 3, 1, 0.10, &second, &by_tie) == 0 && second == 1 && by_tie);
   CHECK(tlop_best_pick(c, 3, 1, 0.04, NULL, NULL) == 1);
+  /* costs equal within 1e-12 are one cost: the first listed is the cheapest (no tie rule
+   * involved) and the runner-up, whichever rounding made smaller */
+  double e[3] = {5, 1 + 1e-13, 1};
+  CHECK(tlop_best_pick(e, 3, 1, 0, &second, &by_tie) == 1 && second == 2 && !by_tie);
+  double f[3] = {1, 3, 3 * (1 - 1e-13)};
+  CHECK(tlop_best_pick(f, 3, 1, 0, &second, NULL) == 0 && second == 1);
+  /* but 1e-9 apart they are two costs */
+  double g[3] = {1, 3, 3 * (1 - 1e-9)};
+  CHECK(tlop_best_pick(g, 3, 1, 0, &second, NULL) == 0 && second == 2);
 }
 
 static void test_decide_refine(void) {
@@ -61,6 +70,11 @@ static void test_decide_refine(void) {
   CHECK(tlop_best_refine(d, 0, cost_at, NULL) == TLOP_OK);
   CHECK(d->ranges[1].m_from == 181 && d->ranges[3].m_from == 181);
   CHECK(tlop_best_lookup(d, 180, 8) == 0 && tlop_best_lookup(d, 181, 8) == 1);
+  /* the margins cover the refined runs: run 0 ends at 180 (where the two cost the same),
+   * run 1 starts at 181 (191 against 190.5), not at the grid's 128 and 256 */
+  CHECK_NEAR(d->ranges[0].margin_min, 0, 1e-12);
+  CHECK_NEAR(d->ranges[1].margin_min, 191 / 190.5 - 1, 1e-12);
+  CHECK_NEAR(d->ranges[1].margin_max, 1034.0 / 612 - 1, 1e-12);
   tlop_decision_free(d);
   /* with a 10 % tie, candidate 0 keeps it while 10 + m <= 1.1 (100 + m/2), i.e. up to
    * m = 1000/4.5 = 222.2 */
