@@ -46,7 +46,8 @@ static const char lint_help[] =
     "(Intel MPI's I_MPI_ADJUST_<COLL>=\"ID:l-m@p-q;…\" assignment).\n\n"
     "  -f, --format FORMAT    the file's format\n"
     "  -c, --collective NAME  the collective whose rules to read (default bcast)\n"
-    "      --mpich-version V  mpich-json: the release the file is for (default " TLOP_MPICH_VERSION ")\n"
+    "      --mpich-version V  mpich-json: the release the file is for (default " TLOP_MPICH_VERSION
+    ")\n"
     "      --catalog FILE     another catalogue than the stdlib's\n" HELP_MEMORY HELP_HELP;
 
 /* The format named; a usage error otherwise, saying why for MPICH's two lower levels. */
@@ -497,7 +498,9 @@ int cmd_lint(cli *c, int argc, char **argv) {
   tlop_tuning *t = NULL;
   rc = EXIT_INPUT;
   if (tlop_catalog_open(c->ctx, bo.catalog, &cat) == TLOP_OK &&
-      tlop_tuning_read(c->ctx, cat, bo.collective, &(tlop_tuning_target){f, TLOP_RANKS_ANY, bo.mpich_version}, path, text, len, &t) == TLOP_OK) {
+      tlop_tuning_read(c->ctx, cat, bo.collective,
+                       &(tlop_tuning_target){f, TLOP_RANKS_ANY, bo.mpich_version}, path, text, len,
+                       &t) == TLOP_OK) {
     printf("%s: a valid %s file\n", path, c->o.format);
     rc = EXIT_OK;
   }

@@ -92,7 +92,8 @@ tlop_tuning *csel_defaults(tlop_ctx *ctx, const char *version) {
 /* Is NAME a line of the release's list of algorithms (stdlib/tuning/mpich-VERSION.algorithms)? */
 static bool known_algorithm(const tlop_tuning *dflt, const char *name) {
   size_t n = strlen(name);
-  for (const char *p = dflt->mpich_algorithms; p && *p; p = strchr(p, '\n') ? strchr(p, '\n') + 1 : "")
+  for (const char *p = dflt->mpich_algorithms; p && *p;
+       p = strchr(p, '\n') ? strchr(p, '\n') + 1 : "")
     if (!strncmp(p, name, n) && (p[n] == '\n' || !p[n]))
       return true;
   return false;

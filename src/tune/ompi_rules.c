@@ -111,7 +111,8 @@ void ompi_rules_read(reader *r, bool v2) {
   if (has_header ? !number(r, "the number of collectives", &ncoll, &at)
                  : !word_number(&r->s, at, &ncoll)) {
     if (!has_header)
-      reader_fail(r, at, "expected the number of collectives (a whole number), not '%.*s': " IGNORED,
+      reader_fail(r, at,
+                  "expected the number of collectives (a whole number), not '%.*s': " IGNORED,
                   (int)(at.hi - at.lo), r->s.src->text + at.lo);
     return;
   }

@@ -37,8 +37,8 @@ static const char *const ompi_scatter[] = {"basic_linear", "binomial", "linear_n
  * algorithms, and each library's message size as m·P^k (README, "Message sizes"): only the
  * collectives with a stdlib model have one, so only they can be written. */
 static const tuning_collective collectives[] = {
-    {"allgather", 0, ompi_allgather, {1, NO, 1, NO}, "MPIR_Allgather_inter_local_gather_remote_bcast",
-     NULL},
+    {"allgather", 0, ompi_allgather, {1, NO, 1, NO},
+     "MPIR_Allgather_inter_local_gather_remote_bcast", NULL},
     {"allgatherv", 1, ompi_allgatherv, {NO, NO, NO, NO}, NULL, NULL},
     {"allreduce", 2, ompi_allreduce, {0, 0, 1, 0}, "MPIR_Allreduce_inter_reduce_exchange_bcast", NULL},
     {"alltoall", 3, ompi_alltoall, {1, 0, 1, 0}, "MPIR_Alltoall_inter_pairwise_exchange",

@@ -236,17 +236,20 @@ static void test_round_trip(tlop_ctx *ctx) {
                                         tlop_catalog_find(cat, "bcast", "cheap_large")};
   char *text = NULL;
   tlop_tuning_part part = {"allgatherv", d, cands};
-  CHECK(tlop_tuning_write(ctx, &part, 1, &(tlop_tuning_target){TLOP_TUNING_OMPI_RULES, TLOP_RANKS_ANY, NULL}, &text) ==
-            TLOP_ERR_ARG &&
+  CHECK(tlop_tuning_write(ctx, &part, 1,
+                          &(tlop_tuning_target){TLOP_TUNING_OMPI_RULES, TLOP_RANKS_ANY, NULL},
+                          &text) == TLOP_ERR_ARG &&
         !text);
   /* only Open MPI's JSON rules say where the ranks are */
   part.collective = "bcast";
   CHECK(tlop_tuning_write(ctx, &part, 1,
-                          &(tlop_tuning_target){TLOP_TUNING_OMPI_RULES, TLOP_RANKS_SINGLE_NODE, NULL},
+                          &(tlop_tuning_target){TLOP_TUNING_OMPI_RULES,
+                                                TLOP_RANKS_SINGLE_NODE, NULL},
                           &text) == TLOP_ERR_ARG &&
         !text);
   CHECK(tlop_tuning_write(ctx, &part, 1,
-                          &(tlop_tuning_target){TLOP_TUNING_OMPI_JSON, TLOP_RANKS_SINGLE_NODE, NULL},
+                          &(tlop_tuning_target){TLOP_TUNING_OMPI_JSON,
+                                                TLOP_RANKS_SINGLE_NODE, NULL},
                           &text) == TLOP_OK &&
         strstr(text, "\"comm_rank_distribution\": \"single_node\""));
   free(text);
