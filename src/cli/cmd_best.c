@@ -328,35 +328,41 @@ static const char **collectives(tlop_model *m, const tlop_catalog *cat, size_t *
   return list;
 }
 
-/* One collective: candidates, costs, decision, table; false after a message. */
-static bool decide(cli *c, tlop_model *m, const char *file, const tlop_catalog *cat,
-                   tlop_env *env, tlop_platform *pf, char **given, size_t ngiven,
-                   const tlop_tuning_format *format, run *u) {
+/* One collective: candidates, costs, decision, table; 0 after a message, -1 when
+ * --collective all leaves it out (none of its candidates is the library's). */
+static int decide(cli *c, tlop_model *m, const char *file, const tlop_catalog *cat,
+                  tlop_env *env, tlop_platform *pf, char **given, size_t ngiven,
+                  const tlop_tuning_format *format, run *u) {
   u->names = candidates(m, cat, u->coll, given, ngiven, format, &u->ncand);
+  if (!u->ncand && format && !strcmp(bo.collective, "all")) {
+    fprintf(stderr, "tlop best: %s left out of --collective all: %s has none of its algorithms\n",
+            u->coll, tlop_tuning_library(*format));
+    return -1;
+  }
   if (!u->ncand) {
     fprintf(stderr, "tlop best: the catalogue lists no algorithm of '%s' that %s defines\n",
             u->coll, file);
-    return false;
+    return 0;
   }
   if (!cli_grid_open(c, m, env, u->names, u->ncand, &u->g))
-    return false;
+    return 0;
   u->exprs = calloc(u->ncand, sizeof *u->exprs);
   u->costs = malloc(u->ncand * u->g.npts * sizeof *u->costs);
   if (!cli_grid_costs(c, m, file, u->names, u->ncand, pf, env, &u->g, u->exprs, &u->ev,
                       u->costs) ||
       tlop_best_decide(u->g.axes[1].values, u->g.axes[1].count, u->g.axes[0].values,
                        u->g.axes[0].count, u->costs, u->ncand, bo.tie, &u->d) != TLOP_OK)
-    return false;
+    return 0;
   if (bo.refine) {
     refine_ctx rctx = {&u->ev, u->ncand};
     tlop_ctx_set_diag(c->ctx, errors_only, NULL);
     tlop_status st = tlop_best_refine(u->d, bo.tie, cost_at, &rctx);
     tlop_ctx_set_diag(c->ctx, cli_print_diag, NULL);
     if (st != TLOP_OK)
-      return false;
+      return 0;
   }
   print_table(u->coll, u->d, u->names, u->ncand, ngiven > 0, &u->g, tlop_platform_name(pf));
-  return true;
+  return 1;
 }
 
 static void run_free(cli *c, run *u, char **given) {
@@ -434,13 +440,26 @@ int cmd_best(cli *c, int argc, char **argv) {
     goto done;
   }
   runs = calloc(nruns, sizeof *runs);
+  size_t kept = 0;
   for (size_t k = 0; k < nruns; k++) {
-    runs[k].coll = colls[k];
-    if (k)
+    run *u = &runs[kept];
+    *u = (run){.coll = colls[k]};
+    if (kept)
       putchar('\n');
-    if (!decide(c, m, argv[optind], cat, env, pf, given, ngiven, bo.emit ? &format : NULL,
-                &runs[k]))
+    int got = decide(c, m, argv[optind], cat, env, pf, given, ngiven, bo.emit ? &format : NULL, u);
+    if (!got) {
+      nruns = kept + 1;
       goto done;
+    }
+    if (got > 0)
+      kept++;
+    else
+      run_free(c, u, given);
+  }
+  nruns = kept;
+  if (!nruns) {
+    fprintf(stderr, "tlop best: no collective of %s left to write\n", argv[optind]);
+    goto done;
   }
   if (nruns > 1)
     print_summary(runs, nruns);
