@@ -22,7 +22,8 @@ typedef struct tlop_best_range {
                                     at which this winner (or, after a run of the same winner,
                                     this runner-up) takes over */
   size_t winner, runner_up;      /* candidate indices (runner_up == winner: one candidate) */
-  double margin_min, margin_max; /* cost(runner_up) / cost(winner) − 1 over the run's points */
+  double margin_min, margin_max; /* cost(runner_up) / cost(winner) − 1 over the run's grid
+                                    points and, refined, its first and last byte */
   int by_tie;                    /* somewhere in the run the winner is up to `tie` dearer than
                                     a later candidate: the tie rule chose it */
 } tlop_best_range;
@@ -35,7 +36,9 @@ typedef struct tlop_decision {
 
 /* The winner among ncand costs (costs[c * stride]): the cheapest, except that an earlier
  * candidate (the catalogue lists the simpler algorithms first) within a relative `tie` of
- * the cheapest wins. *runner_up: the cheapest of the others. *by_tie: the tie rule chose. */
+ * the cheapest wins. *runner_up: the cheapest of the others. Costs equal within 1e-12
+ * (relative) are one cost: of them the first listed is the cheapest, and the runner-up,
+ * so rounding never splits a run. *by_tie: the tie rule chose. */
 TLOP_API size_t tlop_best_pick(const double *costs, size_t ncand, size_t stride, double tie,
                                size_t *runner_up, int *by_tie);
 
@@ -114,20 +117,38 @@ typedef enum { TLOP_RANKS_ANY, TLOP_RANKS_SINGLE_NODE, TLOP_RANKS_ONE_PER_NODE }
 /* "any", "single_node", "one_per_node"; TLOP_ERR_ARG otherwise. */
 TLOP_API tlop_status tlop_ranks_parse(const char *name, tlop_ranks *out);
 
-/* The decision as a tuning file of a library for collective `collective`: cands[c] is the
- * catalogue entry of candidate c. The message size is the library's (README: "Message
- * sizes"); TLOP_ERR_ARG (with a diagnostic) when a winner has no id in that library, or
- * ranks is not TLOP_RANKS_ANY for a format other than Open MPI's JSON. */
-TLOP_API tlop_status tlop_tuning_write(tlop_ctx *ctx, const tlop_decision *d,
-                                       const tlop_catalog_entry *const *cands,
-                                       const char *collective, tlop_tuning_format format,
-                                       tlop_ranks ranks, char **text);
+/* The MPICH release whose own selection tree an MPICH file is completed with, by default
+ * (stdlib/tuning/mpich-VERSION.json holds each release tlop knows). */
+#define TLOP_MPICH_VERSION "4.0.2"
+
+/* What a file is written for, or read as. */
+typedef struct tlop_tuning_target {
+  tlop_tuning_format format;
+  tlop_ranks ranks;          /* Open MPI's JSON only: the runs the file is for */
+  const char *mpich_version; /* MPICH: its release (NULL: TLOP_MPICH_VERSION) */
+} tlop_tuning_target;
+
+/* One collective's decision: cands[c] is the catalogue entry of candidate c. */
+typedef struct tlop_tuning_part {
+  const char *collective;
+  const tlop_decision *d;
+  const tlop_catalog_entry *const *cands;
+} tlop_tuning_part;
+
+/* The decisions as one tuning file of a library. The message size is the library's
+ * (README: "Message sizes"); an MPICH file is the library's whole MPIR-level selection
+ * tree, holding for every collective not among the parts the release's own decisions.
+ * TLOP_ERR_ARG (with a diagnostic) when a winner has no id in that library, ranks is not
+ * TLOP_RANKS_ANY for a format other than Open MPI's JSON, or tlop knows no such MPICH
+ * release. */
+TLOP_API tlop_status tlop_tuning_write(tlop_ctx *ctx, const tlop_tuning_part *parts, size_t n,
+                                       const tlop_tuning_target *to, char **text);
 
 /* A tuning file read as the library reads it; every departure from what the library accepts
- * is an error at file:line:col. */
+ * is an error at file:line:col. `collective` is the one tlop_tuning_lookup answers for. */
 typedef struct tlop_tuning tlop_tuning;
 TLOP_API tlop_status tlop_tuning_read(tlop_ctx *ctx, const tlop_catalog *cat,
-                                      const char *collective, tlop_tuning_format format,
+                                      const char *collective, const tlop_tuning_target *as,
                                       const char *path, const char *text, size_t len,
                                       tlop_tuning **out);
 /* The catalogue entry the library would run for a message of m bytes on P processes (for

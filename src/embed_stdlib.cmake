@@ -1,7 +1,7 @@
-# embed_stdlib.cmake — writes OUT, a C file holding every ROOT/**/*.tlop and the catalogue
-# (ROOT/catalog.txt) as a byte array
-# with its path relative to ROOT, and the function that finds one by name.
-file(GLOB_RECURSE files RELATIVE ${ROOT} ${ROOT}/*.tlop ${ROOT}/catalog.txt)
+# embed_stdlib.cmake — writes OUT, a C file holding every ROOT/**/*.tlop, the catalogue
+# (ROOT/catalog.txt) and the libraries' own tuning data (ROOT/tuning/) as byte arrays,
+# each with its path relative to ROOT, and the function that finds one by name.
+file(GLOB_RECURSE files RELATIVE ${ROOT} ${ROOT}/*.tlop ${ROOT}/catalog.txt ${ROOT}/tuning/*)
 list(SORT files)
 set(body "/* Generated from stdlib/ by src/embed_stdlib.cmake: do not edit. */\n#include <stddef.h>\n#include <string.h>\n\n")
 set(table "static const struct { const char *name; const unsigned char *data; size_t len; } files[] = {\n")

@@ -16,8 +16,8 @@ static const char best_help[] =
     "P, and the margin to the runner-up. Candidates: the ALGOs, or every algorithm of the\n"
     "collective that the catalogue (stdlib/catalog.txt) lists and FILE defines (with\n"
     "--emit, those the library has).\n\n" COMMON_HELP
-    "  -c, --collective NAME  the collective (bcast, reduce, allreduce, alltoall, gather,\n"
-    "                         scatter, gatherv)\n"
+    "  -c, --collective LIST  bcast, allreduce, allgather, …, comma-separated, or all\n"
+    "                         (those FILE defines): a table each, one file for all\n"
     "  -g, --grid NAME=AXIS   the m axis and the P axis (other values: --set)\n"
     "      --tie PCT          a candidate this close to the cheapest (default 1%) wins if it\n"
     "                         comes earlier in the catalogue, which lists simpler first\n"
@@ -31,6 +31,8 @@ static const char best_help[] =
     "      --ranks DIST       with --emit ompi-json: the comm_rank_distribution the file\n"
     "                         is for (any, single_node, one_per_node; default any); the\n"
     "                         models have no mapping, so this only labels the runs\n"
+    "      --mpich-version V  mpich-json: the release whose own decisions fill the\n"
+    "                         collectives not tuned (default " TLOP_MPICH_VERSION ")\n"
     "  -o, --output FILE      where --emit writes (required with --emit)\n"
     "      --catalog FILE     another catalogue than the stdlib's\n" HELP_MAX_POINTS HELP_ENGINE;
 
@@ -44,10 +46,30 @@ static const char lint_help[] =
     "(Intel MPI's I_MPI_ADJUST_<COLL>=\"ID:l-m@p-q;…\" assignment).\n\n"
     "  -f, --format FORMAT    the file's format\n"
     "  -c, --collective NAME  the collective whose rules to read (default bcast)\n"
+    "      --mpich-version V  mpich-json: the release the file is for (default " TLOP_MPICH_VERSION
+    ")\n"
     "      --catalog FILE     another catalogue than the stdlib's\n" HELP_MEMORY HELP_HELP;
 
+/* The format named; a usage error otherwise, saying why for MPICH's two lower levels. */
+static bool format_arg(const char *cmd, const char *opt, const char *name, tlop_tuning_format *f) {
+  if (name && tlop_tuning_format_parse(name, f) == TLOP_OK)
+    return true;
+  if (name && (!strcmp(name, "mpich-ch4-json") || !strcmp(name, "mpich-posix-json")))
+    cli_usage_error(cmd,
+                    "tlop writes and checks MPICH's MPIR-level tree only (mpich-json, for "
+                    "MPIR_CVAR_COLL_SELECTION_TUNING_JSON_FILE), not the %s-level one "
+                    "(MPIR_CVAR_CH4_%sCOLL_SELECTION_TUNING_JSON_FILE): leave that variable "
+                    "unset and MPICH keeps its own tree there",
+                    name[6] == 'c' ? "CH4" : "POSIX", name[6] == 'c' ? "" : "POSIX_");
+  else
+    cli_usage_error(cmd, "%s takes ompi-rules, ompi-rules-v1, ompi-json, mpich-json or impi%s%s%s",
+                    opt, name ? ", not '" : "", name ? name : "", name ? "'" : "");
+  return false;
+}
+
 typedef struct best_opts {
-  const char *collective, *emit, *catalog;
+  const char *collective, *emit, *catalog, *mpich_version;
+  char *collective_list; /* best: a copy of --collective cut at its commas */
   double tie;
   bool refine;
   tlop_ranks ranks;
@@ -68,6 +90,9 @@ static int take(cli *c, int opt, const char *arg) {
     return 1;
   case 'K':
     bo.catalog = arg;
+    return 1;
+  case 'V':
+    bo.mpich_version = arg;
     return 1;
   case 'F':
     bo.refine = true;
@@ -103,6 +128,7 @@ static const struct option best_opts_long[] = {{"grid", required_argument, 0, 'g
                                                CLI_GRID_LIMIT_LONGOPT,
                                                {"emit", required_argument, 0, 'e'},
                                                {"catalog", required_argument, 0, 'K'},
+                                               {"mpich-version", required_argument, 0, 'V'},
                                                {"output", required_argument, 0, 'o'},
                                                {"format", required_argument, 0, 'f'},
                                                CLI_ENGINE_LONGOPTS,
@@ -110,8 +136,8 @@ static const struct option best_opts_long[] = {{"grid", required_argument, 0, 'g
 
 /* The ALGOs given, else the catalogue's algorithms of the collective that the model has;
  * with --emit, only those the format's library has (the others are named on stderr). */
-static char **candidates(tlop_model *m, const tlop_catalog *cat, char **given, size_t ngiven,
-                         const tlop_tuning_format *emit, size_t *n) {
+static char **candidates(tlop_model *m, const tlop_catalog *cat, const char *coll, char **given,
+                         size_t ngiven, const tlop_tuning_format *emit, size_t *n) {
   if (ngiven) {
     *n = ngiven;
     return given;
@@ -121,7 +147,7 @@ static char **candidates(tlop_model *m, const tlop_catalog *cat, char **given, s
   char **names = calloc(ne ? ne : 1, sizeof *names);
   *n = 0;
   for (size_t i = 0; i < ne; i++) {
-    if (strcmp(es[i].collective, bo.collective) || !tlop_algorithm_params(m, es[i].algorithm, &np))
+    if (strcmp(es[i].collective, coll) || !tlop_algorithm_params(m, es[i].algorithm, &np))
       continue;
     if (emit && !tlop_tuning_names(&es[i], *emit))
       fprintf(stderr, "tlop best: %s has no algorithm in %s: left out of the candidates\n",
@@ -235,17 +261,26 @@ static tlop_status cost_at(void *user, double m, double P, double *costs) {
   return any ? TLOP_OK : TLOP_ERR_EVAL;
 }
 
-static void print_table(const tlop_decision *d, char **names, size_t ncand, bool given,
-                        const cli_grid *g, const char *platform) {
-  printf("best %s on %s: %zu candidate%s, %zu × %zu grid points\n", bo.collective, platform, ncand,
+static void print_table(const char *coll, const tlop_decision *d, char **names, size_t ncand,
+                        bool given, const cli_grid *g, const char *platform) {
+  printf("best %s on %s: %zu candidate%s, %zu × %zu grid points\n", coll, platform, ncand,
          ncand == 1 ? "" : "s", g->axes[1].count, g->axes[0].count);
   printf("tie rule: a candidate within %g%% of the cheapest loses to one listed before it "
          "(%s:",
          bo.tie * 100, given ? "the order given" : "catalogue order, simplest first");
   for (size_t a = 0; a < ncand; a++)
     printf(" %s", names[a]);
-  printf(")\n%s\n\n", bo.refine ? "crossovers refined by bisection to the byte"
-                                : "crossovers at grid points (--refine locates them)");
+  printf(")\n");
+  /* said where it matters: a run whose runner-up costs what its winner does */
+  for (size_t r = 0; r < d->nranges; r++)
+    if (d->ranges[r].runner_up != d->ranges[r].winner && fabs(d->ranges[r].margin_min) <= 1e-12) {
+      printf("equal costs: candidates within 1e-12 (relative) of each other cost the same; of "
+             "them the first listed wins, and is the runner-up (margin +0.0%%)\n");
+      break;
+    }
+  printf("%s\n\n", bo.refine ? "crossovers refined by bisection to the byte; margins over the "
+                                 "refined runs"
+                               : "crossovers at grid points (--refine locates them)");
   int w = 22; /* the name columns: as wide as the longest name */
   for (size_t a = 0; a < ncand; a++)
     w = (int)strlen(names[a]) > w ? (int)strlen(names[a]) : w;
@@ -272,40 +307,65 @@ static void print_table(const tlop_decision *d, char **names, size_t ncand, bool
   }
 }
 
-/* The tuning file: written, read back by its linter, and checked to give the decision's
+/* One collective's run: its candidates, their costs on the grid, the decision. */
+typedef struct run {
+  const char *coll;
+  char **names;
+  size_t ncand;
+  cli_grid g;
+  cli_evaluator ev;
+  tlop_expr **exprs;
+  double *costs;
+  bool *refused; /* candidates left out somewhere (grid_costs_skipping) */
+  tlop_decision *d;
+  const tlop_catalog_entry **cands;
+} run;
+
+/* The tuning file: written, read back by its linter, and checked to give each decision's
  * winner at every grid point, before it reaches the disk. */
-static bool emit(cli *c, const tlop_catalog *cat, const tlop_decision *d, char **names,
-                 size_t ncand, const cli_grid *g, tlop_tuning_format f) {
-  const tlop_catalog_entry **cands = calloc(ncand, sizeof *cands);
-  for (size_t a = 0; a < ncand; a++)
-    cands[a] = tlop_catalog_find(cat, bo.collective, names[a]);
-  for (size_t r = 0; r < d->nranges; r++) {
-    const tlop_catalog_entry *e = cands[d->ranges[r].winner];
-    if (!tlop_tuning_names(e, f)) {
-      fprintf(stderr,
-              "tlop best: %s wins at P = %.0f from m = %.0f B, but the catalogue gives "
-              "it no name in %s: no file written\n",
-              names[d->ranges[r].winner], d->ranges[r].P, d->ranges[r].m_from, bo.emit);
-      free(cands);
-      return false;
+static bool emit(cli *c, const tlop_catalog *cat, run *runs, size_t nruns, tlop_tuning_format f) {
+  tlop_tuning_part *parts = calloc(nruns, sizeof *parts);
+  bool ok = true;
+  for (size_t k = 0; k < nruns; k++) {
+    run *u = &runs[k];
+    u->cands = calloc(u->ncand, sizeof *u->cands);
+    for (size_t a = 0; a < u->ncand; a++)
+      u->cands[a] = tlop_catalog_find(cat, u->coll, u->names[a]);
+    for (size_t r = 0; ok && r < u->d->nranges; r++) {
+      const tlop_best_range *x = &u->d->ranges[r];
+      if (!tlop_tuning_names(u->cands[x->winner], f)) {
+        fprintf(stderr,
+                "tlop best: %s wins at P = %.0f from m = %.0f B, but the catalogue gives "
+                "it no name in %s: no file written\n",
+                u->names[x->winner], x->P, x->m_from, bo.emit);
+        ok = false;
+      }
     }
+    parts[k] = (tlop_tuning_part){u->coll, u->d, u->cands};
   }
   char *text = NULL;
-  tlop_tuning *back = NULL;
-  bool ok = tlop_tuning_write(c->ctx, d, cands, bo.collective, f, bo.ranks, &text) == TLOP_OK &&
-            tlop_tuning_read(c->ctx, cat, bo.collective, f, c->o.output, text, strlen(text),
-                             &back) == TLOP_OK;
-  for (size_t i = 0; ok && i < g->npts; i++) {
-    double P = g->pts[2 * i], m = g->pts[2 * i + 1];
-    const tlop_catalog_entry *want = cands[tlop_best_lookup(d, m, P)],
-                             *got = tlop_tuning_lookup(back, m, P);
-    if (!got || !tlop_tuning_same(got, want, f)) {
-      fprintf(stderr,
-              "tlop best: internal error: the file read back gives %s at m = %.0f, "
-              "P = %.0f, the decision %s\n",
-              got ? got->algorithm : "nothing", m, P, want->algorithm);
-      ok = false;
+  tlop_tuning_target to = {f, bo.ranks, bo.mpich_version};
+  ok = ok && tlop_tuning_write(c->ctx, parts, nruns, &to, &text) == TLOP_OK;
+  size_t npts = 0;
+  for (size_t k = 0; ok && k < nruns; k++) {
+    run *u = &runs[k];
+    tlop_tuning *back = NULL;
+    ok = tlop_tuning_read(c->ctx, cat, u->coll, &to, c->o.output, text, strlen(text), &back) ==
+         TLOP_OK;
+    for (size_t i = 0; ok && i < u->g.npts; i++) {
+      double P = u->g.pts[2 * i], m = u->g.pts[2 * i + 1];
+      const tlop_catalog_entry *want = u->cands[tlop_best_lookup(u->d, m, P)],
+                               *got = tlop_tuning_lookup(back, m, P);
+      if (!got || !tlop_tuning_same(got, want, f)) {
+        fprintf(stderr,
+                "tlop best: internal error: the file read back gives %s at m = %.0f, "
+                "P = %.0f for %s, the decision %s\n",
+                got ? got->algorithm : "nothing", m, P, u->coll, want->algorithm);
+        ok = false;
+      }
     }
+    npts += u->g.npts;
+    tlop_tuning_free(back);
   }
   FILE *out = ok ? cli_output(c) : NULL;
   if (out) {
@@ -314,13 +374,108 @@ static bool emit(cli *c, const tlop_catalog *cat, const tlop_decision *d, char *
       fclose(out);
     fprintf(stderr,
             "tlop best: wrote %s (%s), linted and read back: same winner at all %zu "
-            "points\n",
-            c->o.output, bo.emit, g->npts);
+            "points%s\n",
+            c->o.output, bo.emit, npts, nruns > 1 ? " of its collectives" : "");
   }
   free(text);
-  free(cands);
-  tlop_tuning_free(back);
+  free(parts);
   return out != NULL;
+}
+
+/* The collectives of --collective: a comma-separated list, or "all": every collective the
+ * catalogue lists an algorithm of that the model defines. */
+static const char **collectives(tlop_model *m, const tlop_catalog *cat, size_t *n) {
+  const tlop_catalog_entry *es;
+  size_t ne = tlop_catalog_entries(cat, &es), np;
+  const char **list = calloc(ne + strlen(bo.collective) + 1, sizeof *list);
+  *n = 0;
+  if (!strcmp(bo.collective, "all")) {
+    for (size_t i = 0; i < ne; i++) {
+      bool seen = false;
+      for (size_t k = 0; k < *n; k++)
+        seen |= !strcmp(list[k], es[i].collective);
+      if (!seen && tlop_algorithm_params(m, es[i].algorithm, &np))
+        list[(*n)++] = es[i].collective;
+    }
+    return list;
+  }
+  for (char *p = bo.collective_list; p && *p;) {
+    list[(*n)++] = p;
+    p = strchr(p, ',');
+    if (p)
+      *p++ = 0;
+  }
+  return list;
+}
+
+/* One collective: candidates, costs, decision, table; 0 after a message, -1 when
+ * --collective all leaves it out (none of its candidates is the library's). */
+static int decide(cli *c, tlop_model *m, const char *file, const tlop_catalog *cat,
+                  tlop_env *env, tlop_platform *pf, char **given, size_t ngiven,
+                  const tlop_tuning_format *format, run *u) {
+  u->names = candidates(m, cat, u->coll, given, ngiven, format, &u->ncand);
+  if (!u->ncand && format && !strcmp(bo.collective, "all")) {
+    fprintf(stderr, "tlop best: %s left out of --collective all: %s has none of its algorithms\n",
+            u->coll, tlop_tuning_library(*format));
+    return -1;
+  }
+  if (!u->ncand) {
+    fprintf(stderr, "tlop best: the catalogue lists no algorithm of '%s' that %s defines\n",
+            u->coll, file);
+    return 0;
+  }
+  if (!cli_grid_open(c, m, env, u->names, u->ncand, &u->g))
+    return 0;
+  u->exprs = calloc(u->ncand, sizeof *u->exprs);
+  u->costs = malloc(u->ncand * u->g.npts * sizeof *u->costs);
+  u->refused = calloc(u->ncand, sizeof *u->refused);
+  if (!u->exprs || !u->costs || !u->refused ||
+      !grid_costs_skipping(c, m, file, u->names, u->ncand, pf, env, &u->g, u->exprs, &u->ev,
+                           u->costs, u->refused) ||
+      tlop_best_decide(u->g.axes[1].values, u->g.axes[1].count, u->g.axes[0].values,
+                       u->g.axes[0].count, u->costs, u->ncand, bo.tie, &u->d) != TLOP_OK)
+    return 0;
+  if (bo.refine) {
+    refusals quiet = {false, NULL};
+    refine_ctx rctx = {&u->ev, u->ncand, u->refused, &quiet};
+    tlop_ctx_set_diag(c->ctx, errors_only, &quiet);
+    tlop_status st = tlop_best_refine(u->d, bo.tie, cost_at, &rctx);
+    tlop_ctx_set_diag(c->ctx, cli_print_diag, NULL);
+    if (st != TLOP_OK)
+      return 0;
+  }
+  char *label = cli_platform_label(c, pf);
+  print_table(u->coll, u->d, u->names, u->ncand, ngiven > 0, &u->g,
+              label ? label : tlop_platform_name(pf));
+  free(label);
+  return 1;
+}
+
+static void run_free(cli *c, run *u, char **given) {
+  cli_grid_close(&u->g);
+  cli_evaluator_close(c, &u->ev);
+  if (u->names != given)
+    free(u->names);
+  free(u->exprs);
+  free(u->costs);
+  free(u->refused);
+  free(u->cands);
+  tlop_decision_free(u->d);
+}
+
+/* With several collectives: one line each, the runs and crossovers the tables show. */
+static void print_summary(const run *runs, size_t n) {
+  printf("\nsummary: %zu collectives\n", n);
+  for (size_t k = 0; k < n; k++) {
+    const tlop_decision *d = runs[k].d;
+    size_t nP = 0;
+    for (size_t r = 0; r < d->nranges; r++)
+      nP += r == 0 || d->ranges[r - 1].P != d->ranges[r].P;
+    printf("  %-12s %zu candidate%s, %zu run%s over %zu value%s of P, %zu crossover%s\n",
+           runs[k].coll, runs[k].ncand, runs[k].ncand == 1 ? "" : "s", d->nranges,
+           d->nranges == 1 ? "" : "s", nP, nP == 1 ? "" : "s", d->nranges - nP,
+           d->nranges - nP == 1 ? "" : "s");
+  }
 }
 
 int cmd_best(cli *c, int argc, char **argv) {
@@ -333,11 +488,10 @@ int cmd_best(cli *c, int argc, char **argv) {
     return cli_usage_error("best", "expected FILE");
   if (!bo.collective)
     return cli_usage_error("best", "--collective NAME is required");
+  bo.collective_list = strcmp(bo.collective, "all") ? strdup(bo.collective) : NULL;
   tlop_tuning_format format = TLOP_TUNING_OMPI_RULES;
-  if (bo.emit && tlop_tuning_format_parse(bo.emit, &format) != TLOP_OK)
-    return cli_usage_error(
-        "best", "--emit takes ompi-rules, ompi-rules-v1, ompi-json, mpich-json or impi, not '%s'",
-        bo.emit);
+  if (bo.emit && !format_arg("best", "--emit", bo.emit, &format))
+    return EXIT_USAGE;
   if (bo.ranks != TLOP_RANKS_ANY && (!bo.emit || format != TLOP_TUNING_OMPI_JSON))
     return cli_usage_error("best", "--ranks applies to --emit ompi-json only: the other formats "
                                    "have no rank-distribution condition");
@@ -349,66 +503,64 @@ int cmd_best(cli *c, int argc, char **argv) {
     return cli_usage_error("best", "give the grid as two axes, --grid m=… and --grid P=… "
                                    "(other values: --set)");
 
-  size_t ngiven = (size_t)(argc - optind - 1), ncand = 0;
-  char **given = argv + optind + 1, **names = NULL;
+  size_t ngiven = (size_t)(argc - optind - 1), nruns = 0;
+  char **given = argv + optind + 1;
   tlop_catalog *cat = NULL;
   tlop_env *env = NULL;
   tlop_platform *pf = NULL;
-  tlop_expr **exprs = NULL;
-  double *costs = NULL;
-  bool *refused = NULL;
-  tlop_decision *d = NULL;
-  cli_grid g = {0};
-  cli_evaluator ev = {0};
+  const char **colls = NULL;
+  run *runs = NULL;
   rc = EXIT_INPUT;
   tlop_model *m = cli_load(c, argv[optind]);
   if (!m || tlop_catalog_open(c->ctx, bo.catalog, &cat) != TLOP_OK || !(env = cli_env(c, m)) ||
       !(pf = cli_platform(c, m)))
     goto done;
-  names = candidates(m, cat, given, ngiven, bo.emit ? &format : NULL, &ncand);
-  if (!ncand) {
-    fprintf(stderr, "tlop best: the catalogue lists no algorithm of '%s' that %s defines\n",
-            bo.collective, argv[optind]);
+  colls = collectives(m, cat, &nruns);
+  if (!nruns) {
+    fprintf(stderr, "tlop best: the catalogue lists no algorithm that %s defines\n",
+            argv[optind]);
     goto done;
   }
-  if (!cli_grid_open(c, m, env, names, ncand, &g))
+  if (ngiven && nruns > 1) {
+    fprintf(stderr, "tlop best: ALGOs name the candidates of one collective, not of %zu\n",
+            nruns);
     goto done;
-  exprs = calloc(ncand, sizeof *exprs);
-  costs = malloc(ncand * g.npts * sizeof *costs);
-  refused = calloc(ncand, sizeof *refused);
-  if (!costs || !refused ||
-      !grid_costs_skipping(c, m, argv[optind], names, ncand, pf, env, &g, exprs, &ev, costs,
-                           refused))
-    goto done;
-  if (tlop_best_decide(g.axes[1].values, g.axes[1].count, g.axes[0].values, g.axes[0].count, costs,
-                       ncand, bo.tie, &d) != TLOP_OK)
-    goto done;
-  if (bo.refine) {
-    refusals quiet = {false, NULL};
-    refine_ctx rctx = {&ev, ncand, refused, &quiet};
-    tlop_ctx_set_diag(c->ctx, errors_only, &quiet);
-    tlop_status st = tlop_best_refine(d, bo.tie, cost_at, &rctx);
-    tlop_ctx_set_diag(c->ctx, cli_print_diag, NULL);
-    if (st != TLOP_OK)
+  }
+  runs = calloc(nruns, sizeof *runs);
+  size_t kept = 0;
+  for (size_t k = 0; k < nruns; k++) {
+    run *u = &runs[kept];
+    *u = (run){.coll = colls[k]};
+    if (kept)
+      putchar('\n');
+    int got = decide(c, m, argv[optind], cat, env, pf, given, ngiven, bo.emit ? &format : NULL, u);
+    if (!got) {
+      nruns = kept + 1;
       goto done;
+    }
+    if (got > 0)
+      kept++;
+    else
+      run_free(c, u, given);
   }
-  char *label = cli_platform_label(c, pf);
-  print_table(d, names, ncand, ngiven > 0, &g, label ? label : tlop_platform_name(pf));
-  free(label);
-  if (bo.emit && !emit(c, cat, d, names, ncand, &g, format))
+  nruns = kept;
+  if (!nruns) {
+    fprintf(stderr, "tlop best: no collective of %s left to write\n", argv[optind]);
+    goto done;
+  }
+  if (nruns > 1)
+    print_summary(runs, nruns);
+  if (bo.emit && !emit(c, cat, runs, nruns, format))
     goto done;
   rc = EXIT_OK;
 done:
   if (rc != EXIT_OK)
     rc = cli_failed(c);
-  cli_grid_close(&g);
-  cli_evaluator_close(c, &ev);
-  if (names != given)
-    free(names);
-  free(exprs);
-  free(costs);
-  free(refused);
-  tlop_decision_free(d);
+  for (size_t k = 0; runs && k < nruns; k++)
+    run_free(c, &runs[k], given);
+  free(runs);
+  free(colls);
+  free(bo.collective_list);
   tlop_catalog_free(cat);
   tlop_env_free(env);
   tlop_platform_free(pf);
@@ -418,6 +570,7 @@ done:
 static const struct option lint_opts[] = {{"format", required_argument, 0, 'f'},
                                           {"collective", required_argument, 0, 'c'},
                                           {"catalog", required_argument, 0, 'K'},
+                                          {"mpich-version", required_argument, 0, 'V'},
                                           {0, 0, 0, 0}};
 
 int cmd_lint(cli *c, int argc, char **argv) {
@@ -429,9 +582,8 @@ int cmd_lint(cli *c, int argc, char **argv) {
   if (argc - optind != 1)
     return cli_usage_error("lint", "expected one FILE");
   tlop_tuning_format f;
-  if (!c->o.format || tlop_tuning_format_parse(c->o.format, &f) != TLOP_OK)
-    return cli_usage_error(
-        "lint", "--format takes ompi-rules, ompi-rules-v1, ompi-json, mpich-json or impi");
+  if (!format_arg("lint", "--format", c->o.format, &f))
+    return EXIT_USAGE;
   const char *path = argv[optind];
   FILE *in = fopen(path, "rb");
   if (!in) {
@@ -452,7 +604,9 @@ int cmd_lint(cli *c, int argc, char **argv) {
   tlop_tuning *t = NULL;
   rc = EXIT_INPUT;
   if (tlop_catalog_open(c->ctx, bo.catalog, &cat) == TLOP_OK &&
-      tlop_tuning_read(c->ctx, cat, bo.collective, f, path, text, len, &t) == TLOP_OK) {
+      tlop_tuning_read(c->ctx, cat, bo.collective,
+                       &(tlop_tuning_target){f, TLOP_RANKS_ANY, bo.mpich_version}, path, text, len,
+                       &t) == TLOP_OK) {
     printf("%s: a valid %s file\n", path, c->o.format);
     rc = EXIT_OK;
   }

@@ -2,17 +2,30 @@
  * crossovers located by bisection. Pure decision logic over costs the caller computed: the
  * command evaluates, this file decides, the exporters (tuning.c) write the result. */
 #include "tlop_best.h"
-#include "tune/tuning.h"
+#include "tune/tune.h"
 
 #include <math.h>
 #include <stdlib.h>
 
+/* Costs this close (relative) are one cost: what separates them is rounding, not the
+ * model (bruck and recursive doubling at a power-of-two P, for instance). */
+#define EQUAL_REL 1e-12
+
+static bool equal(double a, double b) { return fabs(a - b) <= EQUAL_REL * fmax(fabs(a), fabs(b)); }
+
 size_t tlop_best_pick(const double *costs, size_t ncand, size_t stride, double tie,
                       size_t *runner_up, int *by_tie) {
-  size_t cheapest = 0;
+  size_t least = 0;
   for (size_t c = 1; c < ncand; c++)
-    if (costs[c * stride] < costs[cheapest * stride])
+    if (costs[c * stride] < costs[least * stride])
+      least = c;
+  /* Of equal costs the first listed is the cheapest. */
+  size_t cheapest = least;
+  for (size_t c = 0; c < least; c++)
+    if (equal(costs[c * stride], costs[least * stride])) {
       cheapest = c;
+      break;
+    }
   /* The first candidate within the tie of the cheapest: catalogue order is simplicity. */
   size_t win = cheapest;
   for (size_t c = 0; c < cheapest; c++)
@@ -20,12 +33,14 @@ size_t tlop_best_pick(const double *costs, size_t ncand, size_t stride, double t
       win = c;
       break;
     }
-  /* A candidate left out at this point (cost +inf: it does not evaluate there) runs up
-   * to nobody: with no other, the winner has no runner-up. */
+  /* The cheapest of the others, the first listed of equal ones (rounding never flips it);
+   * a candidate left out at this point (cost +inf: it does not evaluate there) runs up to
+   * nobody: with no other, the winner has no runner-up. */
   size_t second = win;
   for (size_t c = 0; c < ncand; c++)
     if (c != win && !isinf(costs[c * stride]) &&
-        (second == win || costs[c * stride] < costs[second * stride]))
+        (second == win || (costs[c * stride] < costs[second * stride] &&
+                           !equal(costs[c * stride], costs[second * stride]))))
       second = c;
   if (runner_up)
     *runner_up = second;
@@ -72,6 +87,17 @@ tlop_status tlop_best_decide(const double *ms, size_t nm, const double *Ps, size
   return TLOP_OK;
 }
 
+/* The run's margins widened by a point of it refining found (costs computed there), and
+ * whether the tie rule chose there. */
+static void widen(tlop_best_range *g, const double *costs, size_t ncand, double tie) {
+  double mg = margin(costs, 1, g->winner, g->runner_up);
+  int by_tie;
+  tlop_best_pick(costs, ncand, 1, tie, NULL, &by_tie);
+  g->margin_min = fmin(g->margin_min, mg);
+  g->margin_max = fmax(g->margin_max, mg);
+  g->by_tie |= by_tie;
+}
+
 /* The winner and runner-up at (m, P) with all candidates' costs computed afresh. */
 static tlop_status winner_at(double m, double P, size_t ncand, double tie, tlop_cost_fn fn,
                              void *user, double *scratch, size_t *win, size_t *second) {
@@ -107,6 +133,11 @@ tlop_status tlop_best_refine(tlop_decision *d, double tie, tlop_cost_fn fn, void
         hi = mid;
     }
     next->m_from = hi;
+    /* the runs' refined ends are theirs: their margins cover them, not the grid only */
+    if (st == TLOP_OK && lo != prev->m_last && (st = fn(user, lo, next->P, scratch)) == TLOP_OK)
+      widen(&d->ranges[r - 1], scratch, d->ncandidates, tie);
+    if (st == TLOP_OK && hi != next->m_first && (st = fn(user, hi, next->P, scratch)) == TLOP_OK)
+      widen(next, scratch, d->ncandidates, tie);
   }
   free(scratch);
   return st;

@@ -1,7 +1,7 @@
 /* catalog.c — stdlib/catalog.txt: which algorithm of which MPI library each stdlib
  * algorithm models. A line is `version LIBRARY TEXT…` or `algorithm COLLECTIVE FILE ALGO
  * KEY=VALUE…` with keys openmpi=ID:NAME, mpich=NAME and impi=ID; `#` starts a comment. */
-#include "tune/tuning.h"
+#include "tune/tune.h"
 #include "front/front.h"
 
 #include <stdlib.h>
@@ -170,4 +170,12 @@ void tlop_catalog_free(tlop_catalog *cat) {
   arena_free(cat->ar);
   free(cat->entries);
   free(cat);
+}
+
+const tlop_catalog_entry *catalog_ompi_entry(const tlop_catalog *cat, const char *collective,
+                                             int id) {
+  for (size_t i = 0; i < cat->n; i++)
+    if (!strcmp(cat->entries[i].collective, collective) && cat->entries[i].ompi_id == id)
+      return &cat->entries[i];
+  return NULL;
 }

@@ -3,7 +3,8 @@
  * tried next, down to an "algorithm=NAME" leaf. Written from a decision; read with a JSON
  * reader of its own and walked as MPICH's csel.c walks it, keys checked against the ones
  * the Debian build of MPICH 4.0.2 knows. */
-#include "tune/tuning.h"
+#include "tune/tune.h"
+#include "front/front.h"
 
 #include <math.h>
 #include <stdio.h>
@@ -23,10 +24,11 @@ static void bound(strbuf *o, int depth, const char *key, bool last, double next_
     sb_printf(o, "\"%s<=%.0f\": {", key, next_start - 1);
 }
 
-void csel_write(strbuf *o, const tlop_tuning *t, const char *collective) {
+/* One tuned collective's "collective=NAME": {…} member. */
+static void write_collective(strbuf *o, const tlop_tuning *t) {
   const char *key = t->size == SIZE_MPICH_AVG ? "avg_msg_size" : "total_msg_size";
   bool sized = t->coll->size[t->size] != SIZE_NONE;
-  sb_printf(o, "{\n  \"collective=%s\": {\n    \"comm_type=intra\": {", collective);
+  sb_printf(o, "  \"collective=%s\": {\n    \"comm_type=intra\": {", t->coll->name);
   /* in-place calls keep the one algorithm MPICH has for them (alltoall's pairwise and
    * scattered assert a separate send buffer) */
   if (t->coll->mpich_inplace)
@@ -38,7 +40,7 @@ void csel_write(strbuf *o, const tlop_tuning *t, const char *collective) {
     const block *b = &t->blocks[i];
     bool last_block = i + 1 == t->n;
     bound(o, 3, "comm_size", last_block, last_block ? 0 : t->blocks[i + 1].comm);
-    /* a collective MPICH measures no size of has one rule a block (tlop_tuning_write) */
+    /* a collective MPICH measures no size of has one rule a block (part_blocks) */
     if (!sized) {
       sb_printf(o, "\"algorithm=%s\": {}}%s", b->rules[0].e->mpich_name, last_block ? "" : ",");
       continue;
@@ -52,8 +54,76 @@ void csel_write(strbuf *o, const tlop_tuning *t, const char *collective) {
     sb_puts(o, last_block ? "}" : "},");
   }
   /* inter-communicators keep MPICH's algorithm for them: without a branch MPICH would abort */
-  sb_printf(o, "\n    }%s,\n    \"comm_type=inter\": {\"algorithm=%s\": {}}\n  }\n}\n",
+  sb_printf(o, "\n    }%s,\n    \"comm_type=inter\": {\"algorithm=%s\": {}}\n  }",
             t->coll->mpich_inplace ? "}" : "", t->coll->mpich_inter);
+}
+
+tlop_tuning *csel_defaults(tlop_ctx *ctx, const char *version) {
+  if (!version)
+    version = TLOP_MPICH_VERSION;
+  char name[64];
+  size_t len = 0;
+  const char *text = NULL;
+  if (strlen(version) < 32) {
+    snprintf(name, sizeof name, "tuning/mpich-%s.json", version);
+    text = stdlib_builtin(name, &len);
+  }
+  if (!text) {
+    diag_error(ctx, (span){0},
+               "tlop has MPICH's own selection tree of release %s only (stdlib/tuning/), not "
+               "of '%s': an MPICH file is the library's whole tree, so none can be written or "
+               "checked for that release",
+               TLOP_MPICH_VERSION, version);
+    return NULL;
+  }
+  tlop_tuning *t = xcalloc(1, sizeof *t);
+  reader r = {{ctx, source_new(ctx, name, text, len), 0}, NULL, "", t, 0};
+  t->csel = json_parse_document(&r, true);
+  if (!t->csel || t->csel->kind != JSON_OBJECT) {
+    tlop_tuning_free(t);
+    return NULL; /* the stdlib's own file: reported where it breaks */
+  }
+  t->mpich_version = arena_strdup(t->ar, version);
+  snprintf(name, sizeof name, "tuning/mpich-%s.algorithms", version);
+  t->mpich_algorithms = stdlib_builtin(name, &len);
+  return t;
+}
+
+/* Is NAME a line of the release's list of algorithms (stdlib/tuning/mpich-VERSION.algorithms)? */
+static bool known_algorithm(const tlop_tuning *dflt, const char *name) {
+  size_t n = strlen(name);
+  for (const char *p = dflt->mpich_algorithms; p && *p;
+       p = strchr(p, '\n') ? strchr(p, '\n') + 1 : "")
+    if (!strncmp(p, name, n) && (p[n] == '\n' || !p[n]))
+      return true;
+  return false;
+}
+
+void csel_write(strbuf *o, const tlop_tuning *ts, size_t n, const tlop_tuning *defaults) {
+  const json_value *root = defaults->csel;
+  const char *version = defaults->mpich_version;
+  /* json-c, MPICH's reader, skips C comments: the only place for what the file is */
+  sb_printf(o,
+            "/* tlop best: MPICH %s's MPIR-level collective selection, for\n"
+            "   MPIR_CVAR_COLL_SELECTION_TUNING_JSON_FILE, which replaces MPICH's tree whole: "
+            "tlop's\n   decisions for",
+            version);
+  for (size_t k = 0; k < n; k++)
+    sb_printf(o, "%s %s", k ? (k + 1 == n ? " and" : ",") : "", ts[k].coll->name);
+  sb_printf(o, "; MPICH %s's own for every other collective. */\n{\n", version);
+  for (size_t i = 0; i < root->n; i++) {
+    const json_member *m = &root->members[i];
+    const tlop_tuning *tuned = NULL;
+    for (size_t k = 0; k < n && !tuned; k++)
+      if (!strcmp(m->key + 11, ts[k].coll->name))
+        tuned = &ts[k];
+    if (tuned)
+      write_collective(o, tuned);
+    else
+      sb_printf(o, "  \"%s\": %.*s", m->key, (int)(m->value->end - m->value->at.lo),
+                defaults->csel->at.src->text + m->value->at.lo);
+    sb_puts(o, i + 1 < root->n ? ",\n" : "\n}\n");
+  }
 }
 
 /* ---- CSEL's keys ---- */
@@ -210,9 +280,15 @@ static void check_node(reader *r, json_value *v, const char *coll, const char *a
                     "unreachable: \"%s\" comes after \"%s\", which takes all it would", m->key, pk);
     }
     if (k == KEY_ALGORITHM) {
+      const tlop_tuning *dflt = r->t->defaults;
       if (algorithm_prefix && strncmp(m->key + 10, algorithm_prefix, strlen(algorithm_prefix)))
         reader_fail(r, m->key_at, "\"%s\" is not an algorithm of this collective (%s…)",
                     m->key + 10, algorithm_prefix);
+      else if (dflt->mpich_algorithms && !known_algorithm(dflt, m->key + 10))
+        reader_fail(r, m->key_at,
+                    "MPICH %s has no algorithm \"%s\": it aborts reading the file "
+                    "(\"unrecognized key\")",
+                    dflt->mpich_version, m->key + 10);
       if (m->value->kind != JSON_OBJECT)
         reader_fail(r, m->value->at, "an algorithm's parameters are an object ({} for none)");
       m->entry = keep ? mpich_entry(r, m->key + 10) : NULL;
@@ -236,8 +312,41 @@ static void check_node(reader *r, json_value *v, const char *coll, const char *a
                 "these keys makes MPICH abort");
 }
 
+static const json_member *member_named(const json_value *obj, const char *key) {
+  for (size_t i = 0; i < obj->n; i++)
+    if (!strcmp(obj->members[i].key, key))
+      return &obj->members[i];
+  return NULL;
+}
+
+/* MPICH reads the file as its whole MPIR-level tree: a collective the file leaves out has no
+ * branch, and the first call of it fails MPICH's assertion (mpir_coll.c: cnt). */
+static void check_complete(reader *r, const json_value *root) {
+  const tlop_tuning *dflt = r->t->defaults;
+  strbuf missing = {0};
+  size_t nmissing = 0;
+  for (size_t i = 0; i < dflt->csel->n; i++) {
+    const char *key = dflt->csel->members[i].key;
+    if (member_named(root, key))
+      continue;
+    if (nmissing < 6)
+      sb_printf(&missing, "%s%s", nmissing ? ", " : "", key + 11);
+    nmissing++;
+  }
+  if (nmissing > 6)
+    sb_printf(&missing, " and %zu more", nmissing - 6);
+  if (nmissing)
+    reader_fail(r, root->at,
+                "MPICH %s takes this file as its whole selection tree, and it has no %s: a "
+                "program calling %s aborts at the call (\"Assertion failed in file "
+                "src/mpi/coll/src/mpir_coll.c … cnt\"); tlop best --emit mpich-json writes the "
+                "release's own decisions for them",
+                dflt->mpich_version, missing.s, nmissing == 1 ? "it" : "any of them");
+  free(missing.s);
+}
+
 void csel_read(reader *r) {
-  json_value *root = json_parse_document(r);
+  json_value *root = json_parse_document(r, true);
   if (!root)
     return;
   if (root->kind != JSON_OBJECT) {
@@ -248,6 +357,11 @@ void csel_read(reader *r) {
     json_member *m = &root->members[i];
     if (strncmp(m->key, "collective=", 11)) {
       reader_fail(r, m->key_at, "expected \"collective=NAME\" at the top, not \"%s\"", m->key);
+      continue;
+    }
+    if (!member_named(r->t->defaults->csel, m->key)) {
+      reader_fail(r, m->key_at, "MPICH %s has no collective \"%s\" (it aborts: unknown key)",
+                  r->t->defaults->mpich_version, m->key + 11);
       continue;
     }
     /* MPIR_Bcast_… for bcast: the collective's name with a capital */
@@ -262,6 +376,8 @@ void csel_read(reader *r) {
   if (!r->t->csel && !r->errors)
     reader_fail(r, root->at, "no \"collective=%s\": MPICH would abort at the first %s",
                 r->collective, r->collective);
+  else
+    check_complete(r, root);
 }
 
 /* ---- walking the tree as MPICH does: the first key that matches, never back ---- */

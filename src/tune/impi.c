@@ -2,7 +2,7 @@
  * (Intel MPI 2021 Developer Reference): a condition is a message size l, a range l-m, and
  * either of them with a process count or range (@p, @p-q); the first entry whose condition
  * holds is taken, an entry without conditions always holds. Written as a shell assignment. */
-#include "tune/tuning.h"
+#include "tune/tune.h"
 
 #include <limits.h>
 #include <stdio.h>
@@ -12,22 +12,25 @@
 /* Open ends of the ranges: Intel MPI's sizes and counts are ints. */
 #define OPEN_END INT_MAX
 
-void impi_write(strbuf *o, const tlop_tuning *t, const char *collective) {
-  sb_puts(o, "I_MPI_ADJUST_");
-  for (const char *p = collective; *p; p++)
-    sb_printf(o, "%c", *p >= 'a' && *p <= 'z' ? *p - 'a' + 'A' : *p);
-  sb_puts(o, "=\"");
-  for (size_t i = 0; i < t->n; i++) {
-    const block *b = &t->blocks[i];
-    /* the first block takes the process counts below it too, as tlop looks up */
-    double plo = i ? b->comm : 1, phi = i + 1 < t->n ? t->blocks[i + 1].comm - 1 : OPEN_END;
-    for (size_t j = 0; j < b->n; j++) {
-      double mhi = j + 1 < b->n ? b->rules[j + 1].msg - 1 : OPEN_END;
-      sb_printf(o, "%s%d:%.0f-%.0f@%.0f-%.0f", i + j ? ";" : "", b->rules[j].id, b->rules[j].msg,
-                mhi, plo, phi);
+void impi_write(strbuf *o, const tlop_tuning *ts, size_t n) {
+  for (size_t k = 0; k < n; k++) {
+    const tlop_tuning *t = &ts[k];
+    sb_puts(o, "I_MPI_ADJUST_");
+    for (const char *p = t->coll->name; *p; p++)
+      sb_printf(o, "%c", *p >= 'a' && *p <= 'z' ? *p - 'a' + 'A' : *p);
+    sb_puts(o, "=\"");
+    for (size_t i = 0; i < t->n; i++) {
+      const block *b = &t->blocks[i];
+      /* the first block takes the process counts below it too, as tlop looks up */
+      double plo = i ? b->comm : 1, phi = i + 1 < t->n ? t->blocks[i + 1].comm - 1 : OPEN_END;
+      for (size_t j = 0; j < b->n; j++) {
+        double mhi = j + 1 < b->n ? b->rules[j + 1].msg - 1 : OPEN_END;
+        sb_printf(o, "%s%d:%.0f-%.0f@%.0f-%.0f", i + j ? ";" : "", b->rules[j].id,
+                  b->rules[j].msg, mhi, plo, phi);
+      }
     }
+    sb_puts(o, "\"\n");
   }
-  sb_puts(o, "\"\n");
 }
 
 typedef struct cursor {
@@ -75,7 +78,8 @@ static bool range(cursor *c, const char *what, double *lo, double *hi) {
   return true;
 }
 
-static bool condition(cursor *c, int id, const tlop_catalog_entry *e) {
+/* keep: the collective read, whose conditions tlop_tuning_lookup walks */
+static bool condition(cursor *c, int id, const tlop_catalog_entry *e, bool keep) {
   impi_cond k = {id, e, 0, OPEN_END, 0, OPEN_END};
   if (!range(c, "a message size", &k.mlo, &k.mhi))
     return false;
@@ -85,39 +89,14 @@ static bool condition(cursor *c, int id, const tlop_catalog_entry *e) {
       return false;
   }
   tlop_tuning *t = c->r->t;
-  VEC_PUSH(t->conds, t->nconds, t->conds_cap, k);
+  if (keep)
+    VEC_PUSH(t->conds, t->nconds, t->conds_cap, k);
   return true;
 }
 
-void impi_read(reader *r) {
-  span w;
-  if (!word_next(&r->s, true, &w)) {
-    reader_fail(r, word_end(&r->s), "the file is empty: expected I_MPI_ADJUST_<COLL>=\"…\"");
-    return;
-  }
-  const char *text = r->s.src->text;
-  if (w.hi - w.lo == 6 && !strncmp(text + w.lo, "export", 6) && !word_next(&r->s, true, &w)) {
-    reader_fail(r, word_end(&r->s), "expected I_MPI_ADJUST_<COLL>=\"…\" after export");
-    return;
-  }
-  char want[64];
-  int n = snprintf(want, sizeof want, "I_MPI_ADJUST_%s=", r->collective);
-  for (int i = 13; i < n; i++)
-    want[i] = want[i] >= 'a' && want[i] <= 'z' ? (char)(want[i] - 'a' + 'A') : want[i];
-  if (w.hi - w.lo <= (uint32_t)n || strncmp(text + w.lo, want, (size_t)n)) {
-    reader_fail(r, w, "expected %s\"…\"", want);
-    return;
-  }
-  cursor c = {r, w.lo + (uint32_t)n, w.hi};
-  char quote = peek(&c) == '"' || peek(&c) == '\'' ? peek(&c) : 0;
-  if (quote) {
-    if (c.end - c.pos < 2 || text[c.end - 1] != quote) {
-      reader_fail(r, at(&c), "the quote is not closed at the end of the word");
-      return;
-    }
-    c.pos++;
-    c.end--;
-  }
+/* The entries of one assignment's value, between its quotes. */
+static void entries(reader *r, cursor c, const char *coll, bool keep) {
+  size_t nentries = 0;
   while (c.pos < c.end) {
     double id;
     if (!number(&c, "an algorithm id", &id))
@@ -130,28 +109,88 @@ void impi_read(reader *r) {
     const tlop_catalog_entry *es;
     size_t ne = tlop_catalog_entries(r->cat, &es);
     for (size_t i = 0; i < ne && !e; i++)
-      if (!strcmp(es[i].collective, r->collective) && es[i].impi_id == (int)id)
+      if (!strcmp(es[i].collective, coll) && es[i].impi_id == (int)id)
         e = &es[i];
     if (peek(&c) == ':') {
+      int before = r->errors;
       do
         c.pos++;
-      while (condition(&c, (int)id, e) && peek(&c) == ',');
-      if (r->errors)
+      while (condition(&c, (int)id, e, keep) && peek(&c) == ',');
+      if (r->errors > before)
         return;
-    } else {
+    } else if (keep) {
       impi_cond always = {(int)id, e, 0, OPEN_END, 0, OPEN_END};
       VEC_PUSH(r->t->conds, r->t->nconds, r->t->conds_cap, always);
     }
+    nentries++;
     if (c.pos < c.end && peek(&c) != ';') {
       reader_fail(r, at(&c), "expected ';' between entries, ',' between conditions");
       return;
     }
     c.pos += c.pos < c.end;
   }
-  if (!r->t->nconds)
-    reader_fail(r, w, "no entries: Intel MPI keeps its own choice");
-  if (word_next(&r->s, true, &w))
-    reader_fail(r, w, "text after the assignment");
+  if (!nentries)
+    reader_fail(r, at(&c), "no entries: Intel MPI keeps its own choice for %s", coll);
+}
+
+/* One I_MPI_ADJUST_<COLL>="…" word (after an optional export); false at the end. */
+static bool assignment(reader *r, uint64_t *seen) {
+  span w;
+  if (!word_next(&r->s, true, &w))
+    return false;
+  const char *text = r->s.src->text;
+  if (w.hi - w.lo == 6 && !strncmp(text + w.lo, "export", 6) && !word_next(&r->s, true, &w)) {
+    reader_fail(r, word_end(&r->s), "expected I_MPI_ADJUST_<COLL>=\"…\" after export");
+    return false;
+  }
+  const char *eq = memchr(text + w.lo, '=', w.hi - w.lo);
+  char name[32] = "";
+  size_t len = eq ? (size_t)(eq - text - w.lo) : 0;
+  if (len > 13 && len - 13 < sizeof name && !strncmp(text + w.lo, "I_MPI_ADJUST_", 13))
+    for (size_t i = 0; i < len - 13; i++) {
+      char ch = text[w.lo + 13 + i];
+      name[i] = ch >= 'A' && ch <= 'Z' ? (char)(ch - 'A' + 'a') : ch;
+      name[i + 1] = 0;
+    }
+  const tuning_collective *c = name[0] ? tuning_collective_named(name) : NULL;
+  if (!c) {
+    reader_fail(r, w, "expected I_MPI_ADJUST_<COLL>=\"…\" for a collective (BCAST, ALLREDUCE, …)");
+    return false;
+  }
+  if (*seen >> c->ompi_id & 1)
+    reader_fail(r, w, "I_MPI_ADJUST_%.*s assigned twice: the shell keeps the last", (int)len - 13,
+                text + w.lo + 13);
+  *seen |= (uint64_t)1 << c->ompi_id;
+  cursor cur = {r, (uint32_t)(eq + 1 - text), w.hi};
+  char quote = peek(&cur) == '"' || peek(&cur) == '\'' ? peek(&cur) : 0;
+  if (quote) {
+    if (cur.end - cur.pos < 2 || text[cur.end - 1] != quote) {
+      reader_fail(r, at(&cur), "the quote is not closed at the end of the word");
+      return false;
+    }
+    cur.pos++;
+    cur.end--;
+  }
+  entries(r, cur, c->name, !strcmp(c->name, r->collective));
+  return true;
+}
+
+void impi_read(reader *r) {
+  uint64_t seen = 0; /* by Open MPI's id, which numbers the collectives */
+  size_t n = 0;
+  while (assignment(r, &seen))
+    n++;
+  if (!n && !r->errors)
+    reader_fail(r, word_end(&r->s), "the file is empty: expected I_MPI_ADJUST_<COLL>=\"…\"");
+  else if (!r->errors && !r->t->nconds) {
+    char upper[32] = "";
+    for (size_t i = 0; r->collective[i] && i + 1 < sizeof upper; i++)
+      upper[i] = (char)(r->collective[i] >= 'a' && r->collective[i] <= 'z'
+                            ? r->collective[i] - 'a' + 'A'
+                            : r->collective[i]);
+    reader_fail(r, word_end(&r->s), "no I_MPI_ADJUST_%s: Intel MPI keeps its own choice for %s",
+                upper, r->collective);
+  }
 }
 
 const tlop_catalog_entry *impi_lookup(const tlop_tuning *t, double size, double P) {

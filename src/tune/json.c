@@ -1,7 +1,7 @@
 /* json.c — a JSON reader for the tuning files (MPICH's CSEL, Open MPI's JSON rules): values
  * with their spans, so that a linter can point at file:line:col; objects keep their members
  * in order, which is CSEL's meaning. Numbers and literals are kept as tokens. */
-#include "tune/tuning.h"
+#include "tune/tune.h"
 
 #include <stdlib.h>
 #include <string.h>
@@ -10,19 +10,40 @@ typedef struct json_parser {
   reader *r;
   arena *ar;
   uint32_t pos;
+  bool comments;
 } json_parser;
 
 static json_value *json_parse_value(json_parser *p, int depth);
 
 static const char *text(const json_parser *p) { return p->r->s.src->text; }
 
-static void json_skip_space(json_parser *p) {
-  while (p->pos < p->r->s.src->len && strchr(" \t\r\n", text(p)[p->pos]))
-    p->pos++;
-}
-
 static span json_here(const json_parser *p) {
   return (span){p->r->s.src, p->pos, p->pos + (p->pos < p->r->s.src->len)};
+}
+
+/* Spaces, and with p->comments C comments as json-c skips them (MPICH's reader). */
+static void json_skip_space(json_parser *p) {
+  size_t n = p->r->s.src->len;
+  for (;;) {
+    while (p->pos < n && strchr(" \t\r\n", text(p)[p->pos]))
+      p->pos++;
+    if (!p->comments || p->pos + 1 >= n || text(p)[p->pos] != '/')
+      return;
+    const char *t = text(p);
+    if (t[p->pos + 1] == '/')
+      while (p->pos < n && t[p->pos] != '\n')
+        p->pos++;
+    else if (t[p->pos + 1] == '*') {
+      const char *close = strstr(t + p->pos + 2, "*/");
+      if (!close) {
+        reader_fail(p->r, json_here(p), "a comment never closed: json-c rejects the file");
+        p->pos = (uint32_t)n;
+        return;
+      }
+      p->pos = (uint32_t)(close + 2 - t);
+    } else
+      return;
+  }
 }
 
 static bool expect(json_parser *p, char c, const char *what) {
@@ -102,6 +123,7 @@ static json_value *parse_array(json_parser *p, int depth) {
     }
   }
   p->pos++;
+  v->end = p->pos;
   keep_members(p, v);
   return v;
 }
@@ -114,7 +136,7 @@ static json_value *parse_object(json_parser *p, int depth) {
   size_t cap = 0;
   json_skip_space(p);
   if (p->pos < p->r->s.src->len && text(p)[p->pos] == '}') {
-    p->pos++;
+    v->end = ++p->pos;
     return v;
   }
   for (;;) {
@@ -131,7 +153,7 @@ static json_value *parse_object(json_parser *p, int depth) {
     v->members[v->n++] = m;
     json_skip_space(p);
     if (p->pos < p->r->s.src->len && text(p)[p->pos] == '}') {
-      p->pos++;
+      v->end = ++p->pos;
       keep_members(p, v);
       return v;
     }
@@ -168,11 +190,12 @@ static json_value *json_parse_value(json_parser *p, int depth) {
     }
     v->at = (span){p->r->s.src, lo, p->pos};
   }
+  v->end = p->pos;
   return v;
 }
 
-json_value *json_parse_document(reader *r) {
-  json_parser p = {r, arena_new(), 0};
+json_value *json_parse_document(reader *r, bool comments) {
+  json_parser p = {r, arena_new(), 0, comments};
   r->t->ar = p.ar;
   json_value *root = json_parse_value(&p, 0);
   if (!root)

@@ -4,36 +4,38 @@
  * each rule a message-size range (msg_size_min/max, an integer or "inf") and an "alg", a
  * name or an id. Written from a decision; read and checked against that reader's grammar;
  * a valid file has contiguous ranges, so it is kept as blocks (largest start not above). */
-#include "tune/tuning.h"
+#include "tune/tune.h"
 
 #include <stdlib.h>
 #include <string.h>
 
-void ompi_json_write(strbuf *o, const tlop_tuning *t, const char *collective) {
-  sb_printf(o,
-            "{\n  \"rule_file_version\": 3,\n  \"module\": \"tuned\",\n  \"collectives\": {\n"
-            "    \"%s\": [",
-            collective);
-  for (size_t i = 0; i < t->n; i++) {
-    const block *b = &t->blocks[i];
-    /* the first block takes the sizes below it too, the last has no end (as tlop looks up) */
-    sb_printf(o, "%s\n      {\"comm_size_min\": %.0f, ", i ? "," : "", i ? b->comm : 0);
-    if (i + 1 < t->n)
-      sb_printf(o, "\"comm_size_max\": %.0f, ", t->blocks[i + 1].comm - 1);
-    sb_printf(o, "\"comm_rank_distribution\": \"%s\",\n       \"rules\": [",
-              tuning_ranks_name(t->ranks));
-    for (size_t j = 0; j < b->n; j++) {
-      sb_printf(o, "%s\n         {\"msg_size_min\": %.0f, \"msg_size_max\": ", j ? "," : "",
-                b->rules[j].msg);
-      if (j + 1 < b->n)
-        sb_printf(o, "%.0f", b->rules[j + 1].msg - 1);
-      else
-        sb_puts(o, "\"inf\"");
-      sb_printf(o, ", \"alg\": \"%s\"}", b->rules[j].e->ompi_name);
+void ompi_json_write(strbuf *o, const tlop_tuning *ts, size_t n) {
+  sb_puts(o, "{\n  \"rule_file_version\": 3,\n  \"module\": \"tuned\",\n  \"collectives\": {");
+  for (size_t k = 0; k < n; k++) {
+    const tlop_tuning *t = &ts[k];
+    sb_printf(o, "%s\n    \"%s\": [", k ? "," : "", t->coll->name);
+    for (size_t i = 0; i < t->n; i++) {
+      const block *b = &t->blocks[i];
+      /* the first block takes the sizes below it too, the last has no end (as tlop looks up) */
+      sb_printf(o, "%s\n      {\"comm_size_min\": %.0f, ", i ? "," : "", i ? b->comm : 0);
+      if (i + 1 < t->n)
+        sb_printf(o, "\"comm_size_max\": %.0f, ", t->blocks[i + 1].comm - 1);
+      sb_printf(o, "\"comm_rank_distribution\": \"%s\",\n       \"rules\": [",
+                tuning_ranks_name(t->ranks));
+      for (size_t j = 0; j < b->n; j++) {
+        sb_printf(o, "%s\n         {\"msg_size_min\": %.0f, \"msg_size_max\": ", j ? "," : "",
+                  b->rules[j].msg);
+        if (j + 1 < b->n)
+          sb_printf(o, "%.0f", b->rules[j + 1].msg - 1);
+        else
+          sb_puts(o, "\"inf\"");
+        sb_printf(o, ", \"alg\": \"%s\"}", b->rules[j].e->ompi_name);
+      }
+      sb_puts(o, "]}");
     }
-    sb_puts(o, "]}");
+    sb_puts(o, "\n    ]");
   }
-  sb_puts(o, "\n    ]\n  }\n}\n");
+  sb_puts(o, "\n  }\n}\n");
 }
 
 static const json_value *member(const json_value *obj, const char *key, span *at) {
@@ -112,7 +114,7 @@ static bool read_rule(reader *r, const json_value *rule, const char *coll, block
                 "sizes between fall back to the fixed decision",
                 lo, *prev_max);
   *prev_max = hi;
-  rule_add(b, lo, id, tuning_ompi_entry(r, id));
+  rule_add(b, lo, id, catalog_ompi_entry(r->cat, r->collective, id));
   return true;
 }
 
@@ -160,7 +162,7 @@ static void read_comm_rules(reader *r, const json_value *arr, const char *coll, 
 }
 
 void ompi_json_read(reader *r) {
-  json_value *root = json_parse_document(r);
+  json_value *root = json_parse_document(r, false);
   if (!root)
     return;
   const json_value *colls = member(root, "collectives", NULL);

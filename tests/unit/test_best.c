@@ -42,6 +42,15 @@ static void test_pick(void) {
   /* within 10 %, the earlier candidate wins and the tie rule says so */
   CHECK(tlop_best_pick(c, 3, 1, 0.10, &second, &by_tie) == 0 && second == 1 && by_tie);
   CHECK(tlop_best_pick(c, 3, 1, 0.04, NULL, NULL) == 1);
+  /* costs equal within 1e-12 are one cost: the first listed is the cheapest (no tie rule
+   * involved) and the runner-up, whichever rounding made smaller */
+  double e[3] = {5, 1 + 1e-13, 1};
+  CHECK(tlop_best_pick(e, 3, 1, 0, &second, &by_tie) == 1 && second == 2 && !by_tie);
+  double f[3] = {1, 3, 3 * (1 - 1e-13)};
+  CHECK(tlop_best_pick(f, 3, 1, 0, &second, NULL) == 0 && second == 1);
+  /* but 1e-9 apart they are two costs */
+  double g[3] = {1, 3, 3 * (1 - 1e-9)};
+  CHECK(tlop_best_pick(g, 3, 1, 0, &second, NULL) == 0 && second == 2);
 }
 
 static void test_decide_refine(void) {
@@ -61,6 +70,11 @@ static void test_decide_refine(void) {
   CHECK(tlop_best_refine(d, 0, cost_at, NULL) == TLOP_OK);
   CHECK(d->ranges[1].m_from == 181 && d->ranges[3].m_from == 181);
   CHECK(tlop_best_lookup(d, 180, 8) == 0 && tlop_best_lookup(d, 181, 8) == 1);
+  /* the margins cover the refined runs: run 0 ends at 180 (where the two cost the same),
+   * run 1 starts at 181 (191 against 190.5), not at the grid's 128 and 256 */
+  CHECK_NEAR(d->ranges[0].margin_min, 0, 1e-12);
+  CHECK_NEAR(d->ranges[1].margin_min, 191 / 190.5 - 1, 1e-12);
+  CHECK_NEAR(d->ranges[1].margin_max, 1034.0 / 612 - 1, 1e-12);
   tlop_decision_free(d);
   /* with a 10 % tie, candidate 0 keeps it while 10 + m <= 1.1 (100 + m/2), i.e. up to
    * m = 1000/4.5 = 222.2 */
@@ -121,11 +135,11 @@ static const char cat_text[] =
     "impi=3\n"
     "algorithm gather x.tlop cheap_small openmpi=2:binomial mpich=MPIR_Gather_intra_binomial "
     "impi=1\n"
-    "algorithm gather x.tlop cheap_large openmpi=1:basic_linear mpich=MPIR_Gather_intra_other "
+    "algorithm gather x.tlop cheap_large openmpi=1:basic_linear mpich=MPIR_Gather_allcomm_nb "
     "impi=3\n"
     "algorithm scatter x.tlop cheap_small openmpi=2:binomial mpich=MPIR_Scatter_intra_binomial "
     "impi=1\n"
-    "algorithm scatter x.tlop cheap_large openmpi=1:basic_linear mpich=MPIR_Scatter_intra_other "
+    "algorithm scatter x.tlop cheap_large openmpi=1:basic_linear mpich=MPIR_Scatter_allcomm_nb "
     "impi=3\n";
 
 /* Written in every format, read back: the decision's winner wherever the file can tell. A
@@ -144,8 +158,10 @@ static void round_trip(tlop_ctx *ctx, const tlop_catalog *cat, const tlop_decisi
     tlop_tuning_format fmt = formats[k];
     char *text = NULL;
     tlop_tuning *back = NULL;
-    CHECK(tlop_tuning_write(ctx, d, cands, coll, fmt, TLOP_RANKS_ANY, &text) == TLOP_OK);
-    CHECK(tlop_tuning_read(ctx, cat, coll, fmt, "rt.rules", text, strlen(text), &back) ==
+    tlop_tuning_part part = {coll, d, cands};
+    tlop_tuning_target to = {fmt, TLOP_RANKS_ANY, NULL};
+    CHECK(tlop_tuning_write(ctx, &part, 1, &to, &text) == TLOP_OK);
+    CHECK(tlop_tuning_read(ctx, cat, coll, &to, "rt.rules", text, strlen(text), &back) ==
           TLOP_OK);
     for (double P = 2; back && P <= 16; P++)
       for (double m = 0; m <= 2048; m++)
@@ -154,12 +170,44 @@ static void round_trip(tlop_ctx *ctx, const tlop_catalog *cat, const tlop_decisi
     /* each other format's reader refuses it */
     for (int j = 0; j < 5; j++) {
       tlop_tuning *other = NULL;
-      CHECK(j == k || (tlop_tuning_read(ctx, cat, coll, formats[j], "rt.rules", text,
-                                        strlen(text), &other) == TLOP_ERR_SYNTAX &&
+      tlop_tuning_target as = {formats[j], TLOP_RANKS_ANY, NULL};
+      CHECK(j == k || (tlop_tuning_read(ctx, cat, coll, &as, "rt.rules", text, strlen(text),
+                                        &other) == TLOP_ERR_SYNTAX &&
                        !other));
     }
     tlop_tuning_free(back);
     free(text);
+  }
+}
+
+/* Several collectives in one file, each read back for its own decision (the same one here,
+ * in each collective's entries). */
+static void several(tlop_ctx *ctx, const tlop_catalog *cat, const tlop_decision *d) {
+  static const char *const colls[] = {"bcast", "reduce", "allreduce"};
+  const tlop_catalog_entry *cands[3][2];
+  tlop_tuning_part parts[3];
+  for (int c = 0; c < 3; c++) {
+    cands[c][0] = tlop_catalog_find(cat, colls[c], "cheap_small");
+    cands[c][1] = tlop_catalog_find(cat, colls[c], "cheap_large");
+    parts[c] = (tlop_tuning_part){colls[c], d, cands[c]};
+  }
+  for (int f = 0; f <= TLOP_TUNING_IMPI; f++) {
+    tlop_tuning_target to = {(tlop_tuning_format)f, TLOP_RANKS_ANY, NULL};
+    char *text = NULL;
+    CHECK(tlop_tuning_write(ctx, parts, 3, &to, &text) == TLOP_OK);
+    for (int c = 0; text && c < 3; c++) {
+      tlop_tuning *back = NULL;
+      CHECK(tlop_tuning_read(ctx, cat, colls[c], &to, "several", text, strlen(text), &back) ==
+            TLOP_OK);
+      for (double m = 0; back && m <= 2048; m += 7)
+        CHECK(tlop_tuning_lookup(back, m, 8) == cands[c][tlop_best_lookup(d, m, 8)]);
+      tlop_tuning_free(back);
+    }
+    free(text);
+    /* one collective twice is refused */
+    parts[1].collective = "bcast";
+    CHECK(tlop_tuning_write(ctx, parts, 3, &to, &text) == TLOP_ERR_ARG && !text);
+    parts[1].collective = "reduce";
   }
 }
 
@@ -182,18 +230,26 @@ static void test_round_trip(tlop_ctx *ctx) {
                                       "alltoall", "gather", "scatter"};
   for (int c = 0; c < 6; c++)
     round_trip(ctx, cat, d, colls[c]);
+  several(ctx, cat, d);
   /* no message-size rule for a collective tlop has no model of */
   const tlop_catalog_entry *cands[2] = {tlop_catalog_find(cat, "bcast", "cheap_small"),
                                         tlop_catalog_find(cat, "bcast", "cheap_large")};
   char *text = NULL;
-  CHECK(tlop_tuning_write(ctx, d, cands, "allgather", TLOP_TUNING_OMPI_RULES, TLOP_RANKS_ANY,
+  tlop_tuning_part part = {"allgatherv", d, cands};
+  CHECK(tlop_tuning_write(ctx, &part, 1,
+                          &(tlop_tuning_target){TLOP_TUNING_OMPI_RULES, TLOP_RANKS_ANY, NULL},
                           &text) == TLOP_ERR_ARG &&
         !text);
   /* only Open MPI's JSON rules say where the ranks are */
-  CHECK(tlop_tuning_write(ctx, d, cands, "bcast", TLOP_TUNING_OMPI_RULES, TLOP_RANKS_SINGLE_NODE,
+  part.collective = "bcast";
+  CHECK(tlop_tuning_write(ctx, &part, 1,
+                          &(tlop_tuning_target){TLOP_TUNING_OMPI_RULES,
+                                                TLOP_RANKS_SINGLE_NODE, NULL},
                           &text) == TLOP_ERR_ARG &&
         !text);
-  CHECK(tlop_tuning_write(ctx, d, cands, "bcast", TLOP_TUNING_OMPI_JSON, TLOP_RANKS_SINGLE_NODE,
+  CHECK(tlop_tuning_write(ctx, &part, 1,
+                          &(tlop_tuning_target){TLOP_TUNING_OMPI_JSON,
+                                                TLOP_RANKS_SINGLE_NODE, NULL},
                           &text) == TLOP_OK &&
         strstr(text, "\"comm_rank_distribution\": \"single_node\""));
   free(text);

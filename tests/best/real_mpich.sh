@@ -1,0 +1,46 @@
+#!/usr/bin/env bash
+# real_mpich.sh TLOP ROOT — a real program (all_colls.c: barrier, bcast, allreduce, reduce,
+# allgather, gather, scatter, alltoall at several sizes, every byte checked) under the
+# MPICH file `tlop best` writes for bcast, allreduce, allgather, reduce, alltoall, gather
+# and scatter together, with MPICH 4.0.2 itself, at P = 2, 3, 4, in MPICH's default
+# shared-memory mode and with MPIR_CVAR_NOLOCAL=1 (every message through the network
+# module). The file is MPICH's whole MPIR-level tree: a collective it left out would abort
+# the program at its first call (which tlop lint reports). Skipped (77) without Debian's
+# MPICH (mpicc.mpich, mpirun.mpich).
+set -uo pipefail
+tlop=$1 root=$2
+here=$root/tests/best
+
+skip() { echo "skipped: $*"; exit 77; }
+for t in mpicc.mpich mpirun.mpich; do command -v $t >/dev/null || skip "no $t"; done
+
+work=$(mktemp -d)
+trap 'rm -rf "$work"' EXIT
+fail() { echo "FAIL: $*"; exit 1; }
+
+mpicc.mpich -O2 -o "$work/all_colls" "$here/all_colls.c" || fail "cannot build all_colls.c"
+"$tlop" best "$here/real.tlop" --collective bcast,allreduce,allgather,reduce,alltoall,gather,scatter \
+  --grid m=1..1MiB:*4 --grid P=2,3,4 --refine --emit mpich-json -o "$work/tree.json" \
+  > "$work/best.out" 2>&1 || { cat "$work/best.out"; fail "tlop best --emit mpich-json"; }
+
+for P in 2 3 4; do
+  for mode in shm nolocal; do
+    env=(MPIR_CVAR_COLL_SELECTION_TUNING_JSON_FILE="$work/tree.json")
+    [ $mode = nolocal ] && env+=(MPIR_CVAR_NOLOCAL=1)
+    env "${env[@]}" timeout 60 mpirun.mpich -n $P "$work/all_colls" > "$work/out" 2>&1 ||
+      { cat "$work/out"; fail "all_colls at P = $P ($mode) under the file"; }
+    grep -q "^all_colls: $P processes, 40 calls, 0 wrong bytes" "$work/out" ||
+      { cat "$work/out"; fail "all_colls at P = $P ($mode): wrong results"; }
+    echo "ok: P = $P, $mode: 40 calls, every byte right"
+  done
+done
+
+# The same program under a file of bcast alone (what tlop wrote before MPICH's defaults
+# filled the rest) aborts at its first barrier, and tlop lint says why.
+awk '/"collective=bcast"/ { keep = 1 } keep { print } keep && /^  }/ { exit }' "$work/tree.json" |
+  sed '$ s/},$/}/' | { echo "{"; cat; echo "}"; } > "$work/bcast_only.json"
+lint=$("$tlop" lint --format mpich-json "$work/bcast_only.json" 2>&1) && fail "tlop lint passed the bcast-only file"
+grep -q "no allreduce, allgather" <<< "$lint" || fail "tlop lint's message: $lint"
+MPIR_CVAR_COLL_SELECTION_TUNING_JSON_FILE="$work/bcast_only.json" timeout 60 \
+  mpirun.mpich -n 2 "$work/all_colls" > "$work/out" 2>&1 && fail "MPICH ran the program under a bcast-only tree"
+echo "ok: under a bcast-only tree MPICH aborts ($(grep -m1 -o "Assertion failed.*" "$work/out")), and tlop lint says so"
