@@ -11,7 +11,11 @@
  * model (bruck and recursive doubling at a power-of-two P, for instance). */
 #define EQUAL_REL 1e-12
 
-static bool equal(double a, double b) { return fabs(a - b) <= EQUAL_REL * fmax(fabs(a), fabs(b)); }
+static bool equal(double a, double b) {
+  if (isinf(a) || isinf(b)) /* a candidate left out (+inf) equals nothing but another */
+    return a == b;
+  return fabs(a - b) <= EQUAL_REL * fmax(fabs(a), fabs(b));
+}
 
 size_t tlop_best_pick(const double *costs, size_t ncand, size_t stride, double tie,
                       size_t *runner_up, int *by_tie) {

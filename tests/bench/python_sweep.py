@@ -43,7 +43,7 @@ def main():
     ap.add_argument("--threads", type=int, default=1, help="JIT threads (0: all cores)")
     ap.add_argument("--repeat", type=int, default=5)
     ap.add_argument("--table")
-    ap.add_argument("--algos", default="bcast_binomial,bcast_scatter_rda,allgather_rda")
+    ap.add_argument("--algos", default="bcast_binomial,bcast_scatter_ring,allgather_ring")
     ap.add_argument("--cli", default=os.path.join(ROOT, "build", "tlop"))
     args = ap.parse_args()
     table = args.table or os.path.join(ROOT, "..", "shared", "params", "lusitania", "SHM.txt")

@@ -17,14 +17,14 @@ def test_million_points():
     m = tlop.load(BCAST)
     ms = np.geomspace(1, 1 << 26, 10000).round()
     Ps = np.arange(2, 102)
-    out = m.sweep(["bcast_binomial", "allgather_rda"], m=ms, P=Ps, engine="jit", frame=False)
-    assert len(out["m"]) == 10 ** 6 and np.isfinite(out["allgather_rda"]).all()
+    out = m.sweep(["bcast_binomial", "allgather_ring"], m=ms, P=Ps, engine="jit", frame=False)
+    assert len(out["m"]) == 10 ** 6 and np.isfinite(out["allgather_ring"]).all()
     # a sample of points through the interpreter: the same bits
     rng = np.random.default_rng(1)
     idx = rng.choice(10 ** 6, 2000, replace=False)
-    ref = m.sweep(["bcast_binomial", "allgather_rda"], m=out["m"][idx], P=out["P"][idx],
+    ref = m.sweep(["bcast_binomial", "allgather_ring"], m=out["m"][idx], P=out["P"][idx],
                   mesh=False, engine="interp", frame=False)
-    for a in ("bcast_binomial", "allgather_rda"):
+    for a in ("bcast_binomial", "allgather_ring"):
         assert (ref[a] == out[a][idx]).all()
 
 
@@ -39,7 +39,7 @@ def _rss_kib():
 def _cycle():
     m = tlop.load(BCAST)
     m.eval("bcast_binomial", m="1MiB", P=8)
-    m.sweep(["allgather_rda"], m=[1, 1024], P=[4, 8], frame=False, engine="interp")
+    m.sweep(["allgather_ring"], m=[1, 1024], P=[4, 8], frame=False, engine="interp")
     m.explain("bcast_binomial", m="1KiB", P=4)
     try:
         tlop.load("algorithm a(m: size) = m +;")

@@ -110,6 +110,17 @@ class CatalogEntry(Structure):
                 ("impi_id", c_int)]
 
 
+class TuningTarget(Structure):
+    """tlop_tuning_target: the format, Open MPI JSON's ranks, MPICH's release."""
+    _fields_ = [("format", c_int), ("ranks", c_int), ("mpich_version", c_char_p)]
+
+
+class TuningPart(Structure):
+    """tlop_tuning_part: one collective's decision and its candidates' catalogue entries."""
+    _fields_ = [("collective", c_char_p), ("d", POINTER(Decision)),
+                ("cands", POINTER(POINTER(CatalogEntry)))]
+
+
 COST_FN = CFUNCTYPE(c_int, c_void_p, c_double, c_double, POINTER(c_double))
 
 P = c_void_p
@@ -198,9 +209,10 @@ _PROTOS = {
     "tlop_tuning_names": (c_int, [POINTER(CatalogEntry), c_int]),
     "tlop_tuning_same": (c_int, [POINTER(CatalogEntry), POINTER(CatalogEntry), c_int]),
     "tlop_ranks_parse": (S, [c_char_p, POINTER(c_int)]),
-    "tlop_tuning_write": (S, [P, POINTER(Decision), POINTER(POINTER(CatalogEntry)), c_char_p,
-                              c_int, c_int, POINTER(c_void_p)]),
-    "tlop_tuning_read": (S, [P, P, c_char_p, c_int, c_char_p, c_char_p, SZ, PP]),
+    "tlop_tuning_write": (S, [P, POINTER(TuningPart), SZ, POINTER(TuningTarget),
+                              POINTER(c_void_p)]),
+    "tlop_tuning_read": (S, [P, P, c_char_p, POINTER(TuningTarget), c_char_p, c_char_p, SZ,
+                             PP]),
     "tlop_tuning_lookup": (POINTER(CatalogEntry), [P, c_double, c_double]),
     "tlop_tuning_free": (None, [P]),
 }

@@ -86,11 +86,13 @@ class Decision:
 
     @big_stack
     @locked
-    def tuning(self, format="ompi-rules", ranks="any"):
+    def tuning(self, format="ompi-rules", ranks="any", mpich_version=None):
         """The decision as an MPI library's tuning file (text), read back by the linter
         that mirrors the library and checked to give the decision's winner at every grid
         point (as `tlop best --emit`). format: ompi-rules, ompi-rules-v1, mpich-json,
-        ompi-json or impi; ranks (ompi-json only): any, single_node or one_per_node."""
+        ompi-json or impi; ranks (ompi-json only): any, single_node or one_per_node;
+        mpich_version: the MPICH release whose own tree completes an MPICH file (None:
+        tlop's default, TLOP_MPICH_VERSION)."""
         ctx = self.model._ctx
         ctx.begin()
         f, rk = ctypes.c_int(), ctypes.c_int()
@@ -110,14 +112,18 @@ class Decision:
                 raise Error(f"{self.candidates[r.winner]} wins at P = {r.P:.0f} from m = "
                             f"{r.m_from:.0f} B, but the catalogue gives it no name in {format}: "
                             f"no file written")
+        target = _lib.TuningTarget(f.value, rk.value,
+                                   enc(mpich_version) if mpich_version else None)
+        part = _lib.TuningPart(enc(self.collective), self._ptr, cands)
         text = ctypes.c_void_p()
-        ctx.check(lib.tlop_tuning_write(ctx.ptr, self._ptr, cands, enc(self.collective), f.value,
-                                        rk.value, ctypes.byref(text)))
+        ctx.check(lib.tlop_tuning_write(ctx.ptr, ctypes.byref(part), 1, ctypes.byref(target),
+                                        ctypes.byref(text)))
         body = _lib.take_string(text.value)
         back = ctypes.c_void_p()
         raw = enc(body)
-        ctx.check(lib.tlop_tuning_read(ctx.ptr, self._cat, enc(self.collective), f.value,
-                                       b"<tuning>", raw, len(raw), ctypes.byref(back)))
+        ctx.check(lib.tlop_tuning_read(ctx.ptr, self._cat, enc(self.collective),
+                                       ctypes.byref(target), b"<tuning>", raw, len(raw),
+                                       ctypes.byref(back)))
         try:
             for P in self.P:
                 for m in self.m:
@@ -132,9 +138,9 @@ class Decision:
             lib.tlop_tuning_free(back.value)
         return body
 
-    def write(self, path, format="ompi-rules", ranks="any"):
+    def write(self, path, format="ompi-rules", ranks="any", mpich_version=None):
         """Writes the tuning file (see tuning()) to path; returns the text."""
-        text = self.tuning(format, ranks)
+        text = self.tuning(format, ranks, mpich_version)
         with open(os.fspath(path), "w") as f:
             f.write(text)
         return text
