@@ -52,6 +52,7 @@ typedef struct prover {
   tlop_model *model;
   const tlop_prove_opts *o;
   bool strict;      /* the axiom that L is strictly increasing in τ */
+  unsigned axioms;  /* the active axioms: AX_BIT(axiom_id) */
   double deadline;
   bool timed_out;
   tlop_proof *proof;
@@ -63,16 +64,65 @@ typedef struct prover {
   size_t ndominance, dominance_cap;
 } prover;
 
-static const char AXIOMS[] =
-    "L(m, τ) ≥ 0, o(m) ≥ 0, γ(m, τ) ≥ 0, p(m) ≥ 0\n"
-    "L is non-decreasing in m and in τ\n"
-    "L(m, A·τ) ≤ A·L(m, τ) for A ≥ 1 (sub-linearity: sharing a channel never costs more than taking turns)\n"
+/* The facts the prover uses besides the named axioms. */
+static const char OTHER_FACTS[] =
     "every variable of a claim is ≥ 0 (sizes, counts, times), unless an assumption bounds it,\n"
     "and a whole number where it is an algorithm's count (P: count), as tlop requires\n"
-    "the file's `assume` facts, the claim's `when` facts and --assume\n"
-    "strict (claim strict …, or --strict): L is strictly increasing in τ\n";
+    "the file's `assume` facts, the claim's `when` facts and --assume\n";
 
-const char *tlop_axioms(void) { return AXIOMS; }
+/* The optional axioms named in list ("a,b"), as bits; false (*bad: the name) when one is
+ * not known. */
+static bool axioms_named(const char *list, unsigned *mask, char *bad, size_t badlen) {
+  for (const char *p = list; p && *p;) {
+    size_t n = strcspn(p, ",");
+    char name[64];
+    size_t k = n < sizeof name - 1 ? n : sizeof name - 1;
+    memcpy(name, p, k);
+    name[k] = 0;
+    char *a = name + strspn(name, " ");
+    for (char *e = a + strlen(a); e > a && e[-1] == ' ';)
+      *--e = 0;
+    int id = *a ? axiom_find(a) : -1;
+    if (id < 0 && *a) {
+      snprintf(bad, badlen, "%s", a);
+      return false;
+    }
+    if (id >= 0)
+      *mask |= AX_BIT(id);
+    p += n + (p[n] == ',');
+  }
+  return true;
+}
+
+static char *axioms_text(unsigned mask) {
+  strbuf b = {0};
+  for (int i = 0; i < AX_COUNT; i++)
+    sb_printf(&b, "%-4s %-18s %s\n", mask & AX_BIT(i) ? "on" : "off", AXIOMS_KNOWN[i].name,
+              AXIOMS_KNOWN[i].text);
+  sb_puts(&b, "the optional ones (off by default) by `axiom NAME;` in a file or --axiom NAME\n");
+  sb_puts(&b, OTHER_FACTS);
+  return sb_take(&b);
+}
+
+const char *tlop_axioms(void) {
+  static const char *text;
+  if (!text) /* the defaults never change: one copy kept for the process */
+    text = axioms_text(AX_DEFAULTS);
+  return text;
+}
+
+char *tlop_axioms_list(const char *active) {
+  unsigned mask = AX_DEFAULTS;
+  char bad[64];
+  return axioms_named(active, &mask, bad, sizeof bad) ? axioms_text(mask) : NULL;
+}
+
+int tlop_axiom_known(const char *name) { return axiom_find(name) >= 0; }
+
+static bool has(const prover *pv, axiom_id a) { return (pv->axioms & AX_BIT(a)) != 0; }
+
+/* " (axiom NAME)": how a step cites what it uses. */
+static void cite(strbuf *b, axiom_id a) { sb_printf(b, " (axiom %s)", AXIOMS_KNOWN[a].name); }
 
 static bool out_of_time(prover *pv) {
   if (!pv->timed_out && clock_seconds() > pv->deadline)
@@ -287,7 +337,26 @@ static void range_text(prover *pv, strbuf *b, const item *it) {
 
 
 static ir_node *transfer(prover *pv, const ir_node *atom, poly *tau) {
-  return ir_make(pv->ctx, IR_L, atom->name, 0, atom->kid[0], simp_canon(pv->s, tau), NULL);
+  return ir_make(pv->ctx, (ir_op)atom->op, atom->name, 0, atom->kid[0], simp_canon(pv->s, tau), NULL);
+}
+
+/* The axioms that bound a transfer (L or γ) by another of the same size. */
+static axiom_id monotone_axiom(const ir_node *atom) {
+  return atom->op == IR_L ? AX_L_MONO_TAU : AX_GAMMA_MONO;
+}
+static axiom_id sublinear_axiom(const ir_node *atom) {
+  return atom->op == IR_L ? AX_L_SUBLINEAR : AX_GAMMA_SUBLINEAR;
+}
+
+/* Which axiom makes a cost atom ≥ 0, or -1 for none. */
+static int nonneg_axiom(const ir_node *atom) {
+  switch (atom ? atom->op : IR_NUM) {
+  case IR_L: return AX_L_NONNEG;
+  case IR_O: return AX_O_NONNEG;
+  case IR_GAMMA: return AX_GAMMA_NONNEG;
+  case IR_PACK: return AX_P_NONNEG;
+  default: return -1;
+  }
 }
 
 /* Notes why L(m, T) is bounded as it is against L(m, R). */
@@ -304,13 +373,16 @@ static void note_bound(prover *pv, const item *it, poly *T, poly *R, poly *f, bo
     sb_puts(&why, w);
     range_text(pv, &why, it);
     sb_puts(&why, strict ? "; L is strictly increasing in τ, and the two differ there"
-                         : "; L is non-decreasing in τ");
+                  : it->atom->op == IR_L ? "; L is non-decreasing in τ" : "; γ is non-decreasing in τ");
+    cite(&why, strict ? AX_L_STRICT : monotone_axiom(it->atom));
   } else {
     poly *a = upper ? f : poly_div(s, R, T);
-    w = upper ? text(pv, "L(m, A·τ) ≤ A·L(m, τ) with A = %E ≥ 1", simp_canon(s, a))
-              : text(pv, "%E ≤ A·%E by L(m, A·τ) ≤ A·L(m, τ), A = %E ≥ 1", lr, lt, simp_canon(s, a));
+    const char *law = it->atom->op == IR_L ? "L(m, A·τ) ≤ A·L(m, τ)" : "γ(m, A·τ) ≤ A·γ(m, τ)";
+    w = upper ? text(pv, "%s with A = %E ≥ 1", law, simp_canon(s, a))
+              : text(pv, "%E ≤ A·%E by %s, A = %E ≥ 1", lr, lt, law, simp_canon(s, a));
     sb_puts(&why, w);
     range_text(pv, &why, it);
+    cite(&why, sublinear_axiom(it->atom));
   }
   free(w);
   note(pv, why.s, "%E%s%E", lt, rel(pv, strict ? (upper ? IR_LT : IR_GT) : (upper ? IR_LE : IR_GE)),
@@ -328,14 +400,17 @@ static bool bound_item(prover *pv, const item *it, poly *R, bounded *b, bool rec
   if (R) {
     poly *T = simp_poly(s, it->atom->kid[1]);
     bool ge = simp_compare(s, T, R) == 1, le = simp_compare(s, R, T) == 1;
-    bool monotone = upper ? le : ge;
-    if (!monotone && !(upper ? ge : le)) {
+    /* equal τ needs no axiom; a different one, the axiom that bounds it */
+    bool mono_ok = (le && ge) || has(pv, monotone_axiom(it->atom));
+    bool monotone = (upper ? le : ge) && mono_ok;
+    if (!monotone && !((upper ? ge : le) && has(pv, sublinear_axiom(it->atom)))) {
       scope_pop(s, it);
       return false;
     }
     if (!monotone)
       f = poly_div(s, T, R);
-    bool strict = pv->strict && monotone && !(le && ge) && strict_somewhere(s, it, T, R);
+    bool strict = pv->strict && it->atom->op == IR_L && monotone && !(le && ge) &&
+                  strict_somewhere(s, it, T, R);
     b->strict |= strict;
     if (record && !(le && ge))
       note_bound(pv, it, T, R, f, monotone, strict);
@@ -419,19 +494,37 @@ static bool prove_group(prover *pv, const group *g, bool *strict) {
   bound_group(pv, g, R, &b, true);
   poly *coef = poly_sub(s, b.pos, b.neg);
   *strict = b.strict || (!g->key && simp_positive(s, coef)) ||
-            (pv->strict && R && simp_positive(s, coef) && less(s, poly_num(s, 1), R));
+            (pv->strict && R && g->key->op == IR_L && simp_positive(s, coef) && less(s, poly_num(s, 1), R));
   ir_node *shown = ir_bin(pv->ctx, IR_SUB, simp_canon(s, b.pos), simp_canon(s, b.neg));
   char *what = ref ? text(pv, "the coefficient of %E", ref) : strdup("the constant part");
+  int nn = nonneg_axiom(ref);
+  if (nn >= 0 && ref) { /* c·X ≥ 0 needs X ≥ 0 too */
+    strbuf w = {0};
+    sb_puts(&w, what);
+    char *x = text(pv, ", and %E ≥ 0", ref);
+    sb_puts(&w, x);
+    free(x);
+    cite(&w, (axiom_id)nn);
+    free(what);
+    what = sb_take(&w);
+  }
   note(pv, what, "%E = %E%s0", shown, simp_canon(s, coef), rel(pv, simp_positive(s, coef) ? IR_GT : IR_GE));
   free(what);
   return true;
 }
 
-static group *group_of(group **gs, size_t *n, size_t *cap, const item *it) {
-  bool tr = it->atom && it->atom->op == IR_L;
+/* L groups by size and channel; γ too when an axiom relates its values at two τ. */
+static bool is_transfer(const prover *pv, const ir_node *a) {
+  return a && (a->op == IR_L ||
+               (a->op == IR_GAMMA && (has(pv, AX_GAMMA_MONO) || has(pv, AX_GAMMA_SUBLINEAR))));
+}
+
+static group *group_of(const prover *pv, group **gs, size_t *n, size_t *cap, const item *it) {
+  bool tr = is_transfer(pv, it->atom);
   for (size_t i = 0; i < *n; i++) {
     group *g = &(*gs)[i];
-    if (g->transfers == tr && (tr ? g->key->name == it->atom->name && g->key->kid[0] == it->atom->kid[0]
+    if (g->transfers == tr && (tr ? g->key->op == it->atom->op && g->key->name == it->atom->name &&
+                                        g->key->kid[0] == it->atom->kid[0]
                                    : g->key == it->atom))
       return g;
   }
@@ -444,7 +537,7 @@ static group *group_of(group **gs, size_t *n, size_t *cap, const item *it) {
 static bool boundable(const item *it) {
   if (!it->atom)
     return true;
-  const ir_node *fixed = it->atom->op == IR_L ? it->atom->kid[0] : it->atom;
+  const ir_node *fixed = it->atom->op == IR_L || it->atom->op == IR_GAMMA ? it->atom->kid[0] : it->atom;
   for (int d = 0; d < it->depth; d++)
     if (ir_uses(fixed, it->idx[d]))
       return false;
@@ -471,7 +564,7 @@ static bool prove_items(prover *pv, items *its, bool strict_rel) {
       ok = false;
       break;
     }
-    group *g = group_of(&gs, &ng, &gcap, &its->v[i]);
+    group *g = group_of(pv, &gs, &ng, &gcap, &its->v[i]);
     VEC_PUSH(g->m, g->n, g->cap, &its->v[i]);
   }
   if (ok && its->n == 0)
@@ -512,7 +605,14 @@ static bool lower_channels(prover *pv, items *its) {
   return any;
 }
 
-static bool sized(const ir_node *a) { return a && (a->op == IR_L || a->op == IR_O || a->op == IR_PACK); }
+/* The axiom that makes a cost non-decreasing in its size, or -1: o and p only when the
+ * user switches it on, for the papers state it of L alone. */
+static int size_axiom(const prover *pv, const ir_node *a) {
+  int ax = !a ? -1 : a->op == IR_L ? AX_L_MONO_M : a->op == IR_O ? AX_O_MONO : a->op == IR_PACK ? AX_P_MONO : -1;
+  return ax >= 0 && has(pv, (axiom_id)ax) ? ax : -1;
+}
+
+static bool sized(const prover *pv, const ir_node *a) { return size_axiom(pv, a) >= 0; }
 
 /* Raises the size of each negative transfer or overhead to that of a positive one of the
  * same kind and channel that is at least as large: L(m/2, τ) ≤ L(m, τ). */
@@ -521,11 +621,11 @@ static bool lift_sizes(prover *pv, items *its) {
   bool any = false;
   for (size_t i = 0; i < its->n; i++) {
     item *it = &its->v[i];
-    if (it->sign > 0 || !sized(it->atom))
+    if (it->sign > 0 || !sized(pv, it->atom))
       continue;
     for (size_t j = 0; j < its->n; j++) {
       const ir_node *big = its->v[j].atom;
-      if (its->v[j].sign < 0 || !sized(big) || big->op != it->atom->op || big->name != it->atom->name ||
+      if (its->v[j].sign < 0 || !sized(pv, big) || big->op != it->atom->op || big->name != it->atom->name ||
           big->kid[0] == it->atom->kid[0] || !boundable(&its->v[j]))
         continue;
       scope_push(s, it);
@@ -540,7 +640,9 @@ static bool lift_sizes(prover *pv, items *its) {
       sb_puts(&why, w);
       free(w);
       range_text(pv, &why, it);
-      sb_puts(&why, "; non-decreasing in m");
+      sb_puts(&why, it->atom->op == IR_L ? "; L is non-decreasing in m"
+                    : it->atom->op == IR_O ? "; o is non-decreasing in m" : "; p is non-decreasing in m");
+      cite(&why, (axiom_id)size_axiom(pv, it->atom));
       note(pv, why.s, "%E%s%E", it->atom, rel(pv, IR_LE), up);
       free(why.s);
       it->atom = up;
@@ -760,11 +862,18 @@ static void note_counterexample(prover *pv, const refutation *r, const char *tit
          r->where, lv, rv);
     return;
   }
-  char *why = text(pv, "%s satisfies every axiom%s; both sides by the reference evaluator",
-                   r->family, pv->strict ? " and is strictly increasing in τ" : "");
+  char *why = text(pv, "the L%s chosen satisfy every active axiom%s; both sides by the reference evaluator",
+                   r->p || r->gamma ? ", o, p and γ" : " and o",
+                   pv->strict ? " (L strictly increasing in τ)" : "");
   char *zero = r->free_channel ? text(pv, " (L[%s] = 0)", r->free_channel) : strdup("");
-  note(pv, why, "%s: %s, %s%s, o(m) = %s: left = %s, right = %s", title, r->where, r->family, zero,
-       r->overhead ? "1" : "0", lv, rv);
+  strbuf more = {0}; /* p and γ, when the search chose them */
+  if (r->p)
+    sb_printf(&more, ", p(m) = %s", r->p);
+  if (r->gamma)
+    sb_printf(&more, ", γ(m, τ) = %s", r->gamma);
+  note(pv, why, "%s: %s, %s%s, o(m) = %s%s: left = %s, right = %s", title, r->where, r->family, zero,
+       r->o, more.s ? more.s : "", lv, rv);
+  free(more.s);
   free(zero);
   free(why);
 }
@@ -830,7 +939,7 @@ static bool judge(prover *pv, ir_node **user, size_t nuser, ir_node *lhs, ir_op 
     return true;
   }
   refutation r;
-  if (refute_search(pv->model, facts, n, lhs, op, rhs, pv->strict, pv->deadline, &r)) {
+  if (refute_search(pv->model, facts, n, lhs, op, rhs, pv->axioms, pv->deadline, &r)) {
     steps_truncate(pv->proof, mark);
     pv->proof->verdict = TLOP_REFUTED;
     note_counterexample(pv, &r, "counterexample");
@@ -895,7 +1004,7 @@ static ir_node *best_ratio(prover *pv, ir_node **facts, size_t nfacts, ir_node *
   for (size_t i = 0; ok && i < its.n; i++) {
     ok = boundable(&its.v[i]) && (!its.v[i].atom || its.v[i].atom->op == IR_L || its.v[i].atom->op == IR_O ||
                                   its.v[i].atom->op == IR_PACK || its.v[i].atom->op == IR_GAMMA);
-    group *g = ok ? group_of(&gs, &ng, &gcap, &its.v[i]) : NULL;
+    group *g = ok ? group_of(pv, &gs, &ng, &gcap, &its.v[i]) : NULL;
     if (g)
       VEC_PUSH(g->m, g->n, g->cap, &its.v[i]);
   }
@@ -958,7 +1067,7 @@ static bool compare_exprs(prover *pv, ir_node **user, size_t nuser, ir_node *a, 
     steps_truncate(pv->proof, mark);
     refutation r = {0};
     char *title = text(pv, "A%sB: refuted", rel(pv, op));
-    if (got || !refute_search(pv->model, facts, n, a, op, b, pv->strict, pv->deadline, &r))
+    if (got || !refute_search(pv->model, facts, n, a, op, b, pv->axioms, pv->deadline, &r))
       note(pv, NULL, "A%sB: %s", rel(pv, op), got ? "proved" : "unknown");
     else
       note_counterexample(pv, &r, title);
@@ -974,7 +1083,7 @@ static bool compare_exprs(prover *pv, ir_node **user, size_t nuser, ir_node *a, 
   } else if (c) {
     note(pv, "the bounds above, the least over the message sizes", "A%sc·B with c = %E", rel(pv, IR_GE), c);
     refutation r;
-    if (refute_search(pv->model, facts, n, a, IR_GT, ir_bin(ctx, IR_MUL, c, b), pv->strict, pv->deadline, &r)) {
+    if (refute_search(pv->model, facts, n, a, IR_GT, ir_bin(ctx, IR_MUL, c, b), pv->axioms, pv->deadline, &r)) {
       note_counterexample(pv, &r, "tight: A = c·B (within rounding) at");
       free(r.where);
     }
@@ -1070,10 +1179,30 @@ static void render(tlop_proof *p, const tlop_prove_opts *o) {
   p->text = sb_take(&b);
 }
 
-static tlop_proof *start(prover *pv, tlop_model *model, const tlop_prove_opts *o, bool strict) {
+/* The defaults, the files' `axiom NAME;` and --axiom; false (reported) for a name not known. */
+static bool active_axioms(tlop_model *model, const tlop_prove_opts *o, unsigned *mask) {
+  *mask = AX_DEFAULTS;
+  for (size_t m = 0; m < model->nmods; m++)
+    for (ast_decl *d = model->mods[m]->decls; d; d = d->next)
+      if (d->kind == D_AXIOM && axiom_find(d->name->name) >= 0)
+        *mask |= AX_BIT(axiom_find(d->name->name));
+  char bad[64];
+  if (!axioms_named(o->axioms, mask, bad, sizeof bad)) {
+    diag_error(model->ctx, (span){0}, "unknown axiom '%s' (known: %s)", bad, axiom_names());
+    return false;
+  }
+  if (o->strict)
+    *mask |= AX_BIT(AX_L_STRICT);
+  return true;
+}
+
+static tlop_proof *start(prover *pv, tlop_model *model, const tlop_prove_opts *o, unsigned axioms,
+                         bool strict) {
   tlop_proof *p = xcalloc(1, sizeof *p);
-  *pv = (prover){.ctx = model->ctx, .model = model, .o = o, .strict = strict || o->strict,
-                 .proof = p};
+  if (strict)
+    axioms |= AX_BIT(AX_L_STRICT);
+  *pv = (prover){.ctx = model->ctx, .model = model, .o = o, .strict = (axioms & AX_BIT(AX_L_STRICT)) != 0,
+                 .axioms = axioms, .proof = p};
   pv->deadline = clock_seconds() + (o->timeout > 0 ? o->timeout : DEFAULT_TIMEOUT);
   p->seconds = clock_seconds();
   return p;
@@ -1129,6 +1258,9 @@ tlop_status tlop_prove_claim(tlop_model *model, size_t i, const tlop_prove_opts 
     diag_error(model->ctx, body->sp, "a claim compares two costs: expected A >= B, A > B, A <= B, A < B or A = B");
     return TLOP_ERR_ARG;
   }
+  unsigned axioms;
+  if (!active_axioms(model, o, &axioms))
+    return TLOP_ERR_ARG;
   ir_node **user = NULL;
   size_t nuser = 0, cap = 0;
   if (!model_facts(model, o->assume, &user, &nuser, &cap)) {
@@ -1147,7 +1279,7 @@ tlop_status tlop_prove_claim(tlop_model *model, size_t i, const tlop_prove_opts 
     return TLOP_ERR_CHECK;
   }
   prover pv;
-  tlop_proof *p = start(&pv, model, o, d->strict);
+  tlop_proof *p = start(&pv, model, o, axioms, d->strict);
   pv.claim = d;
   p->heading = "claim";
   p->claim = claim_title(d);
@@ -1191,6 +1323,9 @@ tlop_status tlop_prove_compare(tlop_model *model, const char *a, const char *b,
     st = side_expr(model, b, &eb);
   if (st != TLOP_OK)
     return st;
+  unsigned axioms;
+  if (!active_axioms(model, o, &axioms))
+    return TLOP_ERR_ARG;
   ir_node **user = NULL;
   size_t nuser = 0, cap = 0;
   if (!model_facts(model, o->assume, &user, &nuser, &cap)) {
@@ -1198,7 +1333,7 @@ tlop_status tlop_prove_compare(tlop_model *model, const char *a, const char *b,
     return TLOP_ERR_ARG;
   }
   prover pv;
-  tlop_proof *p = start(&pv, model, o, false);
+  tlop_proof *p = start(&pv, model, o, axioms, false);
   strbuf t = {0};
   sb_printf(&t, "A = %s, B = %s", a, b);
   p->heading = "compare";
