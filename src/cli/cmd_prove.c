@@ -56,7 +56,9 @@ static int take_prove(cli *c, int opt, const char *arg) {
   }
 }
 
-/* Decides the claims of one file into out; counts the verdicts. */
+/* Decides the claims of one file into out; counts the verdicts. A claim that fails (its
+ * error reported) counts as unknown and the others are still decided; false after any
+ * failure. */
 static bool prove_file(cli *c, const char *path, tlop_prove_opts *o, FILE *out, size_t count[3]) {
   tlop_model *m = cli_load(c, path);
   if (!m)
@@ -72,18 +74,25 @@ static bool prove_file(cli *c, const char *path, tlop_prove_opts *o, FILE *out, 
   tlop_platform *pf = ok && (c->o.platform || c->o.nparams) ? cli_platform(c, m) : NULL;
   ok = ok && env && (pf || !(c->o.platform || c->o.nparams));
   o->platform = pf, o->env = env, o->axes = axes, o->naxes = ok ? naxes : 0;
-  for (size_t i = 0; ok && i < tlop_model_claims(m); i++) {
+  bool decided = ok;
+  for (size_t i = 0; decided && i < tlop_model_claims(m); i++) {
     tlop_proof *p;
     tlop_status st = tlop_prove_claim(m, i, o, &p);
     c->misused |= st == TLOP_ERR_ARG && o->assume;
+    if (st == TLOP_ERR_ARG && o->assume) { /* --assume is wrong for every claim */
+      decided = false;
+      break;
+    }
     if (st != TLOP_OK) {
       ok = false;
-      break;
+      count[TLOP_UNKNOWN]++;
+      continue;
     }
     fputs(tlop_proof_text(p), out);
     count[tlop_proof_verdict(p)]++;
     tlop_proof_free(p);
   }
+  ok &= decided;
   for (size_t i = 0; i < naxes; i++)
     tlop_axis_free(&axes[i]);
   free(axes);
@@ -123,9 +132,10 @@ int cmd_prove(cli *c, int argc, char **argv) {
   FILE *out = cli_output(c);
   size_t count[3] = {0, 0, 0};
   bool ok = out != NULL;
-  for (int i = optind; ok && i < argc; i++)
-    ok = prove_file(c, argv[i], &o, out, count);
-  if (ok && !json)
+  /* every file, whatever failed before it, and the summary after them */
+  for (int i = optind; out && i < argc && !c->misused; i++)
+    ok &= prove_file(c, argv[i], &o, out, count);
+  if (out && !json && !c->misused)
     fprintf(out, "%zu proved, %zu refuted, %zu unknown\n", count[TLOP_PROVED], count[TLOP_REFUTED],
             count[TLOP_UNKNOWN]);
   if (out && out != stdout)

@@ -899,21 +899,54 @@ static void channel_orders(prover *pv, ir_node **user, size_t nuser, const ir_no
   }
 }
 
-/* Notes the normal forms of two sides; false (reported) when one holds a number that
- * overflowed, which no derivation may use. */
+/* The first error of a step that may fail, kept as the reason a claim is undecided;
+ * warnings go on to where they went. */
+typedef struct catcher {
+  tlop_diag_fn fn;
+  void *user;
+  char *first;
+} catcher;
+
+static void catch_error(void *user, const tlop_diag *d) {
+  catcher *c = user;
+  if (d->severity != TLOP_ERROR) {
+    if (c->fn)
+      c->fn(c->user, d);
+  } else if (!c->first) {
+    c->first = strdup(d->message);
+  }
+}
+
+/* Notes the normal forms of two sides; false when one holds a number that overflowed,
+ * which no derivation may use, or the assumptions contradict each other: *why, the
+ * error, which leaves this claim undecided and not the file. */
 static bool normal_forms(prover *pv, ir_node **facts, size_t n, const char *names[2],
-                         ir_node *a, ir_node *b) {
+                         ir_node *a, ir_node *b, char **why) {
   tlop_simp_opts none = {0};
+  catcher c = {pv->ctx->diag_fn, pv->ctx->diag_user, NULL};
   int errors = pv->ctx->errors;
+  pv->ctx->diag_fn = catch_error, pv->ctx->diag_user = &c;
   ir_node *na = simp_simplify(pv->ctx, a, facts, n, &none, NULL, 0, NULL, NULL);
-  if (pv->ctx->errors > errors)
-    return false; /* the assumptions contradict each other */
-  ir_node *nb = simp_simplify(pv->ctx, b, facts, n, &none, NULL, 0, NULL, NULL);
-  if (!simp_finite(pv->ctx, a, na) || !simp_finite(pv->ctx, b, nb))
+  ir_node *nb = pv->ctx->errors > errors ? NULL : simp_simplify(pv->ctx, b, facts, n, &none, NULL, 0, NULL, NULL);
+  bool ok = nb && pv->ctx->errors == errors && simp_finite(pv->ctx, a, na) && simp_finite(pv->ctx, b, nb);
+  pv->ctx->diag_fn = c.fn, pv->ctx->diag_user = c.user;
+  pv->ctx->errors = errors;
+  *why = c.first;
+  if (!ok) {
+    if (!*why)
+      *why = strdup("the normal form failed");
     return false;
+  }
   note(pv, "normal form", "%s = %E", names[0], na);
   note(pv, "normal form", "%s = %E", names[1], nb);
   return true;
+}
+
+/* A claim that cannot be decided: unknown, with the error that stopped it. */
+static void undecided(prover *pv, char *why) {
+  note(pv, why, "not decided: its normal form failed");
+  free(why);
+  pv->proof->verdict = TLOP_UNKNOWN;
 }
 
 /* Decides lhs op rhs: the derivation, else a counterexample, else the evidence; false
@@ -927,9 +960,12 @@ static bool judge(prover *pv, ir_node **user, size_t nuser, ir_node *lhs, ir_op 
   for (size_t i = 0; i < nuser; i++) /* the printer's == is the facts' = */
     note(pv, NULL, user[i]->op == IR_EQ ? "assuming %E = %E" : "assuming %E",
          user[i]->op == IR_EQ ? user[i]->kid[0] : user[i], user[i]->kid[1]);
-  if (!normal_forms(pv, facts, n, (const char *[2]){"left", "right"}, lhs, rhs)) {
+  char *why;
+  if (!normal_forms(pv, facts, n, (const char *[2]){"left", "right"}, lhs, rhs, &why)) {
+    undecided(pv, why);
+    note(pv, NULL, "unknown");
     free(facts);
-    return false;
+    return true;
   }
   size_t mark = pv->proof->nsteps;
   if (holds(pv, facts, n, lhs, op, rhs)) {
@@ -1055,9 +1091,11 @@ static bool compare_exprs(prover *pv, ir_node **user, size_t nuser, ir_node *a, 
   size_t n;
   with_defaults(pv, a, b, user, nuser, &facts, &n);
   channel_orders(pv, user, nuser, a, b);
-  if (!normal_forms(pv, facts, n, (const char *[2]){"A", "B"}, a, b)) {
+  char *why;
+  if (!normal_forms(pv, facts, n, (const char *[2]){"A", "B"}, a, b, &why)) {
+    undecided(pv, why);
     free(facts);
-    return false;
+    return true;
   }
   int proved = 0;
   for (int k = 0; k < 2; k++) {
