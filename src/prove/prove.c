@@ -552,6 +552,32 @@ static void steps_truncate(tlop_proof *p, size_t n) {
   }
 }
 
+/* D ≥ 0 when every term is a coefficient ≥ 0 times a cost (each ≥ 0 by its axiom) or a
+ * constant ≥ 0, whatever the sizes and τ: a sum of such terms (an empty sum is 0). */
+static bool all_nonneg(prover *pv, const items *its) {
+  unsigned used = 0;
+  for (size_t i = 0; i < its->n; i++) {
+    int ax = nonneg_axiom(its->v[i].atom);
+    if (its->v[i].sign < 0 || (its->v[i].atom && ax < 0))
+      return false;
+    if (ax >= 0)
+      used |= AX_BIT(ax);
+  }
+  if (!used)
+    return false; /* constants alone: the coefficients' signs are the proof */
+  strbuf why = {0};
+  sb_puts(&why, "each term is a coefficient ≥ 0 times a cost ≥ 0");
+  sb_puts(&why, (used & (used - 1)) ? " (axioms " : " (axiom ");
+  int k = 0;
+  for (int a = 0; a < AX_COUNT; a++)
+    if (used & AX_BIT(a))
+      sb_printf(&why, "%s%s", k++ ? ", " : "", AXIOMS_KNOWN[a].name);
+  sb_puts(&why, ")");
+  note(pv, why.s, "left − right ≥ 0");
+  free(why.s);
+  return true;
+}
+
 /* The items grouped by message size and channel (or atom), all bounded. */
 static bool prove_items(prover *pv, items *its, bool strict_rel) {
   bool ok = true;
@@ -694,7 +720,9 @@ static bool prove_terms(prover *pv, const ir_node *D, bool strict_rel) {
            prove_items(pv, &its, strict_rel);
       if (!ok) {
         steps_truncate(pv->proof, mark);
-        if (flat_items(pv, D, &its))
+        /* last: a sum of costs with coefficients ≥ 0, whatever bounds them */
+        ok = !strict_rel && flat_items(pv, D, &its) && its.n && all_nonneg(pv, &its);
+        if (!ok && flat_items(pv, D, &its))
           prove_items(pv, &its, strict_rel); /* again, for the reason it fails */
       }
     }
@@ -975,7 +1003,7 @@ static bool judge(prover *pv, ir_node **user, size_t nuser, ir_node *lhs, ir_op 
     return true;
   }
   refutation r;
-  if (refute_search(pv->model, facts, n, lhs, op, rhs, pv->axioms, pv->deadline, &r)) {
+  if (refute_search(pv->model, facts, n, lhs, op, rhs, pv->axioms, false, pv->deadline, &r)) {
     steps_truncate(pv->proof, mark);
     pv->proof->verdict = TLOP_REFUTED;
     note_counterexample(pv, &r, "counterexample");
@@ -1098,6 +1126,7 @@ static bool compare_exprs(prover *pv, ir_node **user, size_t nuser, ir_node *a, 
     return true;
   }
   int proved = 0;
+  bool ge_proved = false;
   for (int k = 0; k < 2; k++) {
     ir_op op = k == 0 ? IR_GE : IR_LE;
     size_t mark = pv->proof->nsteps;
@@ -1105,23 +1134,50 @@ static bool compare_exprs(prover *pv, ir_node **user, size_t nuser, ir_node *a, 
     steps_truncate(pv->proof, mark);
     refutation r = {0};
     char *title = text(pv, "A%sB: refuted", rel(pv, op));
-    if (got || !refute_search(pv->model, facts, n, a, op, b, pv->axioms, pv->deadline, &r))
+    if (got || !refute_search(pv->model, facts, n, a, op, b, pv->axioms, false, pv->deadline, &r))
       note(pv, NULL, "A%sB: %s", rel(pv, op), got ? "proved" : "unknown");
     else
       note_counterexample(pv, &r, title);
     free(title);
     free(r.where);
     proved += got;
+    ge_proved |= k == 0 && got;
   }
   size_t mark = pv->proof->nsteps;
   ir_node *c = best_ratio(pv, facts, n, a, b);
+  double cv;
+  bool num = c && c->op == IR_NUM, from_ge = false, from_ratio = false;
+  cv = num ? c->num : 0;
+  /* the least ratio seen bounds c from above; when the bounds gave less (or nothing), it
+   * is tried as c itself, rounded where it is a plain number */
+  double least;
+  if (proved < 2 && (!c || num) && refute_least_ratio(pv->model, facts, n, a, b, pv->axioms, pv->deadline, &least) &&
+      least > 0 && (!c || least > cv * (1 + 1e-12))) {
+    double nice = round(least * 1e6) / 1e6;
+    size_t at = pv->proof->nsteps;
+    if (fabs(nice - least) <= 1e-9 * least &&
+        holds(pv, facts, n, a, IR_GE, ir_bin(ctx, IR_MUL, ir_num(ctx, nice), b))) {
+      steps_truncate(pv->proof, mark); /* with the bounds' notes */
+      c = ir_num(ctx, nice), cv = nice, num = true, from_ratio = true;
+    } else {
+      steps_truncate(pv->proof, at);
+    }
+  }
+  /* A ≥ B proved is A ≥ 1·B: c is at least 1 */
+  if (ge_proved && proved < 2 && (!c || (num && cv < 1))) {
+    steps_truncate(pv->proof, mark);
+    c = ir_num(ctx, 1), from_ge = true;
+  }
   if (!c && proved == 2) {
     steps_truncate(pv->proof, mark);
     note(pv, "A ≥ B and A ≤ B", "A = B: c = 1, tight");
   } else if (c) {
-    note(pv, "the bounds above, the least over the message sizes", "A%sc·B with c = %E", rel(pv, IR_GE), c);
+    note(pv, from_ge ? "A ≥ B is proved"
+             : from_ratio ? "A − c·B ≥ 0 proved, c the least A/B the search met"
+                          : "the bounds above, the least over the message sizes",
+         "A%sc·B with c = %E", rel(pv, IR_GE), c);
     refutation r;
-    if (refute_search(pv->model, facts, n, a, IR_GT, ir_bin(ctx, IR_MUL, c, b), pv->axioms, pv->deadline, &r)) {
+    if (refute_search(pv->model, facts, n, a, IR_GT, ir_bin(ctx, IR_MUL, c, b), pv->axioms, true, pv->deadline, &r)) {
       note_counterexample(pv, &r, "tight: A = c·B (within rounding) at");
       free(r.where);
     }

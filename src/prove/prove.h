@@ -24,9 +24,15 @@ typedef struct evidence {
 } evidence;
 
 /* Searches small parameter values (where the facts hold) and the L, o, p and γ the active
- * axioms (AX_BIT(axiom_id)) allow for a point where lhs op rhs fails. */
+ * axioms (AX_BIT(axiom_id)) allow for a point where lhs op rhs fails (and rhs > 0, with
+ * rhs_positive: a point where a ratio is reached). */
 bool refute_search(tlop_model *model, ir_node *const *facts, size_t nfacts, const ir_node *lhs,
-                   ir_op op, const ir_node *rhs, unsigned axioms, double deadline, refutation *out);
+                   ir_op op, const ir_node *rhs, unsigned axioms, bool rhs_positive, double deadline,
+                   refutation *out);
+/* The least lhs / rhs (rhs > 0) over the search's points and the L, o, p, γ the axioms
+ * allow: no c above it has lhs ≥ c·rhs; false when no point has rhs > 0. */
+bool refute_least_ratio(tlop_model *model, ir_node *const *facts, size_t nfacts, const ir_node *lhs,
+                        const ir_node *rhs, unsigned axioms, double deadline, double *out);
 /* lhs / rhs over the grid of o->axes on o->platform. */
 bool refute_evidence(tlop_model *model, ir_node *const *facts, size_t nfacts, const ir_node *lhs,
                      const ir_node *rhs, const tlop_prove_opts *o, double deadline, evidence *out);

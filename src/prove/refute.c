@@ -259,7 +259,8 @@ static bool sides(tlop_ctx *ctx, tlop_model *model, const tlop_platform *pf, con
 }
 
 bool refute_search(tlop_model *model, ir_node *const *facts, size_t nfacts, const ir_node *lhs,
-                   ir_op op, const ir_node *rhs, unsigned axioms, double deadline, refutation *out) {
+                   ir_op op, const ir_node *rhs, unsigned axioms, bool rhs_positive, double deadline,
+                   refutation *out) {
   tlop_ctx *ctx = model->ctx;
   ir_names vars = {0}, channels = {0};
   const ir_node *parts[2] = {lhs, rhs};
@@ -302,7 +303,7 @@ bool refute_search(tlop_model *model, ir_node *const *facts, size_t nfacts, cons
             break; /* the facts do not hold here, whatever L */
           continue;
         }
-        if (violated(op, l, r)) {
+        if (violated(op, l, r) && (!rhs_positive || r > 0)) {
           found = true;
           *out = (refutation){point_text(&vars, v), FAMILIES[x->f].name,
                               free_ch ? pf->ch[free_ch - 1].name->name : NULL, SHAPE_NAME[x->o],
@@ -320,6 +321,55 @@ bool refute_search(tlop_model *model, ir_node *const *facts, size_t nfacts, cons
   free(channels.v);
   tlop_platform_free(pf);
   return found;
+}
+
+bool refute_least_ratio(tlop_model *model, ir_node *const *facts, size_t nfacts, const ir_node *lhs,
+                        const ir_node *rhs, unsigned axioms, double deadline, double *out) {
+  tlop_ctx *ctx = model->ctx;
+  ir_names vars = {0}, channels = {0};
+  const ir_node *parts[2] = {lhs, rhs};
+  ir_collect_names(parts, 2, &vars, &channels);
+  ir_collect_names((const ir_node *const *)facts, nfacts, &vars, &channels);
+  size_t per = NVALUES;
+  while (per > 2 && pow((double)per, (double)vars.n) > 1024)
+    per--;
+  sym m = ctx_sym(ctx, "m"), tau = ctx_sym(ctx, "τ");
+  tlop_platform *pf = axiom_platform(ctx, &channels, m, tau);
+  size_t nv, nfirst;
+  variant *vs = variants(axioms, lhs, rhs, &nv, &nfirst);
+  grid g;
+  grid_open(&g, ctx, vars.n);
+  for (size_t i = 0; i < vars.n; i++)
+    g.count[i] = per;
+  bool any = false;
+  *out = INFINITY;
+  for (bool more = true; more && clock_seconds() < deadline;) {
+    for (size_t i = 0; i < vars.n; i++)
+      g.v[i] = VALUES[g.at[i]];
+    for (size_t k = 0; k < nv && clock_seconds() < deadline; k++) {
+      const variant *x = &vs[k];
+      ir_node *L = family(ctx, x->f, m, tau), *o = shape(ctx, x->o, m), *p = shape(ctx, x->p, m);
+      for (size_t c = 0; c < pf->nch; c++)
+        pf->ch[c].L = L, pf->ch[c].o = o, pf->ch[c].p = p;
+      pf->gamma_expr = gshape(ctx, x->g, tau);
+      double l, r;
+      bool skip;
+      if (!sides(ctx, model, pf, NULL, &vars, g.v, facts, nfacts, false, lhs, rhs, &l, &r, &skip)) {
+        if (skip)
+          break;
+        continue;
+      }
+      if (r > 0 && isfinite(l / r) && l / r < *out)
+        *out = l / r, any = true;
+    }
+    more = advance(g.at, g.count, vars.n);
+  }
+  grid_close(&g);
+  free(vs);
+  free(vars.v);
+  free(channels.v);
+  tlop_platform_free(pf);
+  return any;
 }
 
 bool refute_evidence(tlop_model *model, ir_node *const *facts, size_t nfacts, const ir_node *lhs,
