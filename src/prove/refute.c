@@ -32,6 +32,7 @@ static const struct {
     {"L(m, τ) = (if m ≥ 4 then τ else 0)", false, false},
     {"L(m, τ) = max(1, τ/2)", false, true}, {"L(m, τ) = max(1, τ/4)", false, true},
     {"L(m, τ) = max(1, τ/8)", false, true}, {"L(m, τ) = (1 + m²)·log₂(1 + τ)", true, false},
+    {"L(m, τ) = min(τ, 4)", false, true},
 };
 #define NFAMILIES (sizeof FAMILIES / sizeof *FAMILIES)
 #define FIRST_FAMILIES 8
@@ -53,9 +54,10 @@ static ir_node *family(tlop_ctx *ctx, size_t f, sym m, sym tau) {
   case 11: return ir_bin(ctx, IR_MAX, one, ir_bin(ctx, IR_DIV, T, ir_num(ctx, 2)));
   case 12: return ir_bin(ctx, IR_MAX, one, ir_bin(ctx, IR_DIV, T, ir_num(ctx, 4)));
   case 13: return ir_bin(ctx, IR_MAX, one, ir_bin(ctx, IR_DIV, T, ir_num(ctx, 8)));
-  default:
+  case 14:
     return ir_bin(ctx, IR_MUL, ir_bin(ctx, IR_ADD, one, ir_bin(ctx, IR_MUL, M, M)),
                   ir_un(ctx, IR_LOG2, ir_bin(ctx, IR_ADD, one, T)));
+  default: return ir_bin(ctx, IR_MIN, T, ir_num(ctx, 4));
   }
 }
 
