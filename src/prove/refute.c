@@ -80,7 +80,7 @@ static ir_node *shape(tlop_ctx *ctx, int k, sym m) {
 /* Shapes of γ(m, τ): ≥ 0; decreasing in τ without gamma-monotone, super-linear in τ
  * without gamma-sublinear. */
 enum { GSHAPE_ZERO, GSHAPE_ONE, GSHAPE_TAU, GSHAPE_DECREASING, GSHAPE_SQUARE, NGSHAPES };
-static const char *const GSHAPE_NAME[NGSHAPES] = {"0", "1", "τ", "1/τ", "τ²"};
+static const char *const GSHAPE_NAME[NGSHAPES] = {"0", "1", "τ", "1/max(1, τ)", "τ²"};
 
 static ir_node *gshape(tlop_ctx *ctx, int k, sym tau) {
   ir_node *T = ir_var(ctx, tau), *one = ir_num(ctx, 1);

@@ -84,6 +84,7 @@ arena *simp_arena(simp *s) { return s->ar; }
 tlop_ctx *simp_ctx(simp *s) { return s->ctx; }
 
 static poly *scalar(simp *s, const ir_node *n);
+static poly *scalar_of(simp *s, const ir_node *n) { return scalar(s, n); }
 static lin norm(simp *s, const ir_node *n, const par_scope *par);
 static ir_node *extremum(simp *s, const ir_node *n, const par_scope *par);
 
@@ -299,6 +300,10 @@ bool simp_nonneg(simp *s, const poly *p) {
     ok = linear_sign(s, p, false);
   if (!ok)
     ok = factors_sign(s, poly_to_ir(s, p, true), false);
+  if (!ok) { /* ⌈x⌉ ≥ x, ⌊x⌋ ≤ x: the bound of each rounding, by its coefficient's sign */
+    poly *lower = poly_round_lower(s, p, scalar_of);
+    ok = lower && simp_nonneg(s, lower);
+  }
   s->depth--;
   return ok;
 }
