@@ -793,10 +793,50 @@ static bool split(prover *pv, ir_node **facts, size_t nfacts, const simp_term *t
   return ok;
 }
 
+/* The transfers of a binary ∥ (L's only, no ∥ count inside); false past max. */
+static bool conc_transfers(const ir_node *n, const ir_node **out, int *k, int max) {
+  if (n->op == IR_CONC)
+    return conc_transfers(n->kid[0], out, k, max) && conc_transfers(n->kid[1], out, k, max);
+  if (n->op != IR_L || *k == max)
+    return false;
+  out[(*k)++] = n;
+  return true;
+}
+
+/* A ∥ of one transfer on each of distinct named channels is the slowest of them (channels
+ * do not contend), as a max; NULL otherwise (an unnamed channel may be a named one). */
+static ir_node *conc_as_max(prover *pv, const ir_node *n) {
+  const ir_node *l[8];
+  int k = 0;
+  if (!conc_transfers(n, l, &k, 8))
+    return NULL;
+  for (int i = 0; i < k; i++)
+    for (int j = 0; j <= i; j++)
+      if (!l[i]->name || (j < i && l[j]->name == l[i]->name))
+        return NULL;
+  ir_node *m = (ir_node *)l[0];
+  for (int i = 1; i < k; i++)
+    m = ir_bin(pv->ctx, IR_MAX, m, (ir_node *)l[i]);
+  return m;
+}
+
 static bool decide_in(prover *pv, ir_node **facts, size_t nfacts, const ir_node *D, bool strict_rel,
                       int depth) {
   const simp_term *t;
   int n = simp_terms(pv->s, D, &t);
+  for (int i = 0; i < n && depth < CASE_DEPTH; i++) {
+    ir_node *max = t[i].atom && t[i].atom->op == IR_CONC ? conc_as_max(pv, t[i].atom) : NULL;
+    if (!max)
+      continue;
+    simp_term *alt = malloc((size_t)n * sizeof *alt);
+    memcpy(alt, t, (size_t)n * sizeof *alt);
+    note(pv, "transfers on distinct channels do not contend: the slowest decides", "%E = %E",
+         t[i].atom, max);
+    alt[i].atom = max;
+    ir_node *Dk = simp_terms_ir(pv->s, alt, n);
+    free(alt);
+    return decide(pv, facts, nfacts, Dk, strict_rel, depth + 1);
+  }
   for (int i = 0; i < n; i++) {
     const ir_node *a = t[i].atom;
     if (a && (a->op == IR_IF || a->op == IR_MAX || a->op == IR_MIN)) {
