@@ -390,6 +390,18 @@ static void note_bound(prover *pv, const item *it, poly *T, poly *R, poly *f, bo
   free(why.s);
 }
 
+/* A factor ≥ 1 raised to a positive power (P, Q ≥ 1 make P·Q ≥ 1). */
+static bool factor_at_least_one(simp *s, const ir_node *b, int e) {
+  return e > 0 && simp_nonneg(s, poly_sub(s, simp_poly(s, b), poly_num(s, 1)));
+}
+
+/* a ≥ b: by the sign procedure, or, b > 0, as a/b a product of factors each ≥ 1 with a
+ * coefficient ≥ 1, which the procedure does not multiply out. */
+static bool at_least(simp *s, poly *a, poly *b) {
+  return simp_compare(s, a, b) == 1 ||
+         (simp_positive(s, b) && poly_monomial_over(s, poly_div(s, a, b), 1, true, factor_at_least_one));
+}
+
 /* Bounds the item by a multiple of the reference L(m, R) (R NULL: the item's own atom)
  * and adds it to b; false when neither monotonicity nor sub-linearity applies. */
 static bool bound_item(prover *pv, const item *it, poly *R, bounded *b, bool record) {
@@ -399,7 +411,7 @@ static bool bound_item(prover *pv, const item *it, poly *R, bounded *b, bool rec
   poly *f = poly_num(s, 1);
   if (R) {
     poly *T = simp_poly(s, it->atom->kid[1]);
-    bool ge = simp_compare(s, T, R) == 1, le = simp_compare(s, R, T) == 1;
+    bool ge = at_least(s, T, R), le = at_least(s, R, T);
     /* equal τ needs no axiom; a different one, the axiom that bounds it */
     bool mono_ok = (le && ge) || has(pv, monotone_axiom(it->atom));
     bool monotone = (upper ? le : ge) && mono_ok;
