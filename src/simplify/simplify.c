@@ -189,7 +189,7 @@ static void unroll_end(simp *s, double a, double b) { s->unrolled /= fmax(b - a 
 /* ---- the proof of p ≥ 0 that decides min, max, if and closed sums ---- */
 
 /* A factor known to be ≥ 0 (> 0 with `strict`): a variable bounded below by 0, ⌈x⌉ or
- * ⌊x⌋ of an x ≥ 0, or log₂x of an x ≥ 1. */
+ * ⌊x⌋ of an x ≥ 0, log₂x of an x ≥ 1, or a sum of terms ≥ 0. */
 static bool positive_var(simp *s, const ir_node *b, bool strict) {
   double lo;
   switch (b->op) {
@@ -207,6 +207,8 @@ static bool positive_var(simp *s, const ir_node *b, bool strict) {
     return simp_nonneg(s, poly_sub(s, scalar(s, b->kid[0]), poly_num(s, strict ? 1 : 0)));
   case IR_LOG2:
     return (strict ? simp_positive : simp_nonneg)(s, poly_sub(s, scalar(s, b->kid[0]), poly_num(s, 1)));
+  case IR_SUM: /* a sum of terms ≥ 0 is ≥ 0 however many (none: 0); its index unbounded here */
+    return !strict && simp_nonneg(s, scalar(s, b->kid[2]));
   default:
     return false;
   }
