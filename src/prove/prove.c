@@ -1263,7 +1263,8 @@ static void latex_text(strbuf *b, const char *s) {
   static const char *const map[][2] = {
       {"τ", "\\ensuremath{\\tau}"}, {"·", "\\ensuremath{\\cdot}"},  {"≤", "\\ensuremath{\\le}"},
       {"≥", "\\ensuremath{\\ge}"},  {"≠", "\\ensuremath{\\ne}"},    {"−", "\\ensuremath{-}"},
-      {"₂", "\\ensuremath{_2}"},    {"∥", "\\ensuremath{\\parallel}"}, {"…", "\\ldots{}"},
+      {"₂", "\\ensuremath{_2}"},    {"²", "\\ensuremath{^2}"},     {"√", "\\ensuremath{\\surd}"},
+      {"γ", "\\ensuremath{\\gamma}"},    {"∥", "\\ensuremath{\\parallel}"}, {"…", "\\ldots{}"},
       {"_", "\\_"}, {"%", "\\%"}, {"#", "\\#"}, {"&", "\\&"}, {"^", "\\^{}"}};
   bool math = false;
   while (*s) {

@@ -1,1 +1,0 @@
-prove prove_conc_channels.tlop

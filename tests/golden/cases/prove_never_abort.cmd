@@ -1,1 +1,0 @@
-prove prove_never_abort.tlop

@@ -1,1 +1,0 @@
-prove prove_products.tlop

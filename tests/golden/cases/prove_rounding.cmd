@@ -1,1 +1,0 @@
-prove prove_rounding.tlop
