@@ -75,7 +75,8 @@ static void tlop_yyerror(TLOP_YYLTYPE *l, void *scanner, parse_state *ps, const 
 %token <str> STRING "string"
 %token IMPORT "'import'" PARAM "'param'" FN "'fn'" ALGORITHM "'algorithm'"
 %token PLATFORM "'platform'" CHANNEL "'channel'" TABLE "'table'"
-%token ASSUME "'assume'" CLAIM "'claim'" STRICT "'strict'" WHEN "'when'"
+%token ASSUME "'assume'" CLAIM "'claim'" STRICT "'strict'" WHEN "'when'" AXIOM "'axiom'"
+%token <name> AXIOM_NAME "axiom name"
 %token LET "'let'" IN "'in'" IF "'if'" THEN "'then'" ELSE "'else'"
 %token SUM "'sum'" STAGES "'stages'" REPEAT "'repeat'" GAMMA "'gamma'"
 %token SCHEDULE "'schedule'" FOR "'for'" AT "'at'"
@@ -134,6 +135,7 @@ decl:
                                 $$ = ast_decl_new(ps, D_PLATFORM, SP(@$)); $$->name = $2; $$->name_sp = SP(@2);
                                 $$->members = ast_decls_array(ps, $4, &$$->nmembers); }
   | ASSUME facts ';'          { $$ = ast_decl_new(ps, D_ASSUME, SP(@$)); $$->facts = ast_exprs_array(ps, $2, &$$->nfacts); }
+  | AXIOM AXIOM_NAME ';'      { $$ = ast_decl_new(ps, D_AXIOM, SP(@$)); $$->name = $2; $$->name_sp = SP(@2); }
   | CLAIM opt_strict fact opt_when ';' {
                                 $$ = ast_decl_new(ps, D_CLAIM, SP(@$)); $$->strict = $2; $$->body = $3;
                                 $$->facts = ast_exprs_array(ps, $4, &$$->nfacts); }

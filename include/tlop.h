@@ -287,6 +287,7 @@ typedef struct tlop_prove_opts {
   tlop_format format;  /* the expressions of the derivation: unicode or latex */
   int json;            /* the derivation as one JSON object */
   const char *assume;  /* facts besides the model's `assume`s */
+  const char *axioms;  /* optional axioms to switch on besides the file's: "o-monotone,p-monotone" */
   /* Numeric evidence for an undecided claim: both sides over a grid on a platform. */
   const tlop_platform *platform;
   const tlop_env *env;   /* fixed values */
@@ -294,8 +295,14 @@ typedef struct tlop_prove_opts {
   size_t naxes;
 } tlop_prove_opts;
 
-/* The axioms the prover uses, as text. */
+/* The axioms the prover uses by default, as text. */
 TLOP_API const char *tlop_axioms(void);
+/* Every axiom, one a line with its name and whether it is on when the optional ones named
+ * in `active` (separated by commas; NULL: none) are switched on, then the other facts the
+ * prover uses; NULL when a name is unknown. Free with free(). */
+TLOP_API char *tlop_axioms_list(const char *active);
+/* Whether name is an axiom's name (tlop prove --axioms lists them). */
+TLOP_API int tlop_axiom_known(const char *name);
 /* The `claim`s of the model's root file. */
 TLOP_API size_t tlop_model_claims(const tlop_model *model);
 /* Decides claim i: proved (with its derivation), refuted (with a counterexample checked by

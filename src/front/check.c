@@ -1079,6 +1079,10 @@ int chk_model(tlop_model *model) {
           check_fact(c, d->facts[i], "an assumption");
         c->free_names = NULL;
         break;
+      case D_AXIOM:
+        if (axiom_find(d->name->name) < 0)
+          error_at(c, d->name_sp, "unknown axiom '%s' (known: %s)", d->name->name, axiom_names());
+        break;
       default:
         break;
       }

@@ -64,7 +64,8 @@ struct ast_expr {
 };
 
 typedef enum {
-  D_IMPORT, D_PARAM, D_FN, D_ALGORITHM, D_PLATFORM, D_CHANNEL, D_GAMMA, D_ASSUME, D_CLAIM
+  D_IMPORT, D_PARAM, D_FN, D_ALGORITHM, D_PLATFORM, D_CHANNEL, D_GAMMA, D_ASSUME, D_CLAIM,
+  D_AXIOM /* `axiom NAME;`: name, name_sp */
 } ast_dkind;
 
 typedef struct ast_arg {
@@ -204,5 +205,28 @@ kind chk_param_kind(tlop_model *model, ast_decl *param);
 kind chk_fn_result(tlop_model *model, ast_decl *fn);
 void chk_free(chk_state *c);
 
+/* ======== axiom.c: the prover's axioms, by name ======== */
+
+/* The papers state the default ones; the others a user switches on (`axiom NAME;` in a
+ * file, --axiom NAME). The prover may use only the active ones and cites each by name. */
+typedef enum {
+  AX_L_NONNEG, AX_L_MONO_M, AX_L_MONO_TAU, AX_L_SUBLINEAR, AX_O_NONNEG, AX_GAMMA_NONNEG,
+  AX_P_NONNEG, /* the defaults */
+  AX_O_MONO, AX_P_MONO, AX_GAMMA_MONO, AX_GAMMA_SUBLINEAR, AX_L_SUBADDITIVE, AX_L_STRICT,
+  AX_COUNT
+} axiom_id;
+
+typedef struct axiom_info {
+  const char *name, *text;
+  bool dflt;
+} axiom_info;
+
+extern const axiom_info AXIOMS_KNOWN[AX_COUNT];
+#define AX_BIT(a) (1u << (a))
+#define AX_DEFAULTS (AX_BIT(AX_O_MONO) - 1u)
+/* The axiom of that name, or -1. */
+int axiom_find(const char *name);
+/* "o-monotone, p-monotone, …": every name, for messages. */
+const char *axiom_names(void);
 
 #endif

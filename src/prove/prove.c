@@ -51,6 +51,7 @@ typedef struct prover {
   tlop_model *model;
   const tlop_prove_opts *o;
   bool strict;      /* the axiom that L is strictly increasing in τ */
+  unsigned axioms;  /* the active axioms: AX_BIT(axiom_id) */
   double deadline;
   bool timed_out;
   tlop_proof *proof;
@@ -62,16 +63,65 @@ typedef struct prover {
   size_t ndominance, dominance_cap;
 } prover;
 
-static const char AXIOMS[] =
-    "L(m, τ) ≥ 0, o(m) ≥ 0, γ(m, τ) ≥ 0, p(m) ≥ 0\n"
-    "L is non-decreasing in m and in τ\n"
-    "L(m, A·τ) ≤ A·L(m, τ) for A ≥ 1 (sub-linearity: sharing a channel never costs more than taking turns)\n"
+/* The facts the prover uses besides the named axioms. */
+static const char OTHER_FACTS[] =
     "every variable of a claim is ≥ 0 (sizes, counts, times), unless an assumption bounds it,\n"
     "and a whole number where it is an algorithm's count (P: count), as tlop requires\n"
-    "the file's `assume` facts, the claim's `when` facts and --assume\n"
-    "strict (claim strict …, or --strict): L is strictly increasing in τ\n";
+    "the file's `assume` facts, the claim's `when` facts and --assume\n";
 
-const char *tlop_axioms(void) { return AXIOMS; }
+/* The optional axioms named in list ("a,b"), as bits; false (*bad: the name) when one is
+ * not known. */
+static bool axioms_named(const char *list, unsigned *mask, char *bad, size_t badlen) {
+  for (const char *p = list; p && *p;) {
+    size_t n = strcspn(p, ",");
+    char name[64];
+    size_t k = n < sizeof name - 1 ? n : sizeof name - 1;
+    memcpy(name, p, k);
+    name[k] = 0;
+    char *a = name + strspn(name, " ");
+    for (char *e = a + strlen(a); e > a && e[-1] == ' ';)
+      *--e = 0;
+    int id = *a ? axiom_find(a) : -1;
+    if (id < 0 && *a) {
+      snprintf(bad, badlen, "%s", a);
+      return false;
+    }
+    if (id >= 0)
+      *mask |= AX_BIT(id);
+    p += n + (p[n] == ',');
+  }
+  return true;
+}
+
+static char *axioms_text(unsigned mask) {
+  strbuf b = {0};
+  for (int i = 0; i < AX_COUNT; i++)
+    sb_printf(&b, "%-4s %-18s %s\n", mask & AX_BIT(i) ? "on" : "off", AXIOMS_KNOWN[i].name,
+              AXIOMS_KNOWN[i].text);
+  sb_puts(&b, "the optional ones (off by default) by `axiom NAME;` in a file or --axiom NAME\n");
+  sb_puts(&b, OTHER_FACTS);
+  return sb_take(&b);
+}
+
+const char *tlop_axioms(void) {
+  static const char *text;
+  if (!text) /* the defaults never change: one copy kept for the process */
+    text = axioms_text(AX_DEFAULTS);
+  return text;
+}
+
+char *tlop_axioms_list(const char *active) {
+  unsigned mask = AX_DEFAULTS;
+  char bad[64];
+  return axioms_named(active, &mask, bad, sizeof bad) ? axioms_text(mask) : NULL;
+}
+
+int tlop_axiom_known(const char *name) { return axiom_find(name) >= 0; }
+
+static bool has(const prover *pv, axiom_id a) { return (pv->axioms & AX_BIT(a)) != 0; }
+
+/* " (axiom NAME)": how a step cites what it uses. */
+static void cite(strbuf *b, axiom_id a) { sb_printf(b, " (axiom %s)", AXIOMS_KNOWN[a].name); }
 
 static bool out_of_time(prover *pv) {
   if (!pv->timed_out && clock_seconds() > pv->deadline)
@@ -286,7 +336,26 @@ static void range_text(prover *pv, strbuf *b, const item *it) {
 
 
 static ir_node *transfer(prover *pv, const ir_node *atom, poly *tau) {
-  return ir_make(pv->ctx, IR_L, atom->name, 0, atom->kid[0], simp_canon(pv->s, tau), NULL);
+  return ir_make(pv->ctx, (ir_op)atom->op, atom->name, 0, atom->kid[0], simp_canon(pv->s, tau), NULL);
+}
+
+/* The axioms that bound a transfer (L or γ) by another of the same size. */
+static axiom_id monotone_axiom(const ir_node *atom) {
+  return atom->op == IR_L ? AX_L_MONO_TAU : AX_GAMMA_MONO;
+}
+static axiom_id sublinear_axiom(const ir_node *atom) {
+  return atom->op == IR_L ? AX_L_SUBLINEAR : AX_GAMMA_SUBLINEAR;
+}
+
+/* Which axiom makes a cost atom ≥ 0, or -1 for none. */
+static int nonneg_axiom(const ir_node *atom) {
+  switch (atom ? atom->op : IR_NUM) {
+  case IR_L: return AX_L_NONNEG;
+  case IR_O: return AX_O_NONNEG;
+  case IR_GAMMA: return AX_GAMMA_NONNEG;
+  case IR_PACK: return AX_P_NONNEG;
+  default: return -1;
+  }
 }
 
 /* Notes why L(m, T) is bounded as it is against L(m, R). */
@@ -303,18 +372,33 @@ static void note_bound(prover *pv, const item *it, poly *T, poly *R, poly *f, bo
     sb_puts(&why, w);
     range_text(pv, &why, it);
     sb_puts(&why, strict ? "; L is strictly increasing in τ, and the two differ there"
-                         : "; L is non-decreasing in τ");
+                  : it->atom->op == IR_L ? "; L is non-decreasing in τ" : "; γ is non-decreasing in τ");
+    cite(&why, strict ? AX_L_STRICT : monotone_axiom(it->atom));
   } else {
     poly *a = upper ? f : poly_div(s, R, T);
-    w = upper ? text(pv, "L(m, A·τ) ≤ A·L(m, τ) with A = %E ≥ 1", simp_canon(s, a))
-              : text(pv, "%E ≤ A·%E by L(m, A·τ) ≤ A·L(m, τ), A = %E ≥ 1", lr, lt, simp_canon(s, a));
+    const char *law = it->atom->op == IR_L ? "L(m, A·τ) ≤ A·L(m, τ)" : "γ(m, A·τ) ≤ A·γ(m, τ)";
+    w = upper ? text(pv, "%s with A = %E ≥ 1", law, simp_canon(s, a))
+              : text(pv, "%E ≤ A·%E by %s, A = %E ≥ 1", lr, lt, law, simp_canon(s, a));
     sb_puts(&why, w);
     range_text(pv, &why, it);
+    cite(&why, sublinear_axiom(it->atom));
   }
   free(w);
   note(pv, why.s, "%E%s%E", lt, rel(pv, strict ? (upper ? IR_LT : IR_GT) : (upper ? IR_LE : IR_GE)),
        bound);
   free(why.s);
+}
+
+/* A factor ≥ 1 raised to a positive power (P, Q ≥ 1 make P·Q ≥ 1). */
+static bool factor_at_least_one(simp *s, const ir_node *b, int e) {
+  return e > 0 && simp_nonneg(s, poly_sub(s, simp_poly(s, b), poly_num(s, 1)));
+}
+
+/* a ≥ b: by the sign procedure, or, b > 0, as a/b a product of factors each ≥ 1 with a
+ * coefficient ≥ 1, which the procedure does not multiply out. */
+static bool at_least(simp *s, poly *a, poly *b) {
+  return simp_compare(s, a, b) == 1 ||
+         (simp_positive(s, b) && poly_monomial_over(s, poly_div(s, a, b), 1, true, factor_at_least_one));
 }
 
 /* Bounds the item by a multiple of the reference L(m, R) (R NULL: the item's own atom)
@@ -326,15 +410,18 @@ static bool bound_item(prover *pv, const item *it, poly *R, bounded *b, bool rec
   poly *f = poly_num(s, 1);
   if (R) {
     poly *T = simp_poly(s, it->atom->kid[1]);
-    bool ge = simp_compare(s, T, R) == 1, le = simp_compare(s, R, T) == 1;
-    bool monotone = upper ? le : ge;
-    if (!monotone && !(upper ? ge : le)) {
+    bool ge = at_least(s, T, R), le = at_least(s, R, T);
+    /* equal τ needs no axiom; a different one, the axiom that bounds it */
+    bool mono_ok = (le && ge) || has(pv, monotone_axiom(it->atom));
+    bool monotone = (upper ? le : ge) && mono_ok;
+    if (!monotone && !((upper ? ge : le) && has(pv, sublinear_axiom(it->atom)))) {
       scope_pop(s, it);
       return false;
     }
     if (!monotone)
       f = poly_div(s, T, R);
-    bool strict = pv->strict && monotone && !(le && ge) && strict_somewhere(s, it, T, R);
+    bool strict = pv->strict && it->atom->op == IR_L && monotone && !(le && ge) &&
+                  strict_somewhere(s, it, T, R);
     b->strict |= strict;
     if (record && !(le && ge))
       note_bound(pv, it, T, R, f, monotone, strict);
@@ -418,19 +505,37 @@ static bool prove_group(prover *pv, const group *g, bool *strict) {
   bound_group(pv, g, R, &b, true);
   poly *coef = poly_sub(s, b.pos, b.neg);
   *strict = b.strict || (!g->key && simp_positive(s, coef)) ||
-            (pv->strict && R && simp_positive(s, coef) && less(s, poly_num(s, 1), R));
+            (pv->strict && R && g->key->op == IR_L && simp_positive(s, coef) && less(s, poly_num(s, 1), R));
   ir_node *shown = ir_bin(pv->ctx, IR_SUB, simp_canon(s, b.pos), simp_canon(s, b.neg));
   char *what = ref ? text(pv, "the coefficient of %E", ref) : strdup("the constant part");
+  int nn = nonneg_axiom(ref);
+  if (nn >= 0 && ref) { /* c·X ≥ 0 needs X ≥ 0 too */
+    strbuf w = {0};
+    sb_puts(&w, what);
+    char *x = text(pv, ", and %E ≥ 0", ref);
+    sb_puts(&w, x);
+    free(x);
+    cite(&w, (axiom_id)nn);
+    free(what);
+    what = sb_take(&w);
+  }
   note(pv, what, "%E = %E%s0", shown, simp_canon(s, coef), rel(pv, simp_positive(s, coef) ? IR_GT : IR_GE));
   free(what);
   return true;
 }
 
-static group *group_of(group **gs, size_t *n, size_t *cap, const item *it) {
-  bool tr = it->atom && it->atom->op == IR_L;
+/* L groups by size and channel; γ too when an axiom relates its values at two τ. */
+static bool is_transfer(const prover *pv, const ir_node *a) {
+  return a && (a->op == IR_L ||
+               (a->op == IR_GAMMA && (has(pv, AX_GAMMA_MONO) || has(pv, AX_GAMMA_SUBLINEAR))));
+}
+
+static group *group_of(const prover *pv, group **gs, size_t *n, size_t *cap, const item *it) {
+  bool tr = is_transfer(pv, it->atom);
   for (size_t i = 0; i < *n; i++) {
     group *g = &(*gs)[i];
-    if (g->transfers == tr && (tr ? g->key->name == it->atom->name && g->key->kid[0] == it->atom->kid[0]
+    if (g->transfers == tr && (tr ? g->key->op == it->atom->op && g->key->name == it->atom->name &&
+                                        g->key->kid[0] == it->atom->kid[0]
                                    : g->key == it->atom))
       return g;
   }
@@ -443,7 +548,7 @@ static group *group_of(group **gs, size_t *n, size_t *cap, const item *it) {
 static bool boundable(const item *it) {
   if (!it->atom)
     return true;
-  const ir_node *fixed = it->atom->op == IR_L ? it->atom->kid[0] : it->atom;
+  const ir_node *fixed = it->atom->op == IR_L || it->atom->op == IR_GAMMA ? it->atom->kid[0] : it->atom;
   for (int d = 0; d < it->depth; d++)
     if (ir_uses(fixed, it->idx[d]))
       return false;
@@ -458,6 +563,32 @@ static void steps_truncate(tlop_proof *p, size_t n) {
   }
 }
 
+/* D ≥ 0 when every term is a coefficient ≥ 0 times a cost (each ≥ 0 by its axiom) or a
+ * constant ≥ 0, whatever the sizes and τ: a sum of such terms (an empty sum is 0). */
+static bool all_nonneg(prover *pv, const items *its) {
+  unsigned used = 0;
+  for (size_t i = 0; i < its->n; i++) {
+    int ax = nonneg_axiom(its->v[i].atom);
+    if (its->v[i].sign < 0 || (its->v[i].atom && ax < 0))
+      return false;
+    if (ax >= 0)
+      used |= AX_BIT(ax);
+  }
+  if (!used)
+    return false; /* constants alone: the coefficients' signs are the proof */
+  strbuf why = {0};
+  sb_puts(&why, "each term is a coefficient ≥ 0 times a cost ≥ 0");
+  sb_puts(&why, (used & (used - 1)) ? " (axioms " : " (axiom ");
+  int k = 0;
+  for (int a = 0; a < AX_COUNT; a++)
+    if (used & AX_BIT(a))
+      sb_printf(&why, "%s%s", k++ ? ", " : "", AXIOMS_KNOWN[a].name);
+  sb_puts(&why, ")");
+  note(pv, why.s, "left − right ≥ 0");
+  free(why.s);
+  return true;
+}
+
 /* The items grouped by message size and channel (or atom), all bounded. */
 static bool prove_items(prover *pv, items *its, bool strict_rel) {
   bool ok = true;
@@ -470,7 +601,7 @@ static bool prove_items(prover *pv, items *its, bool strict_rel) {
       ok = false;
       break;
     }
-    group *g = group_of(&gs, &ng, &gcap, &its->v[i]);
+    group *g = group_of(pv, &gs, &ng, &gcap, &its->v[i]);
     VEC_PUSH(g->m, g->n, g->cap, &its->v[i]);
   }
   if (ok && its->n == 0)
@@ -511,7 +642,14 @@ static bool lower_channels(prover *pv, items *its) {
   return any;
 }
 
-static bool sized(const ir_node *a) { return a && (a->op == IR_L || a->op == IR_O || a->op == IR_PACK); }
+/* The axiom that makes a cost non-decreasing in its size, or -1: o and p only when the
+ * user switches it on, for the papers state it of L alone. */
+static int size_axiom(const prover *pv, const ir_node *a) {
+  int ax = !a ? -1 : a->op == IR_L ? AX_L_MONO_M : a->op == IR_O ? AX_O_MONO : a->op == IR_PACK ? AX_P_MONO : -1;
+  return ax >= 0 && has(pv, (axiom_id)ax) ? ax : -1;
+}
+
+static bool sized(const prover *pv, const ir_node *a) { return size_axiom(pv, a) >= 0; }
 
 /* Raises the size of each negative transfer or overhead to that of a positive one of the
  * same kind and channel that is at least as large: L(m/2, τ) ≤ L(m, τ). */
@@ -520,11 +658,11 @@ static bool lift_sizes(prover *pv, items *its) {
   bool any = false;
   for (size_t i = 0; i < its->n; i++) {
     item *it = &its->v[i];
-    if (it->sign > 0 || !sized(it->atom))
+    if (it->sign > 0 || !sized(pv, it->atom))
       continue;
     for (size_t j = 0; j < its->n; j++) {
       const ir_node *big = its->v[j].atom;
-      if (its->v[j].sign < 0 || !sized(big) || big->op != it->atom->op || big->name != it->atom->name ||
+      if (its->v[j].sign < 0 || !sized(pv, big) || big->op != it->atom->op || big->name != it->atom->name ||
           big->kid[0] == it->atom->kid[0] || !boundable(&its->v[j]))
         continue;
       scope_push(s, it);
@@ -539,7 +677,9 @@ static bool lift_sizes(prover *pv, items *its) {
       sb_puts(&why, w);
       free(w);
       range_text(pv, &why, it);
-      sb_puts(&why, "; non-decreasing in m");
+      sb_puts(&why, it->atom->op == IR_L ? "; L is non-decreasing in m"
+                    : it->atom->op == IR_O ? "; o is non-decreasing in m" : "; p is non-decreasing in m");
+      cite(&why, (axiom_id)size_axiom(pv, it->atom));
       note(pv, why.s, "%E%s%E", it->atom, rel(pv, IR_LE), up);
       free(why.s);
       it->atom = up;
@@ -591,7 +731,9 @@ static bool prove_terms(prover *pv, const ir_node *D, bool strict_rel) {
            prove_items(pv, &its, strict_rel);
       if (!ok) {
         steps_truncate(pv->proof, mark);
-        if (flat_items(pv, D, &its))
+        /* last: a sum of costs with coefficients ≥ 0, whatever bounds them */
+        ok = !strict_rel && flat_items(pv, D, &its) && its.n && all_nonneg(pv, &its);
+        if (!ok && flat_items(pv, D, &its))
           prove_items(pv, &its, strict_rel); /* again, for the reason it fails */
       }
     }
@@ -662,10 +804,50 @@ static bool split(prover *pv, ir_node **facts, size_t nfacts, const simp_term *t
   return ok;
 }
 
+/* The transfers of a binary ∥ (L's only, no ∥ count inside); false past max. */
+static bool conc_transfers(const ir_node *n, const ir_node **out, int *k, int max) {
+  if (n->op == IR_CONC)
+    return conc_transfers(n->kid[0], out, k, max) && conc_transfers(n->kid[1], out, k, max);
+  if (n->op != IR_L || *k == max)
+    return false;
+  out[(*k)++] = n;
+  return true;
+}
+
+/* A ∥ of one transfer on each of distinct named channels is the slowest of them (channels
+ * do not contend), as a max; NULL otherwise (an unnamed channel may be a named one). */
+static ir_node *conc_as_max(prover *pv, const ir_node *n) {
+  const ir_node *l[8];
+  int k = 0;
+  if (!conc_transfers(n, l, &k, 8))
+    return NULL;
+  for (int i = 0; i < k; i++)
+    for (int j = 0; j <= i; j++)
+      if (!l[i]->name || (j < i && l[j]->name == l[i]->name))
+        return NULL;
+  ir_node *m = (ir_node *)l[0];
+  for (int i = 1; i < k; i++)
+    m = ir_bin(pv->ctx, IR_MAX, m, (ir_node *)l[i]);
+  return m;
+}
+
 static bool decide_in(prover *pv, ir_node **facts, size_t nfacts, const ir_node *D, bool strict_rel,
                       int depth) {
   const simp_term *t;
   int n = simp_terms(pv->s, D, &t);
+  for (int i = 0; i < n && depth < CASE_DEPTH; i++) {
+    ir_node *max = t[i].atom && t[i].atom->op == IR_CONC ? conc_as_max(pv, t[i].atom) : NULL;
+    if (!max)
+      continue;
+    simp_term *alt = malloc((size_t)n * sizeof *alt);
+    memcpy(alt, t, (size_t)n * sizeof *alt);
+    note(pv, "transfers on distinct channels do not contend: the slowest decides", "%E = %E",
+         t[i].atom, max);
+    alt[i].atom = max;
+    ir_node *Dk = simp_terms_ir(pv->s, alt, n);
+    free(alt);
+    return decide(pv, facts, nfacts, Dk, strict_rel, depth + 1);
+  }
   for (int i = 0; i < n; i++) {
     const ir_node *a = t[i].atom;
     if (a && (a->op == IR_IF || a->op == IR_MAX || a->op == IR_MIN)) {
@@ -756,11 +938,18 @@ static void note_counterexample(prover *pv, const refutation *r, const char *tit
          r->where, lv, rv);
     return;
   }
-  char *why = text(pv, "%s satisfies every axiom%s; both sides by the reference evaluator",
-                   r->family, pv->strict ? " and is strictly increasing in τ" : "");
+  char *why = text(pv, "the L%s chosen satisfy every active axiom%s; both sides by the reference evaluator",
+                   r->p || r->gamma ? ", o, p and γ" : " and o",
+                   pv->strict ? " (L strictly increasing in τ)" : "");
   char *zero = r->free_channel ? text(pv, " (L[%s] = 0)", r->free_channel) : strdup("");
-  note(pv, why, "%s: %s, %s%s, o(m) = %s: left = %s, right = %s", title, r->where, r->family, zero,
-       r->overhead ? "1" : "0", lv, rv);
+  strbuf more = {0}; /* p and γ, when the search chose them */
+  if (r->p)
+    sb_printf(&more, ", p(m) = %s", r->p);
+  if (r->gamma)
+    sb_printf(&more, ", γ(m, τ) = %s", r->gamma);
+  note(pv, why, "%s: %s, %s%s, o(m) = %s%s: left = %s, right = %s", title, r->where, r->family, zero,
+       r->o, more.s ? more.s : "", lv, rv);
+  free(more.s);
   free(zero);
   free(why);
 }
@@ -786,21 +975,54 @@ static void channel_orders(prover *pv, ir_node **user, size_t nuser, const ir_no
   }
 }
 
-/* Notes the normal forms of two sides; false (reported) when one holds a number that
- * overflowed, which no derivation may use. */
+/* The first error of a step that may fail, kept as the reason a claim is undecided;
+ * warnings go on to where they went. */
+typedef struct catcher {
+  tlop_diag_fn fn;
+  void *user;
+  char *first;
+} catcher;
+
+static void catch_error(void *user, const tlop_diag *d) {
+  catcher *c = user;
+  if (d->severity != TLOP_ERROR) {
+    if (c->fn)
+      c->fn(c->user, d);
+  } else if (!c->first) {
+    c->first = strdup(d->message);
+  }
+}
+
+/* Notes the normal forms of two sides; false when one holds a number that overflowed,
+ * which no derivation may use, or the assumptions contradict each other: *why, the
+ * error, which leaves this claim undecided and not the file. */
 static bool normal_forms(prover *pv, ir_node **facts, size_t n, const char *names[2],
-                         ir_node *a, ir_node *b) {
+                         ir_node *a, ir_node *b, char **why) {
   tlop_simp_opts none = {0};
+  catcher c = {pv->ctx->diag_fn, pv->ctx->diag_user, NULL};
   int errors = pv->ctx->errors;
+  pv->ctx->diag_fn = catch_error, pv->ctx->diag_user = &c;
   ir_node *na = simp_simplify(pv->ctx, a, facts, n, &none, NULL, 0, NULL, NULL);
-  if (pv->ctx->errors > errors)
-    return false; /* the assumptions contradict each other */
-  ir_node *nb = simp_simplify(pv->ctx, b, facts, n, &none, NULL, 0, NULL, NULL);
-  if (!simp_finite(pv->ctx, a, na) || !simp_finite(pv->ctx, b, nb))
+  ir_node *nb = pv->ctx->errors > errors ? NULL : simp_simplify(pv->ctx, b, facts, n, &none, NULL, 0, NULL, NULL);
+  bool ok = nb && pv->ctx->errors == errors && simp_finite(pv->ctx, a, na) && simp_finite(pv->ctx, b, nb);
+  pv->ctx->diag_fn = c.fn, pv->ctx->diag_user = c.user;
+  pv->ctx->errors = errors;
+  *why = c.first;
+  if (!ok) {
+    if (!*why)
+      *why = strdup("the normal form failed");
     return false;
+  }
   note(pv, "normal form", "%s = %E", names[0], na);
   note(pv, "normal form", "%s = %E", names[1], nb);
   return true;
+}
+
+/* A claim that cannot be decided: unknown, with the error that stopped it. */
+static void undecided(prover *pv, char *why) {
+  note(pv, why, "not decided: its normal form failed");
+  free(why);
+  pv->proof->verdict = TLOP_UNKNOWN;
 }
 
 /* Decides lhs op rhs: the derivation, else a counterexample, else the evidence; false
@@ -814,9 +1036,12 @@ static bool judge(prover *pv, ir_node **user, size_t nuser, ir_node *lhs, ir_op 
   for (size_t i = 0; i < nuser; i++) /* the printer's == is the facts' = */
     note(pv, NULL, user[i]->op == IR_EQ ? "assuming %E = %E" : "assuming %E",
          user[i]->op == IR_EQ ? user[i]->kid[0] : user[i], user[i]->kid[1]);
-  if (!normal_forms(pv, facts, n, (const char *[2]){"left", "right"}, lhs, rhs)) {
+  char *why;
+  if (!normal_forms(pv, facts, n, (const char *[2]){"left", "right"}, lhs, rhs, &why)) {
+    undecided(pv, why);
+    note(pv, NULL, "unknown");
     free(facts);
-    return false;
+    return true;
   }
   size_t mark = pv->proof->nsteps;
   if (holds(pv, facts, n, lhs, op, rhs)) {
@@ -826,7 +1051,7 @@ static bool judge(prover *pv, ir_node **user, size_t nuser, ir_node *lhs, ir_op 
     return true;
   }
   refutation r;
-  if (refute_search(pv->model, facts, n, lhs, op, rhs, pv->strict, pv->deadline, &r)) {
+  if (refute_search(pv->model, facts, n, lhs, op, rhs, pv->axioms, false, pv->deadline, &r)) {
     steps_truncate(pv->proof, mark);
     pv->proof->verdict = TLOP_REFUTED;
     note_counterexample(pv, &r, "counterexample");
@@ -891,7 +1116,7 @@ static ir_node *best_ratio(prover *pv, ir_node **facts, size_t nfacts, ir_node *
   for (size_t i = 0; ok && i < its.n; i++) {
     ok = boundable(&its.v[i]) && (!its.v[i].atom || its.v[i].atom->op == IR_L || its.v[i].atom->op == IR_O ||
                                   its.v[i].atom->op == IR_PACK || its.v[i].atom->op == IR_GAMMA);
-    group *g = ok ? group_of(&gs, &ng, &gcap, &its.v[i]) : NULL;
+    group *g = ok ? group_of(pv, &gs, &ng, &gcap, &its.v[i]) : NULL;
     if (g)
       VEC_PUSH(g->m, g->n, g->cap, &its.v[i]);
   }
@@ -942,11 +1167,14 @@ static bool compare_exprs(prover *pv, ir_node **user, size_t nuser, ir_node *a, 
   size_t n;
   with_defaults(pv, a, b, user, nuser, &facts, &n);
   channel_orders(pv, user, nuser, a, b);
-  if (!normal_forms(pv, facts, n, (const char *[2]){"A", "B"}, a, b)) {
+  char *why;
+  if (!normal_forms(pv, facts, n, (const char *[2]){"A", "B"}, a, b, &why)) {
+    undecided(pv, why);
     free(facts);
-    return false;
+    return true;
   }
   int proved = 0;
+  bool ge_proved = false;
   for (int k = 0; k < 2; k++) {
     ir_op op = k == 0 ? IR_GE : IR_LE;
     size_t mark = pv->proof->nsteps;
@@ -954,23 +1182,50 @@ static bool compare_exprs(prover *pv, ir_node **user, size_t nuser, ir_node *a, 
     steps_truncate(pv->proof, mark);
     refutation r = {0};
     char *title = text(pv, "A%sB: refuted", rel(pv, op));
-    if (got || !refute_search(pv->model, facts, n, a, op, b, pv->strict, pv->deadline, &r))
+    if (got || !refute_search(pv->model, facts, n, a, op, b, pv->axioms, false, pv->deadline, &r))
       note(pv, NULL, "A%sB: %s", rel(pv, op), got ? "proved" : "unknown");
     else
       note_counterexample(pv, &r, title);
     free(title);
     free(r.where);
     proved += got;
+    ge_proved |= k == 0 && got;
   }
   size_t mark = pv->proof->nsteps;
   ir_node *c = best_ratio(pv, facts, n, a, b);
+  double cv;
+  bool num = c && c->op == IR_NUM, from_ge = false, from_ratio = false;
+  cv = num ? c->num : 0;
+  /* the least ratio seen bounds c from above; when the bounds gave less (or nothing), it
+   * is tried as c itself, rounded where it is a plain number */
+  double least;
+  if (proved < 2 && (!c || num) && refute_least_ratio(pv->model, facts, n, a, b, pv->axioms, pv->deadline, &least) &&
+      least > 0 && (!c || least > cv * (1 + 1e-12))) {
+    double nice = round(least * 1e6) / 1e6;
+    size_t at = pv->proof->nsteps;
+    if (fabs(nice - least) <= 1e-9 * least &&
+        holds(pv, facts, n, a, IR_GE, ir_bin(ctx, IR_MUL, ir_num(ctx, nice), b))) {
+      steps_truncate(pv->proof, mark); /* with the bounds' notes */
+      c = ir_num(ctx, nice), cv = nice, num = true, from_ratio = true;
+    } else {
+      steps_truncate(pv->proof, at);
+    }
+  }
+  /* A ≥ B proved is A ≥ 1·B: c is at least 1 */
+  if (ge_proved && proved < 2 && (!c || (num && cv < 1))) {
+    steps_truncate(pv->proof, mark);
+    c = ir_num(ctx, 1), from_ge = true;
+  }
   if (!c && proved == 2) {
     steps_truncate(pv->proof, mark);
     note(pv, "A ≥ B and A ≤ B", "A = B: c = 1, tight");
   } else if (c) {
-    note(pv, "the bounds above, the least over the message sizes", "A%sc·B with c = %E", rel(pv, IR_GE), c);
+    note(pv, from_ge ? "A ≥ B is proved"
+             : from_ratio ? "A − c·B ≥ 0 proved, c the least A/B the search met"
+                          : "the bounds above, the least over the message sizes",
+         "A%sc·B with c = %E", rel(pv, IR_GE), c);
     refutation r;
-    if (refute_search(pv->model, facts, n, a, IR_GT, ir_bin(ctx, IR_MUL, c, b), pv->strict, pv->deadline, &r)) {
+    if (refute_search(pv->model, facts, n, a, IR_GT, ir_bin(ctx, IR_MUL, c, b), pv->axioms, true, pv->deadline, &r)) {
       note_counterexample(pv, &r, "tight: A = c·B (within rounding) at");
       free(r.where);
     }
@@ -1004,7 +1259,8 @@ static void latex_text(strbuf *b, const char *s) {
   static const char *const map[][2] = {
       {"τ", "\\ensuremath{\\tau}"}, {"·", "\\ensuremath{\\cdot}"},  {"≤", "\\ensuremath{\\le}"},
       {"≥", "\\ensuremath{\\ge}"},  {"≠", "\\ensuremath{\\ne}"},    {"−", "\\ensuremath{-}"},
-      {"₂", "\\ensuremath{_2}"},    {"∥", "\\ensuremath{\\parallel}"}, {"…", "\\ldots{}"},
+      {"₂", "\\ensuremath{_2}"},    {"²", "\\ensuremath{^2}"},     {"√", "\\ensuremath{\\surd}"},
+      {"γ", "\\ensuremath{\\gamma}"},    {"∥", "\\ensuremath{\\parallel}"}, {"…", "\\ldots{}"},
       {"_", "\\_"}, {"%", "\\%"}, {"#", "\\#"}, {"&", "\\&"}, {"^", "\\^{}"}};
   bool math = false;
   while (*s) {
@@ -1066,10 +1322,30 @@ static void render(tlop_proof *p, const tlop_prove_opts *o) {
   p->text = sb_take(&b);
 }
 
-static tlop_proof *start(prover *pv, tlop_model *model, const tlop_prove_opts *o, bool strict) {
+/* The defaults, the files' `axiom NAME;` and --axiom; false (reported) for a name not known. */
+static bool active_axioms(tlop_model *model, const tlop_prove_opts *o, unsigned *mask) {
+  *mask = AX_DEFAULTS;
+  for (size_t m = 0; m < model->nmods; m++)
+    for (ast_decl *d = model->mods[m]->decls; d; d = d->next)
+      if (d->kind == D_AXIOM && axiom_find(d->name->name) >= 0)
+        *mask |= AX_BIT(axiom_find(d->name->name));
+  char bad[64];
+  if (!axioms_named(o->axioms, mask, bad, sizeof bad)) {
+    diag_error(model->ctx, (span){0}, "unknown axiom '%s' (known: %s)", bad, axiom_names());
+    return false;
+  }
+  if (o->strict)
+    *mask |= AX_BIT(AX_L_STRICT);
+  return true;
+}
+
+static tlop_proof *start(prover *pv, tlop_model *model, const tlop_prove_opts *o, unsigned axioms,
+                         bool strict) {
   tlop_proof *p = xcalloc(1, sizeof *p);
-  *pv = (prover){.ctx = model->ctx, .model = model, .o = o, .strict = strict || o->strict,
-                 .proof = p};
+  if (strict)
+    axioms |= AX_BIT(AX_L_STRICT);
+  *pv = (prover){.ctx = model->ctx, .model = model, .o = o, .strict = (axioms & AX_BIT(AX_L_STRICT)) != 0,
+                 .axioms = axioms, .proof = p};
   pv->deadline = clock_seconds() + (o->timeout > 0 ? o->timeout : DEFAULT_TIMEOUT);
   p->seconds = clock_seconds();
   return p;
@@ -1125,6 +1401,9 @@ tlop_status tlop_prove_claim(tlop_model *model, size_t i, const tlop_prove_opts 
     diag_error(model->ctx, body->sp, "a claim compares two costs: expected A >= B, A > B, A <= B, A < B or A = B");
     return TLOP_ERR_ARG;
   }
+  unsigned axioms;
+  if (!active_axioms(model, o, &axioms))
+    return TLOP_ERR_ARG;
   ir_node **user = NULL;
   size_t nuser = 0, cap = 0;
   if (!model_facts(model, o->assume, &user, &nuser, &cap)) {
@@ -1143,7 +1422,7 @@ tlop_status tlop_prove_claim(tlop_model *model, size_t i, const tlop_prove_opts 
     return TLOP_ERR_CHECK;
   }
   prover pv;
-  tlop_proof *p = start(&pv, model, o, d->strict);
+  tlop_proof *p = start(&pv, model, o, axioms, d->strict);
   pv.claim = d;
   p->heading = "claim";
   p->claim = claim_title(d);
@@ -1187,6 +1466,9 @@ tlop_status tlop_prove_compare(tlop_model *model, const char *a, const char *b,
     st = side_expr(model, b, &eb);
   if (st != TLOP_OK)
     return st;
+  unsigned axioms;
+  if (!active_axioms(model, o, &axioms))
+    return TLOP_ERR_ARG;
   ir_node **user = NULL;
   size_t nuser = 0, cap = 0;
   if (!model_facts(model, o->assume, &user, &nuser, &cap)) {
@@ -1194,7 +1476,7 @@ tlop_status tlop_prove_compare(tlop_model *model, const char *a, const char *b,
     return TLOP_ERR_ARG;
   }
   prover pv;
-  tlop_proof *p = start(&pv, model, o, false);
+  tlop_proof *p = start(&pv, model, o, axioms, false);
   strbuf t = {0};
   sb_printf(&t, "A = %s, B = %s", a, b);
   p->heading = "compare";

@@ -11,7 +11,8 @@ typedef struct refutation {
   char *where;        /* the parameter values: "P = 2, p = 1, m = 1" */
   const char *family; /* the L: "L(m, τ) = 1" */
   const char *free_channel; /* a channel whose L is 0 instead, or NULL */
-  bool overhead;      /* o(m) = 1 (else 0) */
+  const char *o;      /* o(m): "0", "1", "1/(1 + m)", … */
+  const char *p, *gamma; /* p(m), γ(m, τ) when not 0, else NULL */
   bool transfers;     /* the claim has costs (L, o, γ, p) at all */
   double lhs, rhs;
 } refutation;
@@ -22,10 +23,16 @@ typedef struct evidence {
   char *min_at, *max_at;
 } evidence;
 
-/* Searches small parameter values (where the facts hold) and the extremal L the axioms
- * allow (strictly increasing ones only with `strict`) for a point where lhs op rhs fails. */
+/* Searches small parameter values (where the facts hold) and the L, o, p and γ the active
+ * axioms (AX_BIT(axiom_id)) allow for a point where lhs op rhs fails (and rhs > 0, with
+ * rhs_positive: a point where a ratio is reached). */
 bool refute_search(tlop_model *model, ir_node *const *facts, size_t nfacts, const ir_node *lhs,
-                   ir_op op, const ir_node *rhs, bool strict, double deadline, refutation *out);
+                   ir_op op, const ir_node *rhs, unsigned axioms, bool rhs_positive, double deadline,
+                   refutation *out);
+/* The least lhs / rhs (rhs > 0) over the search's points and the L, o, p, γ the axioms
+ * allow: no c above it has lhs ≥ c·rhs; false when no point has rhs > 0. */
+bool refute_least_ratio(tlop_model *model, ir_node *const *facts, size_t nfacts, const ir_node *lhs,
+                        const ir_node *rhs, unsigned axioms, double deadline, double *out);
 /* lhs / rhs over the grid of o->axes on o->platform. */
 bool refute_evidence(tlop_model *model, ir_node *const *facts, size_t nfacts, const ir_node *lhs,
                      const ir_node *rhs, const tlop_prove_opts *o, double deadline, evidence *out);

@@ -1140,3 +1140,25 @@ ir_node *poly_to_ir(simp *s, const poly *p, bool factored) {
   mono_parts(s, &g, &num, &den);
   return quotient(ctx, mul(ctx, num, sum_ir(s, rest)), den);
 }
+
+/* A lower bound of p with each lone c·⌈e⌉ or c·⌊e⌋ (no other factor) replaced by the
+ * bound of its sign: ⌈e⌉ ≥ e, ⌊e⌋ ≤ e, ⌈e⌉ < e + 1, ⌊e⌋ > e − 1; `of` gives e's poly.
+ * NULL when p has no such term. */
+poly *poly_round_lower(simp *s, const poly *p, poly *(*of)(simp *s, const ir_node *n)) {
+  poly *r = poly_num(s, 0);
+  bool any = false;
+  for (int i = 0; i < p->n; i++) {
+    const mono *m = &p->m[i];
+    const ir_node *b = m->nf == 1 && m->nx == 0 && m->f[0].e == 1 ? m->f[0].base : NULL;
+    if (b && (b->op == IR_CEIL || b->op == IR_FLOOR)) {
+      bool up = b->op == IR_CEIL;
+      /* c > 0 wants the least value: e for ⌈e⌉, e − 1 for ⌊e⌋; c < 0 the greatest */
+      double shift = m->c > 0 ? (up ? 0 : -1) : (up ? 1 : 0);
+      r = poly_add(s, r, scale(s, poly_add(s, of(s, b->kid[0]), poly_num(s, shift)), m->c));
+      any = true;
+    } else {
+      r = poly_add(s, r, mono_poly(s, m));
+    }
+  }
+  return any ? r : NULL;
+}

@@ -85,6 +85,7 @@ arena *simp_arena(simp *s) { return s->ar; }
 tlop_ctx *simp_ctx(simp *s) { return s->ctx; }
 
 static poly *scalar(simp *s, const ir_node *n);
+static poly *scalar_of(simp *s, const ir_node *n) { return scalar(s, n); }
 static lin norm(simp *s, const ir_node *n, const par_scope *par);
 static ir_node *extremum(simp *s, const ir_node *n, const par_scope *par);
 
@@ -189,7 +190,7 @@ static void unroll_end(simp *s, double a, double b) { s->unrolled /= fmax(b - a 
 /* ---- the proof of p ≥ 0 that decides min, max, if and closed sums ---- */
 
 /* A factor known to be ≥ 0 (> 0 with `strict`): a variable bounded below by 0, ⌈x⌉ or
- * ⌊x⌋ of an x ≥ 0, or log₂x of an x ≥ 1. */
+ * ⌊x⌋ of an x ≥ 0, log₂x of an x ≥ 1, or a sum of terms ≥ 0. */
 static bool positive_var(simp *s, const ir_node *b, bool strict) {
   double lo;
   switch (b->op) {
@@ -207,6 +208,8 @@ static bool positive_var(simp *s, const ir_node *b, bool strict) {
     return simp_nonneg(s, poly_sub(s, scalar(s, b->kid[0]), poly_num(s, strict ? 1 : 0)));
   case IR_LOG2:
     return (strict ? simp_positive : simp_nonneg)(s, poly_sub(s, scalar(s, b->kid[0]), poly_num(s, 1)));
+  case IR_SUM: /* a sum of terms ≥ 0 is ≥ 0 however many (none: 0); its index unbounded here */
+    return !strict && simp_nonneg(s, scalar(s, b->kid[2]));
   default:
     return false;
   }
@@ -300,6 +303,10 @@ bool simp_nonneg(simp *s, const poly *p) {
     ok = linear_sign(s, p, false);
   if (!ok)
     ok = factors_sign(s, poly_to_ir(s, p, true), false);
+  if (!ok) { /* ⌈x⌉ ≥ x, ⌊x⌋ ≤ x: the bound of each rounding, by its coefficient's sign */
+    poly *lower = poly_round_lower(s, p, scalar_of);
+    ok = lower && simp_nonneg(s, lower);
+  }
   s->depth--;
   return ok;
 }

@@ -53,6 +53,9 @@ bool poly_linear_in(simp *s, const poly *p, sym var, double *a, poly **rest);
 bool poly_two_powers(simp *s, const poly *p, double *c1, poly **e1, double *c2, poly **e2);
 /* The variables p uses, at most max of them. */
 int poly_vars(const poly *p, sym *out, int max);
+/* A lower bound of p: each lone c·⌈e⌉, c·⌊e⌋ replaced by e or e ± 1 as c's sign needs
+ * (of: e's polynomial); NULL when p has none. */
+poly *poly_round_lower(simp *s, const poly *p, poly *(*of)(simp *s, const ir_node *n));
 /* log_base(p) when p = c·base^E (c > 0, nothing else): log_base(c) + E. */
 bool poly_log(simp *s, const poly *p, double base, poly **out);
 /* For a one-monomial p: p = indep · dep, dep holding what uses var. */

@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # run.sh — fuzzes each target of a TLOP_FUZZ build for a bounded time (tests/fuzz/README.md).
 #
-#   run.sh BUILD SECONDS [TARGET...]     TARGET: front, table, simplify, bench, jit (all without)
+#   run.sh BUILD SECONDS [TARGET...]     TARGET: front, table, simplify, bench, jit, prove (all without)
 #
 # Each target runs SECONDS seconds (-max_total_time) with at most 2048 MB of memory and
 # 5 s per input, starting from its seeds (BUILD/tests/fuzz/seeds/TARGET), its regressions
@@ -21,7 +21,7 @@ here=$(cd "$(dirname "$0")" && pwd)
 build=$(cd "$1" && pwd) || exit 2
 secs=$2
 shift 2
-(($# == 0)) && set -- front table simplify bench jit
+(($# == 0)) && set -- front table simplify bench jit prove
 
 fz=$build/tests/fuzz
 mkdir -p "$fz/logs"

@@ -59,8 +59,15 @@ static tlop_platform *random_platform(void) {
   for (size_t i = 0; i < pf->nch; i++) {
     pf->ch[i].L_m = pf->ch[i].o_m = pf->ch[i].p_m = m;
     pf->ch[i].L_tau = tau;
-    pf->ch[i].o = ir_num(ctx, uniform());
-    pf->ch[i].p = ir_num(ctx, 0);
+    /* o and p ≥ 0 and, as no default axiom makes them non-decreasing in m, falling with m
+     * half of the time: a + b/(1 + m) */
+    for (int k = 0; k < 2; k++) {
+      ir_node *v = ir_num(ctx, uniform());
+      if (uniform() < 0.5)
+        v = ir_bin(ctx, IR_ADD, v, ir_bin(ctx, IR_DIV, ir_num(ctx, uniform()),
+                                          ir_bin(ctx, IR_ADD, ir_num(ctx, 1), ir_var(ctx, m))));
+      *(k ? &pf->ch[i].p : &pf->ch[i].o) = v;
+    }
   }
   pf->gamma_expr = ir_num(ctx, 0);
   pf->gamma_m = m, pf->gamma_tau = tau;
@@ -157,6 +164,28 @@ int main(int argc, char **argv) {
   CHECK(tlop_load_source(ctx, "bad.tlop", bad, strlen(bad), &m) == TLOP_OK);
   tlop_proof *p = NULL;
   CHECK(m && tlop_prove_claim(m, 0, NULL, &p) == TLOP_ERR_ARG && !p);
+
+  /* o is non-decreasing in m only under the optional axiom, named in the file or the
+   * options; an unknown name is refused */
+  static const char mono[] = "claim o(m) >= o(m / 2);\n";
+  CHECK(tlop_load_source(ctx, "mono.tlop", mono, strlen(mono), &m) == TLOP_OK);
+  CHECK(m && tlop_prove_claim(m, 0, NULL, &p) == TLOP_OK && p);
+  CHECK(p && tlop_proof_verdict(p) == TLOP_REFUTED);
+  tlop_proof_free(p);
+  tlop_prove_opts with = {.axioms = "o-monotone"};
+  CHECK(m && tlop_prove_claim(m, 0, &with, &p) == TLOP_OK && p);
+  CHECK(p && tlop_proof_verdict(p) == TLOP_PROVED && strstr(tlop_proof_text(p), "(axiom o-monotone)"));
+  tlop_proof_free(p);
+  with.axioms = "o-monotone, no-such-axiom";
+  CHECK(m && tlop_prove_claim(m, 0, &with, &p) == TLOP_ERR_ARG && !p);
+  static const char in_file[] = "axiom o-monotone;\nclaim o(m) >= o(m / 2);\n";
+  CHECK(tlop_load_source(ctx, "in_file.tlop", in_file, strlen(in_file), &m) == TLOP_OK);
+  CHECK(m && tlop_prove_claim(m, 0, NULL, &p) == TLOP_OK && p && tlop_proof_verdict(p) == TLOP_PROVED);
+  tlop_proof_free(p);
+  char *list = tlop_axioms_list("gamma-monotone");
+  CHECK(list && strstr(list, "on   gamma-monotone") && strstr(list, "off  o-monotone"));
+  free(list);
+  CHECK(tlop_axioms_list("nope") == NULL);
 
   /* compare: the tightest constant of RDA ≥ c·scatter is 2 */
   char path[4096];

@@ -1,0 +1,1 @@
+prove prove_axiom_bad_in_file.tlop

@@ -1,0 +1,1 @@
+prove --axiom gamma-monotone --axiom gamma-sublinear prove_axiom_gamma.tlop

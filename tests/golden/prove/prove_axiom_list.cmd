@@ -1,0 +1,1 @@
+prove --axioms --axiom gamma-sublinear --axiom L-subadditive

@@ -1,0 +1,1 @@
+prove --axiom o-monotone --axiom p-monotone prove_axiom_o_monotone.tlop

@@ -1,0 +1,1 @@
+prove --axiom o-mono prove_axiom_o_monotone.tlop
