@@ -334,7 +334,7 @@ bool refute_least_ratio(tlop_model *model, ir_node *const *facts, size_t nfacts,
   size_t nv, nfirst;
   variant *vs = variants(axioms, lhs, rhs, &nv, &nfirst);
   grid g;
-  grid_open(&g, ctx, vars.n);
+  grid_open(&g, vars.n);
   for (size_t i = 0; i < vars.n; i++)
     g.count[i] = per;
   bool any = false;

@@ -89,7 +89,8 @@ class Axis(Structure):
 
 class ProveOpts(Structure):
     _fields_ = [("strict", c_int), ("timeout", c_double), ("format", c_int), ("json", c_int),
-                ("assume", c_char_p), ("platform", c_void_p), ("env", c_void_p),
+                ("assume", c_char_p), ("axioms", c_char_p), ("platform", c_void_p),
+                ("env", c_void_p),
                 ("axes", POINTER(Axis)), ("naxes", c_size_t)]
 
 

@@ -592,7 +592,8 @@ class Model:
         return f
 
     # ---- prove, compare ----
-    def _prove_opts(self, strict, timeout, assume, format, platform, params, values, keep):
+    def _prove_opts(self, strict, timeout, assume, axioms, format, platform, params, values,
+                    keep):
         if format not in ("unicode", "text", "json", "latex"):
             raise ValueError(f"tlop: format takes unicode, latex or json, not {format!r}")
         if assume is not None and not isinstance(assume, str):
@@ -604,6 +605,10 @@ class Model:
         o.json = int(format != "latex")  # parsed into steps, rendered as the text form
         o.assume = enc(assume)
         keep.append(o.assume)
+        if axioms is not None and not isinstance(axioms, str):
+            axioms = ",".join(axioms)
+        o.axioms = enc(axioms)  # optional axioms switched on: "o-monotone,p-monotone"
+        keep.append(o.axioms)
         if platform is not None or params:
             pf = self.platform(platform, params)
             keep.append(pf)
@@ -615,15 +620,17 @@ class Model:
 
     @big_stack
     @locked
-    def prove(self, claims=None, strict=False, timeout=0, assume=None, format="unicode",
-              platform=None, params=None, grid=None, **values):
+    def prove(self, claims=None, strict=False, timeout=0, assume=None, axioms=None,
+              format="unicode", platform=None, params=None, grid=None, **values):
         """Decides the model's claims (all, or the indices given): `tlop prove`. A list of
-        Verdict objects with derivation and counterexample. grid: {name: axis spec or
-        values} — numeric evidence for an undecided claim on the platform."""
+        Verdict objects with derivation and counterexample. axioms: optional axioms to
+        switch on (names, as --axiom). grid: {name: axis spec or values} — numeric evidence
+        for an undecided claim on the platform."""
         ctx = self._ctx
         ctx.begin()
         keep = []
-        o = self._prove_opts(strict, timeout, assume, format, platform, params, values, keep)
+        o = self._prove_opts(strict, timeout, assume, axioms, format, platform, params, values,
+                             keep)
         axes = []
         for name, spec in (grid or {}).items():
             ax = _lib.Axis()
@@ -654,14 +661,15 @@ class Model:
 
     @big_stack
     @locked
-    def compare(self, a, b, strict=False, timeout=0, assume=None, format="unicode"):
+    def compare(self, a, b, strict=False, timeout=0, assume=None, axioms=None,
+                format="unicode"):
         """A ≥ B, A ≤ B (each proved, refuted or unknown) and the largest c for which
         A ≥ c·B is proved: `tlop compare`. A Comparison (a Verdict: proved when A ≥ B…
         as the command's exit status says)."""
         ctx = self._ctx
         ctx.begin()
         keep = []
-        o = self._prove_opts(strict, timeout, assume, format, None, None, {}, keep)
+        o = self._prove_opts(strict, timeout, assume, axioms, format, None, None, {}, keep)
         p = ctypes.c_void_p()
         ctx.check(lib.tlop_prove_compare(self.ptr, enc(a), enc(b), ctypes.byref(o), ctypes.byref(p)))
         v = _verdict_from(ctx, p.value, "latex" if format == "latex" else "json", Comparison)
