@@ -358,11 +358,11 @@ tlop_status tlop_simplify(const tlop_expr *expr, const tlop_simp_opts *opts, tlo
   expr_let *lets = NULL;
   size_t nlets = 0;
   ir_node *r = simp_simplify(model->ctx, expr->node, facts, n, opts, expr->lets, expr->nlets,
-                             &lets, &nlets);
+                             &lets, &nlets, NULL);
   free(facts);
   if (model->ctx->errors > errors)
     return TLOP_ERR_ARG; /* the assumptions contradict each other */
-  if (!simp_finite(model->ctx, expr->node, r))
+  if (!simp_finite(model->ctx, expr->node, r, NULL))
     return TLOP_ERR_EVAL;
   if (opts->expand)
     simp_note_unexpanded(model->ctx, expr->node, r);

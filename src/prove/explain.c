@@ -63,7 +63,7 @@ static void schedule_rows(explainer *x, const ir_node *n, double par, double tim
     stop(x);
     return;
   }
-  double *copy = malloc((steps ? steps : 1) * sizeof *copy);
+  double *copy = xmalloc((steps ? steps : 1) * sizeof *copy);
   if (steps) /* memcpy from NULL is undefined even for 0 bytes */
     memcpy(copy, taus, steps * sizeof *copy);
   tlop_ctx *ctx = x->ctx;
@@ -107,7 +107,7 @@ static void row(explainer *x, const ir_node *n, double par, double times, const 
   int span = times > 1 && times < 1e9 && times == floor(times) ? (int)times : 1;
   s.index = index_text(prefix, *counter, span);
   *counter += span;
-  s.label = label ? strdup(label) : NULL;
+  s.label = label ? xstrdup(label) : NULL;
   if (n->op == IR_FLOWS)
     s.expr = flows_text(x, n);
   else

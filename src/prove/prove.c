@@ -161,7 +161,7 @@ static void note(prover *pv, const char *why, const char *fmt, ...) {
   va_start(ap, fmt);
   vformat(pv, &b, fmt, ap);
   va_end(ap);
-  step st = {sb_take(&b), why ? strdup(why) : NULL};
+  step st = {sb_take(&b), why ? xstrdup(why) : NULL};
   VEC_PUSH(pv->proof->steps, pv->proof->nsteps, pv->proof->cap, st);
 }
 
@@ -507,7 +507,7 @@ static bool prove_group(prover *pv, const group *g, bool *strict) {
   *strict = b.strict || (!g->key && simp_positive(s, coef)) ||
             (pv->strict && R && g->key->op == IR_L && simp_positive(s, coef) && less(s, poly_num(s, 1), R));
   ir_node *shown = ir_bin(pv->ctx, IR_SUB, simp_canon(s, b.pos), simp_canon(s, b.neg));
-  char *what = ref ? text(pv, "the coefficient of %E", ref) : strdup("the constant part");
+  char *what = ref ? text(pv, "the coefficient of %E", ref) : xstrdup("the constant part");
   int nn = nonneg_axiom(ref);
   if (nn >= 0 && ref) { /* c·X ≥ 0 needs X ≥ 0 too */
     strbuf w = {0};
@@ -770,10 +770,10 @@ static bool split(prover *pv, ir_node **facts, size_t nfacts, const simp_term *t
   }
   bool all = a->op == IR_IF || (a->op == IR_MAX) == (sign < 0);
   int first = a->op == IR_IF ? 1 : 0;
-  ir_node **more = malloc((nfacts + 1) * sizeof *more);
+  ir_node **more = xmalloc((nfacts + 1) * sizeof *more);
   if (nfacts)
     memcpy(more, facts, nfacts * sizeof *more);
-  simp_term *alt = malloc((size_t)n * sizeof *alt);
+  simp_term *alt = xmalloc((size_t)n * sizeof *alt);
   memcpy(alt, t, (size_t)n * sizeof *alt);
   bool ok = all;
   for (int k = 0; k < 2 && ok == all; k++) {
@@ -839,7 +839,7 @@ static bool decide_in(prover *pv, ir_node **facts, size_t nfacts, const ir_node 
     ir_node *max = t[i].atom && t[i].atom->op == IR_CONC ? conc_as_max(pv, t[i].atom) : NULL;
     if (!max)
       continue;
-    simp_term *alt = malloc((size_t)n * sizeof *alt);
+    simp_term *alt = xmalloc((size_t)n * sizeof *alt);
     memcpy(alt, t, (size_t)n * sizeof *alt);
     note(pv, "transfers on distinct channels do not contend: the slowest decides", "%E = %E",
          t[i].atom, max);
@@ -897,7 +897,7 @@ static void with_defaults(prover *pv, const ir_node *lhs, const ir_node *rhs, ir
   const ir_node *parts[2] = {lhs, rhs};
   ir_collect_names(parts, 2, &vars, &channels);
   ir_collect_names((const ir_node *const *)user, nuser, &vars, &channels);
-  *facts = malloc((2 * vars.n + nuser + 1) * sizeof **facts);
+  *facts = xmalloc((2 * vars.n + nuser + 1) * sizeof **facts);
   *n = 0;
   for (size_t i = 0; i < vars.n; i++) {
     ir_node *v = ir_var(pv->ctx, vars.v[i]);
@@ -941,7 +941,7 @@ static void note_counterexample(prover *pv, const refutation *r, const char *tit
   char *why = text(pv, "the L%s chosen satisfy every active axiom%s; both sides by the reference evaluator",
                    r->p || r->gamma ? ", o, p and γ" : " and o",
                    pv->strict ? " (L strictly increasing in τ)" : "");
-  char *zero = r->free_channel ? text(pv, " (L[%s] = 0)", r->free_channel) : strdup("");
+  char *zero = r->free_channel ? text(pv, " (L[%s] = 0)", r->free_channel) : xstrdup("");
   strbuf more = {0}; /* p and γ, when the search chose them */
   if (r->p)
     sb_printf(&more, ", p(m) = %s", r->p);
@@ -975,42 +975,18 @@ static void channel_orders(prover *pv, ir_node **user, size_t nuser, const ir_no
   }
 }
 
-/* The first error of a step that may fail, kept as the reason a claim is undecided;
- * warnings go on to where they went. */
-typedef struct catcher {
-  tlop_diag_fn fn;
-  void *user;
-  char *first;
-} catcher;
-
-static void catch_error(void *user, const tlop_diag *d) {
-  catcher *c = user;
-  if (d->severity != TLOP_ERROR) {
-    if (c->fn)
-      c->fn(c->user, d);
-  } else if (!c->first) {
-    c->first = strdup(d->message);
-  }
-}
-
 /* Notes the normal forms of two sides; false when one holds a number that overflowed,
  * which no derivation may use, or the assumptions contradict each other: *why, the
  * error, which leaves this claim undecided and not the file. */
 static bool normal_forms(prover *pv, ir_node **facts, size_t n, const char *names[2],
                          ir_node *a, ir_node *b, char **why) {
   tlop_simp_opts none = {0};
-  catcher c = {pv->ctx->diag_fn, pv->ctx->diag_user, NULL};
-  int errors = pv->ctx->errors;
-  pv->ctx->diag_fn = catch_error, pv->ctx->diag_user = &c;
-  ir_node *na = simp_simplify(pv->ctx, a, facts, n, &none, NULL, 0, NULL, NULL);
-  ir_node *nb = pv->ctx->errors > errors ? NULL : simp_simplify(pv->ctx, b, facts, n, &none, NULL, 0, NULL, NULL);
-  bool ok = nb && pv->ctx->errors == errors && simp_finite(pv->ctx, a, na) && simp_finite(pv->ctx, b, nb);
-  pv->ctx->diag_fn = c.fn, pv->ctx->diag_user = c.user;
-  pv->ctx->errors = errors;
-  *why = c.first;
-  if (!ok) {
+  *why = NULL; /* the simplifier's failure, as a value: this claim's reason */
+  ir_node *na = simp_simplify(pv->ctx, a, facts, n, &none, NULL, 0, NULL, NULL, why);
+  ir_node *nb = *why ? NULL : simp_simplify(pv->ctx, b, facts, n, &none, NULL, 0, NULL, NULL, why);
+  if (!nb || !simp_finite(pv->ctx, a, na, why) || !simp_finite(pv->ctx, b, nb, why)) {
     if (!*why)
-      *why = strdup("the normal form failed");
+      *why = xstrdup("the normal form failed");
     return false;
   }
   note(pv, "normal form", "%s = %E", names[0], na);

@@ -60,6 +60,7 @@ struct simp {
   size_t norders, orders_cap;
   bool expand, unroll;
   bool quiet; /* a case's session: its facts' problems are not reported */
+  char **error; /* set: the first problem of its facts is kept there, not reported */
   double unrolled; /* terms of the sums being written out around the current node */
   sym default_ch;
   subst *subs;
@@ -1326,6 +1327,23 @@ static ir_node *extremum(simp *s, const ir_node *n, const par_scope *par) {
 
 /* ---- assumptions ---- */
 
+/* A failure of the simplifier: reported, or kept in *error (the first one) when the caller
+ * takes it as a value (the prover's reason for leaving a claim undecided). */
+static void fail_at(tlop_ctx *ctx, char **error, span at, const char *fmt, ...)
+    TLOP_PRINTF(4, 5);
+static void fail_at(tlop_ctx *ctx, char **error, span at, const char *fmt, ...) {
+  va_list ap;
+  va_start(ap, fmt);
+  if (!error) {
+    diag_emit(ctx, TLOP_ERROR, at, fmt, ap);
+  } else if (!*error) {
+    strbuf b = {0};
+    sb_vprintf(&b, fmt, ap);
+    *error = sb_take(&b);
+  }
+  va_end(ap);
+}
+
 static bool is_var(const ir_node *n) { return n->op == IR_VAR; }
 
 /* var ≥ value (lower) or var ≤ value: the other side of an earlier bound stays. */
@@ -1341,8 +1359,9 @@ static void add_bound(simp *s, const ir_node *f, sym var, bool lower, poly *valu
     fmt_double(l, sizeof l, lo);
     fmt_double(h, sizeof h, hi);
     if (!s->quiet)
-      diag_error(s->ctx, f->origin, "the assumptions contradict each other (%s ≥ %s and %s ≤ %s)",
-                 var->name, l, var->name, h);
+      fail_at(s->ctx, s->error, f->origin,
+              "the assumptions contradict each other (%s ≥ %s and %s ≤ %s)", var->name, l,
+              var->name, h);
   }
   VEC_PUSH(s->bounds, s->nbounds, s->bounds_cap, bd);
 }
@@ -1473,10 +1492,11 @@ static void simp_free(simp *s) {
 }
 
 static simp *open_session(tlop_ctx *ctx, ir_node *const *facts, size_t nfacts,
-                          const tlop_simp_opts *o, bool quiet) {
+                          const tlop_simp_opts *o, bool quiet, char **error) {
   sym def = o->platform && o->platform->nch ? o->platform->ch[0].name : NULL;
   simp *s = simp_new(ctx, o->expand, o->unroll, def);
   s->quiet = quiet;
+  s->error = error;
   for (int pass = 0; pass < 4; pass++)
     for (size_t i = 0; i < nfacts; i++)
       assume(s, facts[i], pass);
@@ -1490,12 +1510,12 @@ static simp *open_session(tlop_ctx *ctx, ir_node *const *facts, size_t nfacts,
 }
 
 simp *simp_open(tlop_ctx *ctx, ir_node *const *facts, size_t nfacts, const tlop_simp_opts *o) {
-  return open_session(ctx, facts, nfacts, o, false);
+  return open_session(ctx, facts, nfacts, o, false, NULL);
 }
 
 simp *simp_open_quiet(tlop_ctx *ctx, ir_node *const *facts, size_t nfacts,
                       const tlop_simp_opts *o) {
-  return open_session(ctx, facts, nfacts, o, true);
+  return open_session(ctx, facts, nfacts, o, true, NULL);
 }
 
 void simp_close(simp *s) { simp_free(s); }
@@ -1542,8 +1562,8 @@ static int cand_sort(const void *x, const void *y) {
  * normal form (its bounds), an integer when that is, defined where its form is. A let
  * whose form is short is dropped for good. */
 static simp *open_lets(tlop_ctx *ctx, ir_node *const *facts, size_t nfacts,
-                       const tlop_simp_opts *o, let_cand *c, size_t nc) {
-  simp *s = simp_open(ctx, facts, nfacts, o);
+                       const tlop_simp_opts *o, let_cand *c, size_t nc, char **error) {
+  simp *s = open_session(ctx, facts, nfacts, o, false, error);
   for (size_t i = 0; i < nc; i++) {
     if (!c[i].on)
       continue;
@@ -1597,11 +1617,12 @@ static ir_node *atoms_for_forms(tlop_ctx *ctx, ir_node *r, const let_cand *c, si
  * its print reads: 49·(A)·(B) multiplies 49 into A, which may round a coefficient, and
  * A·(k·B + C) multiplies k·B + C out, where the first pass kept B and C apart. */
 static ir_node *normal_form(tlop_ctx *ctx, const ir_node *n, ir_node *const *facts,
-                            size_t nfacts, const tlop_simp_opts *o, let_cand *c, size_t nc) {
+                            size_t nfacts, const tlop_simp_opts *o, let_cand *c, size_t nc,
+                            char **error) {
   ir_node *r = (ir_node *)n;
   for (int pass = 0; pass < NORMAL_FORM_PASSES; pass++) {
     ir_node *with_atoms = pass ? atoms_for_forms(ctx, r, c, nc) : NULL;
-    simp *s = open_lets(ctx, facts, nfacts, o, c, nc);
+    simp *s = open_lets(ctx, facts, nfacts, o, c, nc, error);
     ir_node *next = lin_ir(s, norm(s, with_atoms ? with_atoms : r, NULL));
     simp_free(s);
     if (next == r)
@@ -1613,7 +1634,7 @@ static ir_node *normal_form(tlop_ctx *ctx, const ir_node *n, ir_node *const *fac
 
 ir_node *simp_simplify(tlop_ctx *ctx, const ir_node *n, ir_node *const *facts, size_t nfacts,
                        const tlop_simp_opts *o, const expr_let *lets, size_t nlets,
-                       expr_let **kept, size_t *nkept) {
+                       expr_let **kept, size_t *nkept, char **error) {
   /* the candidates: lets of scalar values without sums, each value once */
   let_cand *c = xcalloc(nlets ? nlets : 1, sizeof *c);
   size_t nc = 0;
@@ -1641,7 +1662,7 @@ ir_node *simp_simplify(tlop_ctx *ctx, const ir_node *n, ir_node *const *facts, s
   /* a let the normal form uses once or not at all is inlined: simplify again without it */
   ir_node *r;
   for (;;) {
-    r = normal_form(ctx, n, facts, nfacts, o, c, nc);
+    r = normal_form(ctx, n, facts, nfacts, o, c, nc, error);
     bool dropped = false;
     for (size_t i = 0; i < nc; i++) {
       if (c[i].on && uses_of(ctx, r, c[i].atom, c, nc) < 2)
@@ -1754,7 +1775,7 @@ static const ir_node *find_overflow(const ir_node *n, bool evaluated) {
 
 /* A normal form holds no infinite number, and no overflowing operation on numbers where
  * it is always evaluated (one in a branch is kept as written: see scalar). */
-bool simp_finite(tlop_ctx *ctx, const ir_node *n, const ir_node *r) {
+bool simp_finite(tlop_ctx *ctx, const ir_node *n, const ir_node *r, char **error) {
   ptrmap seen = {0};
   bool finite = all_finite(r, &seen);
   ptrmap_free(&seen);
@@ -1768,9 +1789,9 @@ bool simp_finite(tlop_ctx *ctx, const ir_node *n, const ir_node *r) {
   strbuf b = {0};
   if (c) {
     prt_expr_to(&b, c, TLOP_FORMAT_UNICODE);
-    diag_error(ctx, at->origin, "%s overflows to infinity: no normal form holds it", b.s);
+    fail_at(ctx, error, at->origin, "%s overflows to infinity: no normal form holds it", b.s);
   } else {
-    diag_error(ctx, n->origin, "a number of the normal form overflows to infinity");
+    fail_at(ctx, error, n->origin, "a number of the normal form overflows to infinity");
   }
   free(b.s);
   return false;

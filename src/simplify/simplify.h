@@ -74,13 +74,16 @@ tlop_ctx *simp_ctx(simp *s);
 /* The normal form of n under facts (lowered `assume`s) and the options. Of the lets of n
  * (lowering's), those whose normal form is a sum of LET_MIN_TERMS terms or more and that
  * the normal form uses more than once stay lets: *kept (in the context's arena; the
- * result holds their values inlined). kept may be NULL: every let is inlined. */
+ * result holds their values inlined). kept may be NULL: every let is inlined. With error,
+ * a failure (facts that contradict each other) is kept in *error (the first, malloc'd)
+ * instead of reported. */
 ir_node *simp_simplify(tlop_ctx *ctx, const ir_node *n, ir_node *const *facts, size_t nfacts,
                        const tlop_simp_opts *o, const expr_let *lets, size_t nlets,
-                       expr_let **kept, size_t *nkept);
+                       expr_let **kept, size_t *nkept, char **error);
 /* Whether r, the simplified form of n, holds only finite numbers; if not, reports the
- * constant operation of n that overflows (2^100000), or n itself when folding sums did. */
-bool simp_finite(tlop_ctx *ctx, const ir_node *n, const ir_node *r);
+ * constant operation of n that overflows (2^100000), or n itself when folding sums did
+ * (with error: keeps that message in *error, as simp_simplify does). */
+bool simp_finite(tlop_ctx *ctx, const ir_node *n, const ir_node *r, char **error);
 /* Polynomials larger than this stay opaque rather than multiply out. */
 #define POLY_MAX_TERMS 256
 /* After --expand: notes a power of a sum that r, the form of n, still holds. */

@@ -62,10 +62,8 @@ tlop_status tlop_best_decide(const double *ms, size_t nm, const double *Ps, size
   *out = NULL;
   if (!ms || !Ps || !costs || !nm || !nP || !ncand || !(tie >= 0))
     return TLOP_ERR_ARG;
-  tlop_decision *d = calloc(1, sizeof *d);
+  tlop_decision *d = xcalloc(1, sizeof *d);
   size_t cap = 0;
-  if (!d)
-    return TLOP_ERR_NOMEM;
   d->ncandidates = ncand;
   size_t stride = nP * nm;
   for (size_t p = 0; p < nP; p++)
@@ -114,9 +112,7 @@ static tlop_status winner_at(double m, double P, size_t ncand, double tie, tlop_
 tlop_status tlop_best_refine(tlop_decision *d, double tie, tlop_cost_fn fn, void *user) {
   if (!d || !fn)
     return TLOP_ERR_ARG;
-  double *scratch = malloc(d->ncandidates * sizeof *scratch);
-  if (!scratch)
-    return TLOP_ERR_NOMEM;
+  double *scratch = xmalloc(d->ncandidates * sizeof *scratch);
   tlop_status st = TLOP_OK;
   for (size_t r = 1; r < d->nranges && st == TLOP_OK; r++) {
     const tlop_best_range *prev = &d->ranges[r - 1];

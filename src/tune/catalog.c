@@ -127,11 +127,8 @@ tlop_status tlop_catalog_open(tlop_ctx *ctx, const char *path, tlop_catalog **ou
       path ? load_read_file(ctx, path, (span){0}, &len) : stdlib_builtin("catalog.txt", &len);
   if (!text)
     return path ? TLOP_ERR_IO : TLOP_ERR_INTERNAL;
-  tlop_catalog *cat = calloc(1, sizeof *cat);
-  if (!cat || !(cat->ar = arena_new())) {
-    free(cat);
-    return TLOP_ERR_NOMEM;
-  }
+  tlop_catalog *cat = xcalloc(1, sizeof *cat);
+  cat->ar = arena_new();
   word_scan s = {ctx, source_new(ctx, path ? path : "<stdlib>/catalog.txt", text, len), 0};
   bool ok = true;
   do

@@ -93,7 +93,7 @@ static bool read_rule(reader *r, const json_value *rule, const char *coll, block
     return false;
   }
   if (r->s.src->text[alg->at.lo] == '"') {
-    char *name = strndup(r->s.src->text + alg->at.lo + 1, alg->at.hi - alg->at.lo - 2);
+    char *name = xstrndup(r->s.src->text + alg->at.lo + 1, alg->at.hi - alg->at.lo - 2);
     id = tuning_ompi_alg_id(coll, name);
     free(name);
   } else if (word_count(&r->s, alg->at, "an algorithm", &n))

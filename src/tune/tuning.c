@@ -190,9 +190,7 @@ tlop_status tlop_tuning_read(tlop_ctx *ctx, const tlop_catalog *cat, const char 
                              const tlop_tuning_target *as, const char *path, const char *text,
                              size_t len, tlop_tuning **out) {
   *out = NULL;
-  tlop_tuning *t = calloc(1, sizeof *t);
-  if (!t)
-    return TLOP_ERR_NOMEM;
+  tlop_tuning *t = xcalloc(1, sizeof *t);
   tlop_tuning_format format = as->format;
   t->coll = tuning_collective_named(collective);
   t->size = format_size(t->coll, format);
