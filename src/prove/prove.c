@@ -1347,6 +1347,19 @@ size_t tlop_model_claims(const tlop_model *model) {
   return n;
 }
 
+
+/* The active axioms and the facts (the model's and --assume's, lowered) every claim and
+ * comparison starts from; false after diagnostics. */
+static bool axioms_and_facts(tlop_model *model, const tlop_prove_opts *o, unsigned *axioms,
+                             ir_node ***user, size_t *nuser, size_t *cap) {
+  if (!active_axioms(model, o, axioms))
+    return false;
+  if (model_facts(model, o->assume, user, nuser, cap))
+    return true;
+  free(*user);
+  *user = NULL;
+  return false;
+}
 /* "file:line: the claim's text" */
 static char *claim_title(const ast_decl *d) {
   const source *src = d->body->sp.src;
@@ -1378,14 +1391,10 @@ tlop_status tlop_prove_claim(tlop_model *model, size_t i, const tlop_prove_opts 
     return TLOP_ERR_ARG;
   }
   unsigned axioms;
-  if (!active_axioms(model, o, &axioms))
-    return TLOP_ERR_ARG;
   ir_node **user = NULL;
   size_t nuser = 0, cap = 0;
-  if (!model_facts(model, o->assume, &user, &nuser, &cap)) {
-    free(user);
+  if (!axioms_and_facts(model, o, &axioms, &user, &nuser, &cap))
     return TLOP_ERR_ARG;
-  }
   for (int k = 0; k < d->nfacts; k++) {
     ir_node *f = lower_expr(model, d->facts[k], NULL);
     if (f)
@@ -1443,14 +1452,10 @@ tlop_status tlop_prove_compare(tlop_model *model, const char *a, const char *b,
   if (st != TLOP_OK)
     return st;
   unsigned axioms;
-  if (!active_axioms(model, o, &axioms))
-    return TLOP_ERR_ARG;
   ir_node **user = NULL;
   size_t nuser = 0, cap = 0;
-  if (!model_facts(model, o->assume, &user, &nuser, &cap)) {
-    free(user);
+  if (!axioms_and_facts(model, o, &axioms, &user, &nuser, &cap))
     return TLOP_ERR_ARG;
-  }
   prover pv;
   tlop_proof *p = start(&pv, model, o, axioms, false);
   strbuf t = {0};
