@@ -1347,7 +1347,6 @@ size_t tlop_model_claims(const tlop_model *model) {
   return n;
 }
 
-
 /* The active axioms and the facts (the model's and --assume's, lowered) every claim and
  * comparison starts from; false after diagnostics. */
 static bool axioms_and_facts(tlop_model *model, const tlop_prove_opts *o, unsigned *axioms,
@@ -1360,6 +1359,7 @@ static bool axioms_and_facts(tlop_model *model, const tlop_prove_opts *o, unsign
   *user = NULL;
   return false;
 }
+
 /* "file:line: the claim's text" */
 static char *claim_title(const ast_decl *d) {
   const source *src = d->body->sp.src;
