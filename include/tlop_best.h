@@ -136,7 +136,7 @@ typedef struct tlop_tuning_part {
 } tlop_tuning_part;
 
 /* The decisions as one tuning file of a library. The message size is the library's
- * (README: "Message sizes"); an MPICH file is the library's whole MPIR-level selection
+ * (docs/tuning.md: "Message sizes"); an MPICH file is the library's whole MPIR-level selection
  * tree, holding for every collective not among the parts the release's own decisions.
  * TLOP_ERR_ARG (with a diagnostic) when a winner has no id in that library, ranks is not
  * TLOP_RANKS_ANY for a format other than Open MPI's JSON, or tlop knows no such MPICH

@@ -34,7 +34,7 @@ static const char *const ompi_scatter[] = {"basic_linear", "binomial", "linear_n
 
 #define NO SIZE_NONE
 /* Open MPI's COLLTYPE order (ompi/mca/coll/base/coll_base_functions.h, 4.1), coll_tuned's
- * algorithms, and each library's message size as m·P^k (README, "Message sizes"): only the
+ * algorithms, and each library's message size as m·P^k (docs/tuning.md, "Message sizes"): only the
  * collectives with a stdlib model have one, so only they can be written. */
 static const tuning_collective collectives[] = {
     {"allgather", 0, ompi_allgather, {1, NO, 1, NO},

@@ -125,7 +125,7 @@ static bool part_blocks(tlop_ctx *ctx, const tlop_tuning_part *p, const tlop_tun
     diag_error(ctx, (span){0},
                "%s has no message size for '%s' that tlop knows: tuning files can be "
                "written for bcast, reduce, allreduce, allgather, alltoall, gather, scatter "
-               "and gatherv (README, \"Message sizes\")",
+               "and gatherv (docs/tuning.md, \"Message sizes\")",
                tlop_tuning_library(format), p->collective);
     return false;
   }
