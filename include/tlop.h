@@ -84,6 +84,11 @@ TLOP_API const char *tlop_version(void);
 /* Human forms of numbers: "1 MiB", "1536 B" (binary units when exact); "12.35 µs". */
 TLOP_API void tlop_format_size(char *buf, size_t n, double bytes);
 TLOP_API void tlop_format_time(char *buf, size_t n, double seconds);
+/* v as the shortest decimal strtod reads back to v, laid out as printf's "%.17g" would
+ * (1024, 0.001, 1.5e-07, 1e+300, -0, inf, nan); buf holds TLOP_FORMAT_DOUBLE_MAX bytes.
+ * Returns the length (the text ends with a NUL). Thread-safe; tens of ns a value. */
+#define TLOP_FORMAT_DOUBLE_MAX 32
+TLOP_API size_t tlop_format_double(char *buf, double v);
 TLOP_API const char *tlop_status_name(tlop_status st);
 
 /* Out of memory: the library cannot hand an error back from deep inside an allocation,
