@@ -152,6 +152,11 @@ TLOP_API void tlop_ctx_set_strict(tlop_ctx *ctx, int strict);
  * evaluates one grid in chunks (tlop sweep) reports it as for one call. Setting it
  * forgets what was reported. */
 TLOP_API void tlop_ctx_set_warn_once(tlop_ctx *ctx, int warn_once);
+/* Under warn_once, the group the following calls belong to (0 when warn_once is set): each
+ * group reports each kind once, and the held warnings are given group after group. A
+ * caller that evaluates several expressions chunk by chunk (tlop sweep streaming its
+ * rows) gives each expression its group, and reports as if each had been one call. */
+TLOP_API void tlop_ctx_set_warn_group(tlop_ctx *ctx, size_t group);
 /* Number of errors reported so far. */
 TLOP_API int tlop_ctx_errors(const tlop_ctx *ctx);
 

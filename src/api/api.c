@@ -67,8 +67,10 @@ void tlop_ctx_free(tlop_ctx *ctx) {
   free(ctx->stdlib_dir);
   ptrmap_free(&ctx->modules);
   ptrmap_free(&ctx->unused_facts);
-  for (int bit = 0; bit < 3; bit++)
-    free(ctx->held[bit]);
+  for (size_t g = 0; g < ctx->nwarn_groups; g++)
+    for (int bit = 0; bit < 3; bit++)
+      free(ctx->warn_groups[g].held[bit]);
+  free(ctx->warn_groups);
   ir_table_free(ctx->ir);
   symtab_free(ctx->syms);
   arena_free(ctx->ar);
@@ -113,14 +115,28 @@ void tlop_ctx_set_max_table_rows(tlop_ctx *ctx, double max_rows) { ctx->max_tabl
 void tlop_ctx_set_max_table_cols(tlop_ctx *ctx, double max_cols) { ctx->max_table_cols = max_cols; }
 void tlop_ctx_set_strict(tlop_ctx *ctx, int strict) { ctx->strict = strict != 0; }
 void tlop_ctx_set_warn_once(tlop_ctx *ctx, int warn_once) {
-  for (int bit = 0; bit < 3; bit++)
-    if (ctx->held[bit]) {
-      diag_warning(ctx, (span){0}, "%s", ctx->held[bit]);
-      free(ctx->held[bit]);
-      ctx->held[bit] = NULL;
+  for (size_t g = 0; g < ctx->nwarn_groups; g++)
+    for (int bit = 0; bit < 3; bit++) {
+      char **held = &ctx->warn_groups[g].held[bit];
+      if (*held)
+        diag_warning(ctx, (span){0}, "%s", *held);
+      free(*held);
+      *held = NULL;
     }
+  for (size_t g = 0; g < ctx->nwarn_groups; g++)
+    ctx->warn_groups[g].warned = 0;
   ctx->warn_once = warn_once != 0;
-  ctx->warned = 0;
+  ctx->warn_group = 0;
+}
+
+void tlop_ctx_set_warn_group(tlop_ctx *ctx, size_t group) {
+  if (group >= ctx->nwarn_groups) {
+    ctx->warn_groups = xrealloc(ctx->warn_groups, (group + 1) * sizeof *ctx->warn_groups);
+    memset(ctx->warn_groups + ctx->nwarn_groups, 0,
+           (group + 1 - ctx->nwarn_groups) * sizeof *ctx->warn_groups);
+    ctx->nwarn_groups = group + 1;
+  }
+  ctx->warn_group = group;
 }
 int tlop_ctx_errors(const tlop_ctx *ctx) { return ctx->errors; }
 
@@ -421,8 +437,9 @@ static const char *const extrapolation_words[] = {
 void warn_extrapolations(tlop_ctx *ctx, eval_state *es) {
   unsigned flags = eval_extrapolations(es);
   if (ctx->warn_once) {
-    flags &= ~ctx->warned;
-    ctx->warned |= flags;
+    tlop_ctx_set_warn_group(ctx, ctx->warn_group); /* group 0 exists from the first call */
+    flags &= ~ctx->warn_groups[ctx->warn_group].warned;
+    ctx->warn_groups[ctx->warn_group].warned |= flags;
   }
   for (int bit = 0; bit < 3; bit++) {
     if (!(flags & (1u << bit)))
@@ -440,7 +457,7 @@ void warn_extrapolations(tlop_ctx *ctx, eval_state *es) {
     else
       sb_printf(&msg, "%s is %s%s", what, extrapolation_words[bit], rule);
     if (ctx->warn_once) {
-      ctx->held[bit] = sb_take(&msg);
+      ctx->warn_groups[ctx->warn_group].held[bit] = sb_take(&msg);
       continue;
     }
     diag_warning(ctx, (span){0}, "%s", msg.s);

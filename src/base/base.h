@@ -165,9 +165,12 @@ struct tlop_ctx {
   double max_table_rows; /* most rows (message sizes) of a parameter table */
   double max_table_cols; /* most value columns (τ, operators) of a parameter table */
   bool strict;           /* warnings are errors */
-  bool warn_once;        /* extrapolations reported once over several calls: */
-  unsigned warned;       /* the kinds met since (tlop_ctx_set_warn_once), */
-  char *held[3];         /* their messages, given in one call's order when it ends */
+  bool warn_once;        /* extrapolations reported once over several calls, per group: */
+  struct warn_group {
+    unsigned warned;     /* the kinds met since (tlop_ctx_set_warn_once), */
+    char *held[3];       /* their messages, given in one call's order when it ends */
+  } *warn_groups;        /* in the order of their numbers (tlop_ctx_set_warn_group) */
+  size_t nwarn_groups, warn_group;
   struct model_list *models; /* every model loaded, freed with the context */
   tlop_model *empty;         /* the scope of constant values (--set, grids) */
   unsigned sources;          /* sources loaded from text, for their unique keys */

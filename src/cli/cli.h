@@ -201,7 +201,8 @@ typedef struct cli_grid {
   tlop_axis *axes;
   const char **names;
   size_t naxes;
-  double *pts; /* point i, axis j at [i * naxes + j]; the first axis outermost */
+  double *pts; /* point i, axis j at [i * naxes + j]; the first axis outermost (NULL
+                * from cli_grid_parse) */
   size_t npts;
 } cli_grid;
 /* Takes -g/--grid NAME=AXIS and the engine's options (--engine, --jobs, --no-cache): 1
@@ -211,8 +212,14 @@ int cli_take_grid(cli *c, int opt, const char *arg);
  * P's points are contiguous). */
 bool cli_grid_p_then_m(cli *c);
 /* Parses --grid (each axis must bind a parameter of an algorithm or a model param) and
- * binds the names in env; false after a message (cli_grid_close cleans up either way). */
+ * binds the names in env; false after a message (cli_grid_close cleans up either way).
+ * cli_grid_parse leaves the points to cli_grid_fill (a sweep streams them); cli_grid_open
+ * fills g->pts with them all. */
+bool cli_grid_parse(cli *c, tlop_model *m, tlop_env *env, char **algos, size_t nalgo,
+                    cli_grid *g);
 bool cli_grid_open(cli *c, tlop_model *m, tlop_env *env, char **algos, size_t nalgo, cli_grid *g);
+/* Points first … first+k-1 of the grid into pts, row-major as g->pts. */
+void cli_grid_fill(const cli_grid *g, size_t first, size_t k, double *pts);
 void cli_grid_close(cli_grid *g);
 
 typedef struct cli_evaluator {
@@ -235,6 +242,32 @@ void cli_evaluator_close(cli *c, cli_evaluator *ev);
 bool cli_grid_costs(cli *c, tlop_model *m, const char *file, char **algos, size_t n,
                     const tlop_platform *pf, const tlop_env *env, const cli_grid *g,
                     tlop_expr **exprs, cli_evaluator *ev, double *res);
+
+/* ---- sweep_rows.c: the rows of a sweep, formatted on threads, written in order ---- */
+typedef enum { ROWS_CSV, ROWS_JSON, ROWS_TABLE, ROWS_NPY } rows_format;
+/* "csv", "json", "table" or "npy"; false for another. */
+bool rows_format_parse(const char *text, rows_format *out);
+typedef struct rows_writer {
+  FILE *out;
+  rows_format format;
+  const char *const *names; /* the axes', then the algorithms' */
+  const tlop_kind *kinds;   /* of the same columns, for the table's units */
+  size_t naxes, nalgo;
+  size_t jobs;              /* formatting threads */
+  char **bufs;              /* one a thread, room for cap_rows rows of row_max bytes */
+  size_t row_max, cap_rows;
+} rows_writer;
+/* jobs 0: the number of cores; false when out of memory. */
+bool rows_open(rows_writer *w, FILE *out, rows_format format, const char *const *names,
+               const tlop_kind *kinds, size_t naxes, size_t nalgo, int jobs);
+/* The header (npy's names the number of rows, npts) and what ends the rows (JSON's ]). */
+void rows_begin(const rows_writer *w, size_t npts);
+void rows_end(const rows_writer *w);
+/* Rows first … first+k-1 of the grid: their points as cli_grid_fill writes them, the
+ * results of algorithm a at res[a * k + i]. false when the output refuses a write. */
+bool rows_write(rows_writer *w, size_t first, const double *pts, const double *res, size_t k);
+void rows_close(rows_writer *w);
+
 int cmd_best(cli *c, int argc, char **argv);
 int cmd_plot(cli *c, int argc, char **argv);
 

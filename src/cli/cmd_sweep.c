@@ -1,8 +1,11 @@
 /* cmd_sweep.c — `tlop sweep`: every algorithm at every point of a grid (the cartesian product
- * of the --grid axes, first axis outermost), as CSV, JSON or an aligned table. A progress
- * bar appears on a terminal when the sweep runs longer than a second. */
+ * of the --grid axes, first axis outermost), as CSV, JSON, an aligned table or .npy
+ * (sweep_rows.c), streamed: evaluated and written chunk by chunk in the grid's order, so
+ * memory does not grow with the grid and the first rows come at once. A progress bar
+ * appears on a terminal when the sweep runs longer than a second. */
 #include "cli.h"
 
+#include <errno.h>
 #include <getopt.h>
 #include <math.h>
 #include <stdint.h>
@@ -19,7 +22,7 @@ static const char sweep_help[] =
     "axis; the others come from --set or their defaults.\n\n" COMMON_HELP
     "  -g, --grid NAME=AXIS   one axis of the grid (repeat for more)\n"
     "  -f, --format FMT       csv (default: columns NAME…,ALGO…, values in bytes and\n"
-    "                         seconds), json or table\n"
+    "                         seconds), json, table or npy (NumPy, one structured array)\n"
     "  -o, --output FILE      write there instead of standard output\n"
     "      --no-progress      never show the progress bar\n"
     HELP_MAX_POINTS HELP_ENGINE;
@@ -49,86 +52,92 @@ static double now(void) {
   return (double)ts.tv_sec + ts.tv_nsec * 1e-9;
 }
 
+/* The bar counts grid points and shows what the sweep is doing (evaluating or writing)
+ * and when it should end; a diagnostic first ends the bar's line (sweep_diag). */
 typedef struct progress {
-  bool enabled;
+  bool enabled, line_open;
   double start, last;
   size_t done, total;
 } progress;
 
-static void progress_update(progress *p, size_t add) {
-  p->done += add;
+static void progress_show(progress *p, const char *phase) {
   if (!p->enabled)
     return;
   double t = now();
   if (t - p->start < 1 || (t - p->last < 0.1 && p->done < p->total))
     return;
   p->last = t;
-  int width = 40, fill = (int)(width * (double)p->done / (double)p->total);
-  fprintf(stderr, "\r[%.*s%*s] %3d%%  %zu/%zu points", fill,
-          "########################################", width - fill, "",
-          (int)(100.0 * (double)p->done / (double)p->total), p->done, p->total);
-  if (p->done >= p->total)
+  double part = p->total ? (double)p->done / (double)p->total : 1;
+  int width = 40, fill = (int)(width * part);
+  char eta[32] = "";
+  if (p->done > 0 && p->done < p->total)
+    snprintf(eta, sizeof eta, "ETA %.0f s", (t - p->start) * (1 - part) / part);
+  fprintf(stderr, "\r[%.*s%*s] %3d%%  %zu/%zu points  %-10s  %-12s", fill,
+          "########################################", width - fill, "", (int)(100 * part),
+          p->done, p->total, phase, eta);
+  p->line_open = p->done < p->total;
+  if (!p->line_open)
     fputc('\n', stderr);
   fflush(stderr);
 }
 
-static void write_csv(FILE *out, const tlop_axis *axes, size_t naxes, char **algos, size_t nalgo,
-                      const double *pts, const double *res, size_t n) {
-  for (size_t j = 0; j < naxes; j++)
-    fprintf(out, "%s%s", j ? "," : "", axes[j].name);
-  for (size_t a = 0; a < nalgo; a++)
-    fprintf(out, ",%s", algos[a]);
-  fputc('\n', out);
-  for (size_t i = 0; i < n; i++) {
-    for (size_t j = 0; j < naxes; j++)
-      fprintf(out, "%s%.17g", j ? "," : "", pts[i * naxes + j]);
-    for (size_t a = 0; a < nalgo; a++)
-      fprintf(out, ",%.17g", res[a * n + i]);
-    fputc('\n', out);
-  }
+static void sweep_diag(void *user, const tlop_diag *d) {
+  progress *p = user;
+  if (p->line_open)
+    fputc('\n', stderr);
+  p->line_open = false;
+  cli_print_diag(NULL, d);
 }
 
-static void write_json(FILE *out, const tlop_axis *axes, size_t naxes, char **algos, size_t nalgo,
-                       const double *pts, const double *res, size_t n) {
-  fputs("[", out);
-  for (size_t i = 0; i < n; i++) {
-    fputs(i ? ",\n {" : "\n {", out);
-    for (size_t j = 0; j < naxes; j++)
-      fprintf(out, "%s\"%s\": %.17g", j ? ", " : "", axes[j].name, pts[i * naxes + j]);
-    for (size_t a = 0; a < nalgo; a++)
-      fprintf(out, ", \"%s\": %.17g", algos[a], res[a * n + i]);
-    fputc('}', out);
-  }
-  fputs("\n]\n", out);
-}
+/* Points a chunk evaluates and writes: the first few at once, then more, so that threads
+ * each get a long run, with memory bounded whatever the grid's size. */
+#define FIRST_CHUNK 4096
+#define MAX_CHUNK 65536
 
-/* The table shows each result in its unit: a cost in time, a ratio as a number. */
-static void write_table(FILE *out, const tlop_axis *axes, size_t naxes, char **algos,
-                        tlop_expr *const *exprs, size_t nalgo, const double *pts,
-                        const double *res, size_t n) {
-  for (size_t j = 0; j < naxes; j++)
-    fprintf(out, "%s%12s", j ? "  " : "", axes[j].name);
-  for (size_t a = 0; a < nalgo; a++)
-    fprintf(out, "  %16s", algos[a]);
-  fputc('\n', out);
-  for (size_t i = 0; i < n; i++) {
-    char buf[64];
-    for (size_t j = 0; j < naxes; j++) {
-      cli_fmt_value(buf, sizeof buf, pts[i * naxes + j], axes[j].kind);
-      fprintf(out, "%s%12s", j ? "  " : "", buf);
+/* The grid in chunks: each chunk's points, every algorithm at them, then its rows. The
+ * output is opened when the first chunk has been evaluated, so a sweep failing there
+ * leaves the file alone, as one that fails before streaming. */
+static bool stream(cli *c, const cli_grid *g, const cli_evaluator *ev, size_t nalgo,
+                   rows_writer *w, progress *prog) {
+  size_t cap = g->npts < MAX_CHUNK ? g->npts : MAX_CHUNK;
+  double *pts = malloc((cap ? cap : 1) * (g->naxes + nalgo) * sizeof *pts);
+  double *res = pts + (cap ? cap : 1) * g->naxes;
+  bool ok = pts != NULL;
+  tlop_ctx_set_warn_once(c->ctx, 1); /* each algorithm warns as for one call */
+  for (size_t first = 0, k = FIRST_CHUNK; ok && first < g->npts; first += k, k *= 2) {
+    k = k < cap ? k : cap;
+    k = k < g->npts - first ? k : g->npts - first;
+    progress_show(prog, "evaluating");
+    cli_grid_fill(g, first, k, pts);
+    for (size_t a = 0; a < nalgo && ok; a++) {
+      tlop_ctx_set_warn_group(c->ctx, a);
+      ok = cli_evaluator_run(ev, a, pts, k, res + a * k) == TLOP_OK;
     }
-    for (size_t a = 0; a < nalgo; a++) {
-      cli_fmt_value(buf, sizeof buf, res[a * n + i], tlop_expr_kind(exprs[a]));
-      fprintf(out, "  %16s", buf);
+    if (ok && first == 0) {
+      ok = (w->out = cli_output(c)) != NULL;
+      if (ok)
+        rows_begin(w, g->npts);
     }
-    fputc('\n', out);
+    progress_show(prog, "writing");
+    if (ok && !rows_write(w, first, pts, res, k)) {
+      fprintf(stderr, "tlop sweep: cannot write '%s': %s\n", c->o.output ? c->o.output : "-",
+              strerror(errno));
+      ok = false;
+    }
+    prog->done += k;
   }
+  free(pts);
+  if (!ok)
+    return false;
+  tlop_ctx_set_warn_once(c->ctx, 0);
+  if (g->npts == 0 && !(w->out = cli_output(c)))
+    return false;
+  if (g->npts == 0)
+    rows_begin(w, 0);
+  rows_end(w);
+  progress_show(prog, "done");
+  return true;
 }
-
-/* Points evaluated per call, so the progress bar can move (more for compiled code, whose
- * threads each want a long run). */
-#define CHUNK 4096
-#define JIT_CHUNK 262144
 
 int cmd_sweep(cli *c, int argc, char **argv) {
   int rc = cli_parse_options(c, argc, argv, "sweep", sweep_help, sweep_opts, "g:f:o:" CLI_ENGINE_SHORTOPTS, take);
@@ -138,28 +147,26 @@ int cmd_sweep(cli *c, int argc, char **argv) {
     return cli_usage_error("sweep", "expected FILE and at least one ALGO");
   if (c->o.ngrids == 0)
     return cli_usage_error("sweep", "no --grid axis given");
-  const char *fmt = c->o.format ? c->o.format : "csv";
-  if (strcmp(fmt, "csv") && strcmp(fmt, "json") && strcmp(fmt, "table"))
-    return cli_usage_error("sweep", "--format takes csv, json or table, not '%s'", fmt);
+  rows_format format = ROWS_CSV;
+  if (c->o.format && !rows_format_parse(c->o.format, &format))
+    return cli_usage_error("sweep", "--format takes csv, json, table or npy, not '%s'",
+                           c->o.format);
 
   size_t nalgo = (size_t)(argc - optind - 1);
   char **algos = argv + optind + 1;
-  double *res = NULL;
   tlop_env *env = NULL;
   tlop_platform *pf = NULL;
   tlop_expr **exprs = calloc(nalgo, sizeof *exprs);
   cli_grid g = {0};
   cli_evaluator ev = {0};
+  rows_writer w = {0};
+  const char **names = NULL;
+  tlop_kind *kinds = NULL;
   rc = EXIT_INPUT;
   tlop_model *m = cli_load(c, argv[optind]);
   if (!m || !(env = cli_env(c, m)) || !(pf = cli_platform(c, m)) ||
-      !cli_grid_open(c, m, env, algos, nalgo, &g))
+      !cli_grid_parse(c, m, env, algos, nalgo, &g))
     goto done;
-  if (!(res = malloc((g.npts ? g.npts : 1) * nalgo * sizeof *res))) {
-    fprintf(stderr, "tlop sweep: the grid is too large for memory\n");
-    goto done;
-  }
-  progress prog = {!c->o.no_progress && isatty(2), now(), 0, 0, g.npts * nalgo};
   for (size_t a = 0; a < nalgo; a++) {
     size_t np;
     if (!tlop_algorithm_params(m, algos[a], &np)) {
@@ -169,36 +176,45 @@ int cmd_sweep(cli *c, int argc, char **argv) {
     if (!(exprs[a] = cli_expr(c, m, algos[a], env, false)))
       goto done;
   }
+  /* the columns: the axes, then the algorithms */
+  names = calloc(g.naxes + nalgo, sizeof *names);
+  kinds = calloc(g.naxes + nalgo, sizeof *kinds);
+  if (!names || !kinds)
+    abort();
+  for (size_t j = 0; j < g.naxes + nalgo; j++) {
+    names[j] = j < g.naxes ? g.names[j] : algos[j - g.naxes];
+    kinds[j] = j < g.naxes ? g.axes[j].kind : tlop_expr_kind(exprs[j - g.naxes]);
+    for (size_t i = 0; i < j && format == ROWS_NPY; i++)
+      if (!strcmp(names[i], names[j])) {
+        cli_misuse(c, "--format npy needs distinct column names: '%s' is twice", names[j]);
+        goto done;
+      }
+  }
   if (!cli_evaluator_open(c, &ev, exprs, nalgo, pf, env, &g))
     goto done;
-  size_t chunk = ev.kern ? JIT_CHUNK : CHUNK;
-  for (size_t a = 0; a < nalgo; a++) {
-    tlop_ctx_set_warn_once(c->ctx, 1); /* the chunks of one algorithm warn as one call */
-    for (size_t i = 0; i < g.npts; i += chunk) {
-      size_t k = g.npts - i < chunk ? g.npts - i : chunk;
-      if (cli_evaluator_run(&ev, a, g.pts + i * g.naxes, k, res + a * g.npts + i) != TLOP_OK)
-        goto done;
-      progress_update(&prog, k);
-    }
-  }
-  tlop_ctx_set_warn_once(c->ctx, 0);
-  FILE *out = cli_output(c);
-  if (!out)
+  if (!rows_open(&w, NULL, format, names, kinds, g.naxes, nalgo, c->o.jobs)) {
+    fprintf(stderr, "tlop sweep: out of memory\n");
     goto done;
-  if (!strcmp(fmt, "csv"))
-    write_csv(out, g.axes, g.naxes, algos, nalgo, g.pts, res, g.npts);
-  else if (!strcmp(fmt, "json"))
-    write_json(out, g.axes, g.naxes, algos, nalgo, g.pts, res, g.npts);
-  else
-    write_table(out, g.axes, g.naxes, algos, exprs, nalgo, g.pts, res, g.npts);
-  if (out != stdout)
-    fclose(out);
-  rc = EXIT_OK;
+  }
+  progress prog = {!c->o.no_progress && isatty(2), false, now(), 0, 0, g.npts};
+  tlop_ctx_set_diag(c->ctx, sweep_diag, &prog);
+  bool streamed = stream(c, &g, &ev, nalgo, &w, &prog);
+  tlop_ctx_set_diag(c->ctx, cli_print_diag, NULL);
+  if (prog.line_open)
+    fputc('\n', stderr);
+  if (w.out && w.out != stdout && fclose(w.out) != 0 && streamed) {
+    fprintf(stderr, "tlop sweep: cannot write '%s': %s\n", c->o.output, strerror(errno));
+    streamed = false;
+  }
+  if (streamed)
+    rc = EXIT_OK;
 done:
   if (rc != EXIT_OK)
     rc = cli_failed(c);
+  rows_close(&w);
+  free(names);
+  free(kinds);
   cli_grid_close(&g);
-  free(res);
   free(exprs);
   cli_evaluator_close(c, &ev);
   tlop_env_free(env);

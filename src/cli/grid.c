@@ -21,26 +21,22 @@ static bool axis_used(tlop_model *m, char **algos, size_t nalgo, const char *nam
   return false;
 }
 
-/* The points of the grid, row-major: point i, axis j at [i * naxes + j]. */
-static double *grid_points(const tlop_axis *axes, size_t naxes, size_t *count) {
-  size_t n = 1;
-  for (size_t j = 0; j < naxes; j++) {
-    if (axes[j].count && n > SIZE_MAX / axes[j].count / (naxes + 1))
-      return NULL;
-    n *= axes[j].count;
+void cli_grid_fill(const cli_grid *g, size_t first, size_t k, double *pts) {
+  if (k == 0 || g->naxes == 0)
+    return;
+  /* the index of each axis at point `first` (the last axis fastest), then counted up */
+  size_t *at = calloc(g->naxes, sizeof *at);
+  if (!at)
+    abort();
+  for (size_t j = g->naxes, rest = first; j-- > 0; rest /= g->axes[j].count)
+    at[j] = rest % g->axes[j].count;
+  for (size_t i = 0; i < k; i++) {
+    for (size_t j = 0; j < g->naxes; j++)
+      pts[i * g->naxes + j] = g->axes[j].values[at[j]];
+    for (size_t j = g->naxes; j-- > 0 && ++at[j] == g->axes[j].count;)
+      at[j] = 0;
   }
-  double *pts = malloc((n ? n : 1) * naxes * sizeof *pts);
-  if (!pts)
-    return NULL;
-  for (size_t i = 0; i < n; i++) {
-    size_t rest = i;
-    for (size_t j = naxes; j-- > 0;) {
-      pts[i * naxes + j] = axes[j].values[rest % axes[j].count];
-      rest /= axes[j].count;
-    }
-  }
-  *count = n;
-  return pts;
+  free(at);
 }
 
 int cli_take_grid(cli *c, int opt, const char *arg) {
@@ -66,7 +62,8 @@ bool cli_grid_p_then_m(cli *c) {
   return !strncmp(c->o.grids[0], "P=", 2) && !strncmp(c->o.grids[1], "m=", 2);
 }
 
-bool cli_grid_open(cli *c, tlop_model *m, tlop_env *env, char **algos, size_t nalgo, cli_grid *g) {
+bool cli_grid_parse(cli *c, tlop_model *m, tlop_env *env, char **algos, size_t nalgo,
+                    cli_grid *g) {
   *g = (cli_grid){0};
   g->naxes = c->o.ngrids;
   g->axes = calloc(g->naxes, sizeof *g->axes);
@@ -115,10 +112,19 @@ bool cli_grid_open(cli *c, tlop_model *m, tlop_env *env, char **algos, size_t na
                limit);
     return false;
   }
-  if (!(g->pts = grid_points(g->axes, g->naxes, &g->npts))) {
+  g->npts = (size_t)size;
+  return true;
+}
+
+bool cli_grid_open(cli *c, tlop_model *m, tlop_env *env, char **algos, size_t nalgo, cli_grid *g) {
+  if (!cli_grid_parse(c, m, env, algos, nalgo, g))
+    return false;
+  if (g->npts > SIZE_MAX / sizeof *g->pts / (g->naxes + 1) ||
+      !(g->pts = malloc((g->npts ? g->npts : 1) * g->naxes * sizeof *g->pts))) {
     fprintf(stderr, "tlop %s: the grid is too large for memory\n", c->cmd);
     return false;
   }
+  cli_grid_fill(g, 0, g->npts, g->pts);
   return true;
 }
 
