@@ -57,25 +57,29 @@ static double now(void) {
 typedef struct progress {
   bool enabled, line_open;
   double start, last;
-  size_t done, total;
+  size_t total;
+  const char *phase; /* the one shown */
 } progress;
 
-static void progress_show(progress *p, const char *phase) {
+/* The bar, at most ten times a second or when the phase changes, with points done (a
+ * fraction of a chunk while its algorithms are evaluated one after the other). */
+static void progress_show(progress *p, double done, const char *phase) {
   if (!p->enabled)
     return;
   double t = now();
-  if (t - p->start < 1 || (t - p->last < 0.1 && p->done < p->total))
+  if (t - p->start < 1 || (t - p->last < 0.1 && phase == p->phase && done < (double)p->total))
     return;
   p->last = t;
-  double part = p->total ? (double)p->done / (double)p->total : 1;
+  p->phase = phase;
+  double part = p->total ? done / (double)p->total : 1;
   int width = 40, fill = (int)(width * part);
   char eta[32] = "";
-  if (p->done > 0 && p->done < p->total)
+  if (done > 0 && part < 1)
     snprintf(eta, sizeof eta, "ETA %.0f s", (t - p->start) * (1 - part) / part);
-  fprintf(stderr, "\r[%.*s%*s] %3d%%  %zu/%zu points  %-10s  %-12s", fill,
+  fprintf(stderr, "\r[%.*s%*s] %3d%%  %.0f/%zu points  %-10s  %-12s", fill,
           "########################################", width - fill, "", (int)(100 * part),
-          p->done, p->total, phase, eta);
-  p->line_open = p->done < p->total;
+          done, p->total, phase, eta);
+  p->line_open = part < 1;
   if (!p->line_open)
     fputc('\n', stderr);
   fflush(stderr);
@@ -90,16 +94,19 @@ static void sweep_diag(void *user, const tlop_diag *d) {
 }
 
 /* Points a chunk evaluates and writes: the first few at once, then more, so that threads
- * each get a long run, with memory bounded whatever the grid's size. */
+ * each get a long run, with memory bounded whatever the grid's size; the interpreter's
+ * stay small, so that the bar moves (it takes microseconds a point, not nanoseconds). */
 #define FIRST_CHUNK 4096
 #define MAX_CHUNK 65536
+#define MAX_INTERP_CHUNK 4096
 
 /* The grid in chunks: each chunk's points, every algorithm at them, then its rows. The
  * output is opened when the first chunk has been evaluated, so a sweep failing there
  * leaves the file alone, as one that fails before streaming. */
 static bool stream(cli *c, const cli_grid *g, const cli_evaluator *ev, size_t nalgo,
                    rows_writer *w, progress *prog) {
-  size_t cap = g->npts < MAX_CHUNK ? g->npts : MAX_CHUNK;
+  size_t most = ev->kern ? MAX_CHUNK : MAX_INTERP_CHUNK;
+  size_t cap = g->npts < most ? g->npts : most;
   double *pts = malloc((cap ? cap : 1) * (g->naxes + nalgo) * sizeof *pts);
   double *res = pts + (cap ? cap : 1) * g->naxes;
   bool ok = pts != NULL;
@@ -107,9 +114,9 @@ static bool stream(cli *c, const cli_grid *g, const cli_evaluator *ev, size_t na
   for (size_t first = 0, k = FIRST_CHUNK; ok && first < g->npts; first += k, k *= 2) {
     k = k < cap ? k : cap;
     k = k < g->npts - first ? k : g->npts - first;
-    progress_show(prog, "evaluating");
     cli_grid_fill(g, first, k, pts);
     for (size_t a = 0; a < nalgo && ok; a++) {
+      progress_show(prog, (double)first + (double)k * (double)a / (double)nalgo, "evaluating");
       tlop_ctx_set_warn_group(c->ctx, a);
       ok = cli_evaluator_run(ev, a, pts, k, res + a * k) == TLOP_OK;
     }
@@ -118,13 +125,13 @@ static bool stream(cli *c, const cli_grid *g, const cli_evaluator *ev, size_t na
       if (ok)
         rows_begin(w, g->npts);
     }
-    progress_show(prog, "writing");
+    if (ok)
+      progress_show(prog, (double)(first + k), "writing");
     if (ok && !rows_write(w, first, pts, res, k)) {
       fprintf(stderr, "tlop sweep: cannot write '%s': %s\n", c->o.output ? c->o.output : "-",
               strerror(errno));
       ok = false;
     }
-    prog->done += k;
   }
   free(pts);
   if (!ok)
@@ -135,7 +142,7 @@ static bool stream(cli *c, const cli_grid *g, const cli_evaluator *ev, size_t na
   if (g->npts == 0)
     rows_begin(w, 0);
   rows_end(w);
-  progress_show(prog, "done");
+  progress_show(prog, (double)g->npts, "done");
   return true;
 }
 
@@ -196,7 +203,7 @@ int cmd_sweep(cli *c, int argc, char **argv) {
     fprintf(stderr, "tlop sweep: out of memory\n");
     goto done;
   }
-  progress prog = {!c->o.no_progress && isatty(2), false, now(), 0, 0, g.npts};
+  progress prog = {!c->o.no_progress && isatty(2), false, now(), 0, g.npts, NULL};
   tlop_ctx_set_diag(c->ctx, sweep_diag, &prog);
   bool streamed = stream(c, &g, &ev, nalgo, &w, &prog);
   tlop_ctx_set_diag(c->ctx, cli_print_diag, NULL);
