@@ -432,6 +432,12 @@ static const char *const extrapolation_words[] = {
     "beyond the table's last message size (v(m) = v(m_last) + v(m − m_last))",
     "beyond the table's last τ column"};
 
+unsigned warn_pending(const tlop_ctx *ctx) {
+  if (!ctx->warn_once || ctx->warn_group >= ctx->nwarn_groups)
+    return 7;
+  return ~ctx->warn_groups[ctx->warn_group].warned & 7;
+}
+
 /* Reports each kind of extrapolation once, with the first transfer that needed it (under
  * warn_once, held until it ends). */
 void warn_extrapolations(tlop_ctx *ctx, eval_state *es) {

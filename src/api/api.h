@@ -7,5 +7,8 @@
 
 /* Warns once per kind of extrapolation es saw, with its first example (also the JIT's). */
 void warn_extrapolations(tlop_ctx *ctx, eval_state *es);
+/* The kinds of extrapolation (bits as eval_extrapolations) warn_extrapolations would still
+ * report: all, or under warn_once those the current group has not met. */
+unsigned warn_pending(const tlop_ctx *ctx);
 
 #endif

@@ -228,13 +228,16 @@ static eval_state *interp_at(const tlop_kernels *k, const tlop_expr *e, const do
 }
 
 /* The interpreter's warnings for the run: for each cause, its first point, replayed in
- * order, gives the same first example a full interpreted pass would. */
+ * order, gives the same first example a full interpreted pass would. A cause already
+ * reported under warn_once is not replayed: the replay (an interpreted point, its message)
+ * costs thousands of points' worth, on every chunk of a sweep beyond a table's last τ. */
 static void warn(const tlop_kernels *k, const tlop_expr *e, const double *pts, size_t n,
                  const uint8_t *xf) {
   size_t first[3] = {n, n, n};
+  unsigned pending = warn_pending(e->model->ctx);
   for (size_t i = 0; i < n; i++)
     for (int bit = 0; bit < 3; bit++)
-      if ((xf[i] >> bit & 1) && first[bit] == n)
+      if ((xf[i] >> bit & pending >> bit & 1) && first[bit] == n)
         first[bit] = i;
   eval_state *es = NULL;
   for (size_t i = 0; i < n; i++) {
