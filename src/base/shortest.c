@@ -53,59 +53,57 @@ static const char two_digits[] = "0001020304050607080910111213141516171819202122
                                  "62636465666768697071727374757677787980818283848586878889909192"
                                  "939495969798990";
 
-/* The digits of f (f > 0, at most 17 of them) at the end of buf[0..20); returns the first. */
-static char *write_digits(char *end, uint64_t f) {
+/* The digits of f (f > 0, at most 17 of them), ending just before end. */
+static void write_digits(char *end, uint64_t f) {
   char *p = end;
   while (f >= 100) {
     p -= 2;
     memcpy(p, two_digits + 2 * (f % 100), 2);
     f /= 100;
   }
-  if (f >= 10) {
-    p -= 2;
-    memcpy(p, two_digits + 2 * f, 2);
-  } else
-    *--p = (char)('0' + f);
-  return p;
+  if (f >= 10)
+    memcpy(p - 2, two_digits + 2 * f, 2);
+  else
+    p[-1] = (char)('0' + f);
+}
+
+static int digit_count(uint64_t f) {
+  int n = 1;
+  for (uint64_t p = 10; n < 20 && f >= p; p *= 10)
+    n++;
+  return n;
 }
 
 /* f·10^e written as printf's %.17g would lay it out (fixed from 1e-4 to below 1e17, else
- * d.ddde±XX), with f's trailing zeros dropped. */
+ * d.ddde±XX), with f's trailing zeros dropped. The digits go straight to their place; a
+ * point inside them is made room for by moving the digits before it. */
 static size_t write_decimal(char *out, uint64_t f, int e) {
   while (f % 10 == 0) {
     f /= 10;
     e++;
   }
-  char tmp[24], *end = tmp + sizeof tmp;
-  char *d = write_digits(end, f);
-  int len = (int)(end - d), x = e + len - 1; /* x: the exponent of the first digit */
-  char *o = out;
-  if (x >= -4 && x < 17) {
-    if (x < 0) { /* 0.000ddd */
-      memcpy(o, "0.0000", (size_t)(1 - x));
-      o += 1 - x;
-      memcpy(o, d, (size_t)len);
-      o += len;
-    } else if (len <= x + 1) { /* ddd000 */
-      memcpy(o, d, (size_t)len);
-      o += len;
-      memset(o, '0', (size_t)(x + 1 - len));
-      o += x + 1 - len;
-    } else { /* dd.ddd */
-      memcpy(o, d, (size_t)x + 1);
-      o += x + 1;
-      *o++ = '.';
-      memcpy(o, d + x + 1, (size_t)(len - x - 1));
-      o += len - x - 1;
-    }
-    return (size_t)(o - out);
+  int len = digit_count(f), x = e + len - 1; /* x: the exponent of the first digit */
+  if (x >= -4 && x < 0) { /* 0.000ddd */
+    memcpy(out, "0.0000", 6);
+    write_digits(out + 1 - x + len, f);
+    return (size_t)(1 - x + len);
   }
-  *o++ = d[0];
-  if (len > 1) {
-    *o++ = '.';
-    memcpy(o, d + 1, (size_t)len - 1);
-    o += len - 1;
+  if (x >= 0 && x < 17 && len <= x + 1) { /* ddd000 */
+    write_digits(out + len, f);
+    memset(out + len, '0', (size_t)(x + 1 - len));
+    return (size_t)x + 1;
   }
+  int point = x >= 0 && x < 17 ? x + 1 : 1; /* digits before the point */
+  write_digits(out + 1 + len, f);
+  for (int i = 0; i < point; i++) /* at most 17 bytes: no call to memmove */
+    out[i] = out[i + 1];
+  out[point] = '.';
+  size_t n = (size_t)len + (len > point);
+  if (x >= 0 && x < 17)
+    return n;
+  if (len == 1) /* d, not "d." */
+    n = 1;
+  char *o = out + n;
   *o++ = 'e';
   *o++ = x < 0 ? '-' : '+';
   unsigned ax = (unsigned)(x < 0 ? -x : x);
