@@ -107,9 +107,9 @@ static bool stream(cli *c, const cli_grid *g, const cli_evaluator *ev, size_t na
                    rows_writer *w, progress *prog) {
   size_t most = ev->kern ? MAX_CHUNK : MAX_INTERP_CHUNK;
   size_t cap = g->npts < most ? g->npts : most;
-  double *pts = malloc((cap ? cap : 1) * (g->naxes + nalgo) * sizeof *pts);
-  double *res = pts + (cap ? cap : 1) * g->naxes;
-  bool ok = pts != NULL;
+  double *pts = malloc((cap ? cap : 1) * g->naxes * sizeof *pts);
+  double *res = malloc((cap ? cap : 1) * nalgo * sizeof *res);
+  bool ok = pts && res;
   tlop_ctx_set_warn_once(c->ctx, 1); /* each algorithm warns as for one call */
   for (size_t first = 0, k = FIRST_CHUNK; ok && first < g->npts; first += k, k *= 2) {
     k = k < cap ? k : cap;
@@ -134,6 +134,7 @@ static bool stream(cli *c, const cli_grid *g, const cli_evaluator *ev, size_t na
     }
   }
   free(pts);
+  free(res);
   if (!ok)
     return false;
   tlop_ctx_set_warn_once(c->ctx, 0);
