@@ -151,6 +151,11 @@ TLOP_API void tlop_ctx_set_warn_once(tlop_ctx *ctx, int warn_once);
 TLOP_API int tlop_ctx_errors(const tlop_ctx *ctx);
 
 /* ---- models ---- */
+/* Reads a whole input file as every command reads its inputs ("-": standard input): a
+ * FIFO, a device, a directory or a file over 256 MiB is refused with a diagnostic
+ * (TLOP_ERR_IO). The text is NUL-terminated; free it with free(). tlop_load_file reads
+ * through it too, so `tlop_load_file(ctx, "-", …)` loads a model from standard input. */
+TLOP_API tlop_status tlop_read_file(tlop_ctx *ctx, const char *path, char **text, size_t *len);
 TLOP_API tlop_status tlop_load_file(tlop_ctx *ctx, const char *path, tlop_model **out);
 TLOP_API tlop_status tlop_load_source(tlop_ctx *ctx, const char *name, const char *text, size_t len,
                              tlop_model **out);

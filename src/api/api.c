@@ -126,6 +126,17 @@ int tlop_ctx_errors(const tlop_ctx *ctx) { return ctx->errors; }
 
 /* ---- models ---- */
 
+tlop_status tlop_read_file(tlop_ctx *ctx, const char *path, char **text, size_t *len) {
+  *text = NULL;
+  *len = 0;
+  if (!path)
+    return TLOP_ERR_ARG;
+  const char *why = file_read(NULL, path, text, len);
+  if (why)
+    diag_error(ctx, (span){0}, "cannot read '%s': %s", path, why);
+  return why ? TLOP_ERR_IO : TLOP_OK;
+}
+
 tlop_status tlop_load_file(tlop_ctx *ctx, const char *path, tlop_model **out) {
   *out = NULL;
   if (!path)

@@ -74,6 +74,15 @@ void sb_printf(strbuf *b, const char *fmt, ...) TLOP_PRINTF(2, 3);
 void sb_vprintf(strbuf *b, const char *fmt, va_list ap);
 char *sb_take(strbuf *b); /* hands the malloc'd string over; "" when empty */
 
+/* Largest input file read (hostile inputs: /dev/zero, huge or sparse files). */
+#define FILE_MAX_MIB 256
+/* Reads a whole input file ("-": standard input), NUL-terminated, into `ar` (NULL: into
+ * malloc'd memory). Every input of every command comes through here: what is not a
+ * regular file (a FIFO, a device, a directory) and what holds more than FILE_MAX_MIB are
+ * refused before a byte is read, so no input hangs or fills the memory. NULL on success,
+ * else why it failed (a static string). */
+const char *file_read(arena *ar, const char *path, char **text, size_t *len);
+
 /* A monotonic clock, in seconds: deadlines. */
 double clock_seconds(void);
 

@@ -239,8 +239,10 @@ int cmd_best(cli *c, int argc, char **argv);
 int cmd_plot(cli *c, int argc, char **argv);
 
 /* ---- gnuplot.c: figures through gnuplot (plot, validate --plot) ---- */
+/* Whether `path` names a figure (.svg or .png) that can be written; says why not. */
+bool gp_output_ok(const char *cmd, const char *path);
 /* gnuplot with the terminal of path's extension (.svg, .png) set to write there; NULL after
- * a message (no gnuplot, another extension). */
+ * a message (no gnuplot, another extension, an output that cannot be written). */
 FILE *gp_open(const char *cmd, const char *path);
 /* Ends the figure; false after a message when gnuplot failed. */
 bool gp_close(FILE *g, const char *cmd, const char *path);

@@ -585,21 +585,10 @@ int cmd_lint(cli *c, int argc, char **argv) {
   if (!format_arg("lint", "--format", c->o.format, &f))
     return EXIT_USAGE;
   const char *path = argv[optind];
-  FILE *in = fopen(path, "rb");
-  if (!in) {
-    fprintf(stderr, "tlop lint: cannot read '%s': %s\n", path, strerror(errno));
+  char *text;
+  size_t len;
+  if (tlop_read_file(c->ctx, path, &text, &len) != TLOP_OK)
     return EXIT_INPUT;
-  }
-  char *text = NULL;
-  size_t len = 0, cap = 0;
-  for (size_t got = 1; got;) {
-    if (len + 1 >= cap && !(text = realloc(text, cap = cap * 2 + 4096)))
-      abort();
-    got = fread(text + len, 1, cap - len - 1, in);
-    len += got;
-  }
-  text[len] = 0;
-  fclose(in);
   tlop_catalog *cat = NULL;
   tlop_tuning *t = NULL;
   rc = EXIT_INPUT;
