@@ -193,6 +193,13 @@ TLOP_API tlop_status tlop_expr_parse(tlop_model *model, const char *text, const 
  * fit the kind of the parameter it binds (P: count = 3us). */
 TLOP_API tlop_status tlop_algorithm_expr(tlop_model *model, const char *name, const tlop_env *env,
                                          tlop_expr **out);
+/* The names of the free variables EXPR uses (sum indices excluded), each once, and the
+ * channels its transfers name (NULL for the default channel); the arrays live as long as
+ * the model. */
+TLOP_API size_t tlop_expr_variables(const tlop_expr *expr, const char ***names);
+TLOP_API size_t tlop_expr_channels(const tlop_expr *expr, const char ***names);
+/* The edit distance of two names (Levenshtein; 99 past 40 bytes), for "did you mean". */
+TLOP_API unsigned tlop_name_distance(const char *a, const char *b);
 /* Does the model (its file or an import) declare a `param` of this name? */
 TLOP_API int tlop_model_has_param(const tlop_model *model, const char *name);
 /* Does a function or algorithm of the model have an operator parameter of this name? */

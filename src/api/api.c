@@ -385,6 +385,30 @@ tlop_status tlop_simplify(const tlop_expr *expr, const tlop_simp_opts *opts, tlo
   return TLOP_OK;
 }
 
+/* The names of expr's variables (`channels` false) or channels, as an array of the model. */
+static size_t expr_names(const tlop_expr *expr, bool channels, const char ***names) {
+  ir_names vars = {0}, chans = {0};
+  const ir_node *root = expr->node;
+  ir_collect_names(&root, 1, &vars, &chans);
+  ir_names *want = channels ? &chans : &vars;
+  const char **arr = arena_alloc(expr->model->ctx->ar, (want->n + 1) * sizeof *arr);
+  for (size_t i = 0; i < want->n; i++)
+    arr[i] = want->v[i] ? want->v[i]->name : NULL;
+  size_t n = want->n;
+  free(vars.v);
+  free(chans.v);
+  *names = arr;
+  return n;
+}
+
+size_t tlop_expr_variables(const tlop_expr *expr, const char ***names) {
+  return expr_names(expr, false, names);
+}
+
+size_t tlop_expr_channels(const tlop_expr *expr, const char ***names) {
+  return expr_names(expr, true, names);
+}
+
 tlop_status tlop_expr_parse(tlop_model *model, const char *text, const tlop_env *env,
                             tlop_expr **out) {
   return expr_of_text(model, text, env, false, out);

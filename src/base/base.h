@@ -83,6 +83,9 @@ char *sb_take(strbuf *b); /* hands the malloc'd string over; "" when empty */
  * else why it failed (a static string). */
 const char *file_read(arena *ar, const char *path, char **text, size_t *len);
 
+/* Edit distance of two names (Levenshtein), 99 past 40 bytes: "did you mean". */
+unsigned name_distance(const char *a, const char *b);
+
 /* A monotonic clock, in seconds: deadlines. */
 double clock_seconds(void);
 

@@ -411,3 +411,29 @@ const char *file_read(arena *ar, const char *path, char **text, size_t *len) {
     close(fd);
   return why;
 }
+
+unsigned name_distance(const char *a, const char *b) {
+  size_t n = strlen(b);
+  if (strlen(a) > 40 || n > 40)
+    return 99;
+  unsigned row[41];
+  for (size_t j = 0; j <= n; j++)
+    row[j] = (unsigned)j;
+  for (size_t i = 1; a[i - 1]; i++) {
+    unsigned diag = row[0];
+    row[0] = (unsigned)i;
+    for (size_t j = 1; j <= n; j++) {
+      unsigned up = row[j];
+      unsigned best = diag + (a[i - 1] != b[j - 1]);
+      if (row[j] + 1 < best)
+        best = row[j] + 1;
+      if (row[j - 1] + 1 < best)
+        best = row[j - 1] + 1;
+      row[j] = best;
+      diag = up;
+    }
+  }
+  return row[n];
+}
+
+unsigned tlop_name_distance(const char *a, const char *b) { return name_distance(a, b); }

@@ -49,6 +49,10 @@ typedef struct cli {
 /* The exit status of a failed command: 2 after a bad option value (with the hint to
  * --help), else 1. */
 int cli_failed(cli *c);
+/* Every name of --set is a param of the model or a variable of one of the expressions
+ * built from texts (an algorithm's parameters count, used or not): else a misuse, with
+ * the nearest such name ("did you mean"). A misspelt name would be ignored silently. */
+bool cli_check_sets(cli *c, tlop_model *m, char *const *texts, tlop_expr *const *exprs, size_t n);
 /* Reports a bad option value ("tlop CMD: …"); the command then fails with exit 2. */
 void cli_misuse(cli *c, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
 

@@ -190,7 +190,7 @@ static bool grid_costs_skipping(cli *c, tlop_model *m, const char *file, char **
     if (!(exprs[a] = cli_expr(c, m, names[a], env, false)))
       return false;
   }
-  if (!cli_evaluator_open(c, ev, exprs, ncand, pf, env, g))
+  if (!cli_check_sets(c, m, names, exprs, ncand) || !cli_evaluator_open(c, ev, exprs, ncand, pf, env, g))
     return false;
   refusals r = {false, NULL};
   tlop_ctx_set_diag(c->ctx, collect_errors, &r);

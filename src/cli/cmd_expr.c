@@ -79,7 +79,8 @@ static bool job_open(cli *c, job *j, tlop_model *model, const char *text, bool p
   memset(j, 0, sizeof *j);
   if (!(j->model = model) || !(j->env = cli_env(c, j->model)))
     return false;
-  if (!(j->expr = cli_expr(c, j->model, text, symbolic ? NULL : j->env, symbolic)))
+  if (!(j->expr = cli_expr(c, j->model, text, symbolic ? NULL : j->env, symbolic)) ||
+      (!symbolic && !cli_check_sets(c, j->model, (char *const *)&text, &j->expr, 1)))
     return false;
   return !platform || (j->pf = cli_platform(c, j->model)) != NULL;
 }

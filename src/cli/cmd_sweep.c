@@ -169,7 +169,7 @@ int cmd_sweep(cli *c, int argc, char **argv) {
     if (!(exprs[a] = cli_expr(c, m, algos[a], env, false)))
       goto done;
   }
-  if (!cli_evaluator_open(c, &ev, exprs, nalgo, pf, env, &g))
+  if (!cli_check_sets(c, m, algos, exprs, nalgo) || !cli_evaluator_open(c, &ev, exprs, nalgo, pf, env, &g))
     goto done;
   size_t chunk = ev.kern ? JIT_CHUNK : CHUNK;
   for (size_t a = 0; a < nalgo; a++) {

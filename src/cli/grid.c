@@ -158,7 +158,7 @@ bool cli_grid_costs(cli *c, tlop_model *m, const char *file, char **algos, size_
     if (!(exprs[a] = cli_expr(c, m, algos[a], env, false)))
       return false;
   }
-  if (!cli_evaluator_open(c, ev, exprs, n, pf, env, g))
+  if (!cli_check_sets(c, m, algos, exprs, n) || !cli_evaluator_open(c, ev, exprs, n, pf, env, g))
     return false;
   for (size_t a = 0; a < n; a++)
     if (cli_evaluator_run(ev, a, g->pts, g->npts, res + a * g->npts) != TLOP_OK)

@@ -176,32 +176,8 @@ static kind mul_kind(kind a, kind b, int sign) {
 
 /* ---- names ---- */
 
-static unsigned edit_distance(const char *a, const char *b) {
-  size_t n = strlen(b);
-  if (strlen(a) > 40 || n > 40)
-    return 99;
-  unsigned row[41];
-  for (size_t j = 0; j <= n; j++)
-    row[j] = (unsigned)j;
-  for (size_t i = 1; a[i - 1]; i++) {
-    unsigned diag = row[0];
-    row[0] = (unsigned)i;
-    for (size_t j = 1; j <= n; j++) {
-      unsigned up = row[j];
-      unsigned best = diag + (a[i - 1] != b[j - 1]);
-      if (row[j] + 1 < best)
-        best = row[j] + 1;
-      if (row[j - 1] + 1 < best)
-        best = row[j - 1] + 1;
-      row[j] = best;
-      diag = up;
-    }
-  }
-  return row[n];
-}
-
 static void consider(const char *name, const char *cand, const char **best, unsigned *dist) {
-  unsigned d = edit_distance(name, cand);
+  unsigned d = name_distance(name, cand);
   size_t len = strlen(name);
   /* replacing every letter of a name does not make a near name: b is not m; of two as
    * near, the first in alphabetical order, whatever the order of the tables */
