@@ -37,6 +37,12 @@ static tab_table *read_table(tlop_ctx *ctx, const char *path, span from, tab_kin
     tab_free(t);
     return NULL;
   }
+  size_t nonzero = 0, n = (size_t)t->nrows * (size_t)t->ncols;
+  while (nonzero < n && t->v[nonzero] == 0)
+    nonzero++;
+  if (nonzero == n)
+    diag_warning(ctx, from, "every value of the table '%s' is 0: each cost it prices is 0 s",
+                 path);
   return t;
 }
 
