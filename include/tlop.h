@@ -132,6 +132,8 @@ TLOP_API void tlop_ctx_set_max_unroll(tlop_ctx *ctx, double max_unroll);
 TLOP_API void tlop_ctx_set_max_print(tlop_ctx *ctx, double max_print);
 /* Most stages one explained breakdown may have (default 1e5). */
 TLOP_API void tlop_ctx_set_max_stages(tlop_ctx *ctx, double max_stages);
+/* Most points one grid axis may have (tlop_axis_parse, default 1e8). */
+TLOP_API void tlop_ctx_set_max_points(tlop_ctx *ctx, double max_points);
 /* Most rows (message sizes, default 1e7) and value columns (τ or operators, default 1e5)
  * of a parameter table; a larger table is refused as not a measured one. */
 TLOP_API void tlop_ctx_set_max_table_rows(tlop_ctx *ctx, double max_rows);
@@ -244,6 +246,10 @@ TLOP_API void tlop_platform_free(tlop_platform *pf);
  * table lacks: what `tlop check` can say before anything is evaluated. */
 TLOP_API tlop_status tlop_platform_check_operators(const tlop_platform *pf, tlop_model *model,
                                                    const tlop_env *env);
+/* As tlop_platform_check_operators, and every channel those algorithms name (L[ib](m, 1))
+ * is one of the platform's: for the platform they are known to run on. */
+TLOP_API tlop_status tlop_platform_check_algorithms(const tlop_platform *pf, tlop_model *model,
+                                                    const tlop_env *env);
 
 /* ---- evaluation ---- */
 TLOP_API tlop_status tlop_eval(const tlop_expr *expr, const tlop_platform *pf, const tlop_env *env,

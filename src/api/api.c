@@ -41,6 +41,7 @@ tlop_ctx *tlop_ctx_new(void) {
   ctx->max_print = 1e6;
   ctx->max_stages = 1e5;
   ctx->max_table_rows = TAB_DEFAULT_LIMITS.max_rows;
+  ctx->max_axis_points = 1e8;
   ctx->max_table_cols = TAB_DEFAULT_LIMITS.max_cols;
   return ctx;
 }
@@ -109,6 +110,7 @@ void tlop_ctx_set_max_depth(tlop_ctx *ctx, double max_depth) {
 void tlop_ctx_set_max_unroll(tlop_ctx *ctx, double max_unroll) { ctx->max_unroll = max_unroll; }
 void tlop_ctx_set_max_print(tlop_ctx *ctx, double max_print) { ctx->max_print = max_print; }
 void tlop_ctx_set_max_stages(tlop_ctx *ctx, double max_stages) { ctx->max_stages = max_stages; }
+void tlop_ctx_set_max_points(tlop_ctx *ctx, double max_points) { ctx->max_axis_points = max_points; }
 void tlop_ctx_set_max_table_rows(tlop_ctx *ctx, double max_rows) { ctx->max_table_rows = max_rows; }
 void tlop_ctx_set_max_table_cols(tlop_ctx *ctx, double max_cols) { ctx->max_table_cols = max_cols; }
 void tlop_ctx_set_strict(tlop_ctx *ctx, int strict) { ctx->strict = strict != 0; }
@@ -544,8 +546,13 @@ tlop_status tlop_eval_batch(const tlop_expr *expr, const tlop_platform *pf, cons
 
 /* ---- grids ---- */
 
-/* Most points one axis may have. */
-#define AXIS_MAX_POINTS 100000000.0
+/* A value of an axis as the user writes it: a size in bytes with its unit. */
+static void axis_value_text(char *buf, size_t n, double v, kind k) {
+  if (kind_eq(k, KIND_SIZE))
+    tlop_format_size(buf, n, v);
+  else
+    fmt_double(buf, n, v);
+}
 
 tlop_status tlop_axis_parse(tlop_ctx *ctx, const char *spec, tlop_axis *out) {
   memset(out, 0, sizeof *out);
@@ -625,9 +632,9 @@ tlop_status tlop_axis_parse(tlop_ctx *ctx, const char *spec, tlop_axis *out) {
       } else {
         count = op == '*' ? floor(log(hi / lo) / log(step) + 1e-9) + 1
                           : floor((hi - lo) / step + 1e-9) + 1;
-        if (!(count <= AXIS_MAX_POINTS)) {
-          diag_error(ctx, (span){0}, "grid axis '%s' has more than %.0f points", spec,
-                     AXIS_MAX_POINTS);
+        if (!(count <= ctx->max_axis_points)) {
+          diag_error(ctx, (span){0}, "grid axis '%s' has more than %.0f points (--max-points)",
+                     spec, ctx->max_axis_points);
           st = TLOP_ERR_LIMIT;
         }
       }
@@ -635,6 +642,14 @@ tlop_status tlop_axis_parse(tlop_ctx *ctx, const char *spec, tlop_axis *out) {
     for (double i = 0; st == TLOP_OK && i < count; i++) {
       double v = op == '*' ? lo * pow(step, i) : lo + i * step;
       VEC_PUSH(out->values, out->count, cap, v);
+    }
+    double last = out->count ? out->values[out->count - 1] : hi;
+    if (st == TLOP_OK && fabs(last - hi) > 1e-9 * fabs(hi)) {
+      char end[48], stop[48];
+      axis_value_text(end, sizeof end, hi, k);
+      axis_value_text(stop, sizeof stop, last, k);
+      diag_warning(ctx, (span){0}, "grid axis '%s' stops at %s: its end, %s, is not a whole "
+                   "number of steps from its start", spec, stop, end);
     }
     (void)ks;
   }

@@ -175,6 +175,7 @@ struct tlop_ctx {
   double max_print;      /* most nodes an expression printed as a tree may have */
   double max_stages;     /* most rows of an explained breakdown */
   double max_table_rows; /* most rows (message sizes) of a parameter table */
+  double max_axis_points; /* most points of a grid axis (tlop_axis_parse) */
   double max_table_cols; /* most value columns (τ, operators) of a parameter table */
   bool strict;           /* warnings are errors */
   bool warn_once;        /* extrapolations reported once over several calls: */

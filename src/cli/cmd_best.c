@@ -573,6 +573,22 @@ static const struct option lint_opts[] = {{"format", required_argument, 0, 'f'},
                                           {"mpich-version", required_argument, 0, 'V'},
                                           {0, 0, 0, 0}};
 
+/* Whether the catalogue lists the collective; else says so, with those it lists. */
+static bool known_collective(cli *c, const tlop_catalog *cat, const char *collective) {
+  const tlop_catalog_entry *e;
+  size_t n = tlop_catalog_entries(cat, &e);
+  for (size_t i = 0; i < n; i++)
+    if (!strcmp(e[i].collective, collective))
+      return true;
+  fprintf(stderr, "tlop lint: unknown collective '%s' (--collective takes", collective);
+  for (size_t i = 0; i < n; i++)
+    if (i == 0 || strcmp(e[i].collective, e[i - 1].collective))
+      fprintf(stderr, "%s %s", i ? "," : "", e[i].collective);
+  fputs(")\n", stderr);
+  c->misused = true;
+  return false;
+}
+
 int cmd_lint(cli *c, int argc, char **argv) {
   bo = (best_opts){.collective = "bcast"};
   cli_allow(c, "");
@@ -592,7 +608,10 @@ int cmd_lint(cli *c, int argc, char **argv) {
   tlop_catalog *cat = NULL;
   tlop_tuning *t = NULL;
   rc = EXIT_INPUT;
-  if (tlop_catalog_open(c->ctx, bo.catalog, &cat) == TLOP_OK &&
+  bool opened = tlop_catalog_open(c->ctx, bo.catalog, &cat) == TLOP_OK;
+  if (opened && !known_collective(c, cat, bo.collective))
+    rc = cli_failed(c);
+  else if (opened &&
       tlop_tuning_read(c->ctx, cat, bo.collective,
                        &(tlop_tuning_target){f, TLOP_RANKS_ANY, bo.mpich_version}, path, text, len,
                        &t) == TLOP_OK) {

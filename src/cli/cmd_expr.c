@@ -30,19 +30,23 @@ int cmd_check(cli *c, int argc, char **argv) {
     }
     /* --set, --platform and --params are checked too: the values parse, the platform
      * exists, the tables read; every platform's gamma table has the operators the file's
-     * algorithms reduce with (their defaults, or --set's) */
+     * algorithms reduce with (their defaults, or --set's). The platform the algorithms
+     * are known to run on (--platform, or the file's only one) has their channels too. */
     tlop_env *env = cli_env(c, m);
     ok &= env != NULL;
     const char **names;
     size_t n = tlop_model_platforms(m, &names);
+    bool named = c->o.platform || c->o.nparams;
     for (size_t j = 0; j <= n; j++) {
       tlop_platform *pf = NULL;
       if (j < n)
         ok &= tlop_platform_open(m, names[j], &pf) == TLOP_OK;
-      else if (c->o.platform || c->o.nparams)
+      else if (named)
         ok &= (pf = cli_platform(c, m)) != NULL;
+      bool known = j == n || (n == 1 && !named);
       if (pf && env)
-        ok &= tlop_platform_check_operators(pf, m, env) == TLOP_OK;
+        ok &= (known ? tlop_platform_check_algorithms : tlop_platform_check_operators)(pf, m, env) ==
+              TLOP_OK;
       tlop_platform_free(pf);
     }
     tlop_env_free(env);

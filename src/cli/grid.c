@@ -44,8 +44,12 @@ static double *grid_points(const tlop_axis *axes, size_t naxes, size_t *count) {
 }
 
 int cli_take_grid(cli *c, int opt, const char *arg) {
-  if (opt == 'Z')
-    return cli_limit_value(c, "--max-points", arg, &c->o.max_points) ? 1 : -1;
+  if (opt == 'Z') {
+    if (!cli_limit_value(c, "--max-points", arg, &c->o.max_points))
+      return -1;
+    tlop_ctx_set_max_points(c->ctx, c->o.max_points); /* and so for one axis */
+    return 1;
+  }
   if (opt != 'g')
     return cli_take_engine(c, opt, arg);
   c->o.grids = realloc((void *)c->o.grids, (c->o.ngrids + 1) * sizeof *c->o.grids);

@@ -262,8 +262,10 @@ static bool check_node(const tlop_platform *pf, const ir_node *n, bool channels)
 
 bool pf_check_expr(const tlop_platform *pf, const ir_node *n) { return check_node(pf, n, true); }
 
-tlop_status tlop_platform_check_operators(const tlop_platform *pf, tlop_model *model,
-                                          const tlop_env *env) {
+/* The algorithms of the model against pf: the operators of its gamma table, and with
+ * `channels` the channels too. */
+static tlop_status check_algorithms(const tlop_platform *pf, tlop_model *model,
+                                    const tlop_env *env, bool channels) {
   bool ok = true;
   for (size_t a = 0; a < model->nalgos; a++) {
     ast_decl *fn = ptrmap_get(&model->funcs, ctx_sym(pf->ctx, model->algos[a]));
@@ -271,7 +273,17 @@ tlop_status tlop_platform_check_operators(const tlop_platform *pf, tlop_model *m
     for (int i = 0; i < fn->nargs; i++)
       bound &= fn->args[i]->k.tag != K_OP || fn->args[i]->dflt || env_op(env, fn->args[i]->name);
     ir_node *body = bound ? lower_function(model, fn, env) : NULL;
-    ok &= !body || check_node(pf, body, false);
+    ok &= !body || check_node(pf, body, channels);
   }
   return ok ? TLOP_OK : TLOP_ERR_EVAL;
+}
+
+tlop_status tlop_platform_check_operators(const tlop_platform *pf, tlop_model *model,
+                                          const tlop_env *env) {
+  return check_algorithms(pf, model, env, false);
+}
+
+tlop_status tlop_platform_check_algorithms(const tlop_platform *pf, tlop_model *model,
+                                           const tlop_env *env) {
+  return check_algorithms(pf, model, env, true);
 }
