@@ -109,6 +109,12 @@ static int utf8_width(const char *s) {
   return w;
 }
 
+/* The spaces that right-align s in a column `width` characters wide. */
+static int room(int width, const char *s) {
+  int w = width - utf8_width(s);
+  return w > 0 ? w : 0;
+}
+
 static const char *unit_of(tlop_kind k) {
   return k == TLOP_KIND_TIME ? "s" : k == TLOP_KIND_SIZE ? "B" : "";
 }
@@ -218,7 +224,14 @@ int cmd_explain(cli *c, int argc, char **argv) {
     char *label = cli_platform_label(c, j.pf);
     fprintf(out, "%s on platform %s\n\n", call, label ? label : tlop_platform_name(j.pf));
     free(label);
-    fprintf(out, "%-8s  %-44s  %16s  %12s\n", "stage", "expression", "cost", "cumulative");
+    /* the expression column as wide as its widest row: a long one would push its row's
+     * costs out of their columns */
+    int width = 44;
+    for (size_t i = 0; i < n; i++) {
+      int w = utf8_width(rows[i].expr) + (rows[i].label ? utf8_width(rows[i].label) + 2 : 0);
+      width = w > width ? w : width;
+    }
+    fprintf(out, "%-8s  %-*s  %16s  %12s\n", "stage", width, "expression", "cost", "cumulative");
     for (size_t i = 0; i < n; i++) {
       char cost[48], cum[48], each[96];
       cli_fmt_value(cost, sizeof cost, rows[i].cost, TLOP_KIND_TIME);
@@ -232,9 +245,10 @@ int cmd_explain(cli *c, int argc, char **argv) {
         snprintf(label, sizeof label, "%s: ", rows[i].label);
       fprintf(out, "%-8s  %s%s", rows[i].index, label, rows[i].expr);
       /* Pad by characters, not bytes: the expressions are UTF-8 (∥, ·). */
-      for (int w = utf8_width(label) + utf8_width(rows[i].expr); w < 44; w++)
+      for (int w = utf8_width(label) + utf8_width(rows[i].expr); w < width; w++)
         fputc(' ', out);
-      fprintf(out, "  %16s  %12s\n", each, cum);
+      /* "3 × 1.2 µs": right-aligned by characters too */
+      fprintf(out, "  %*s%s  %*s%s\n", room(16, each), "", each, room(12, cum), "", cum);
     }
     char total[48];
     cli_fmt_value(total, sizeof total, n ? rows[n - 1].cumulative : 0, TLOP_KIND_TIME);

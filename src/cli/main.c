@@ -46,9 +46,44 @@ static void usage(FILE *f) {
   fprintf(f, "\n'tlop COMMAND --help' describes a command. Options: --help, --version.\n");
 }
 
+#define PUSH(arr, n, v)                                                          \
+  do {                                                                           \
+    arr = realloc((void *)arr, ((n) + 1) * sizeof *arr);                         \
+    if (!arr)                                                                    \
+      abort();                                                                   \
+    arr[(n)++] = (v);                                                            \
+  } while (0)
+
+/* The warnings printed so far: a sweep or best evaluates its algorithms in many calls,
+ * each of which may raise the same warning; it is printed once. */
+static char **warnings_printed;
+static size_t nwarnings_printed;
+
+static bool repeated_warning; /* and its notes are not printed either */
+
 void cli_print_diag(void *user, const tlop_diag *d) {
   (void)user;
+  if (d->severity == TLOP_NOTE && repeated_warning)
+    return;
+  repeated_warning = false;
+  if (d->severity == TLOP_WARNING) {
+    for (size_t i = 0; i < nwarnings_printed; i++)
+      if (!strcmp(warnings_printed[i], d->text)) {
+        repeated_warning = true;
+        return;
+      }
+    char *copy = strdup(d->text);
+    if (!copy)
+      abort();
+    PUSH(warnings_printed, nwarnings_printed, copy);
+  }
   fputs(d->text, stderr);
+}
+
+static void forget_warnings(void) {
+  for (size_t i = 0; i < nwarnings_printed; i++)
+    free(warnings_printed[i]);
+  free(warnings_printed);
 }
 
 int cli_usage_error(const char *cmd, const char *fmt, ...) {
@@ -60,14 +95,6 @@ int cli_usage_error(const char *cmd, const char *fmt, ...) {
   va_end(ap);
   return EXIT_USAGE;
 }
-
-#define PUSH(arr, n, v)                                                          \
-  do {                                                                           \
-    arr = realloc((void *)arr, ((n) + 1) * sizeof *arr);                         \
-    if (!arr)                                                                    \
-      abort();                                                                   \
-    arr[(n)++] = (v);                                                            \
-  } while (0)
 
 void cli_allow(cli *c, const char *letters) { c->allowed = letters; }
 
@@ -456,6 +483,7 @@ int main(int argc, char **argv) {
     free((void *)c.o.params);
     free((void *)c.o.sets);
     free((void *)c.o.grids);
+    forget_warnings();
     return rc;
   }
   fprintf(stderr, "tlop: unknown command '%s'\n", name);

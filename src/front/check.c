@@ -458,8 +458,10 @@ static kind check_call(chk_state *c, ast_expr *e, const scope *sc) {
   } else if (b) {
     if (n < b->min || n > b->max) {
       if (b->min == b->max)
-        error_at(c, e->sp, "%s takes %d argument%s, but %d %s given", b->name, b->min,
-                 b->min == 1 ? "" : "s", n, n == 1 ? "is" : "are");
+        error_at(c, e->sp, "%s takes %d argument%s, but %d %s given%s", b->name, b->min,
+                 b->min == 1 ? "" : "s", n, n == 1 ? "is" : "are",
+                 /* log(P) is what a reader of the papers writes for log₂ P */
+                 !strcmp(b->name, "log") && n == 1 ? " (log(BASE, x); log₂ x is log2(x))" : "");
       else
         error_at(c, e->sp, "%s takes at least %d arguments, but %d %s given", b->name, b->min,
                  n, n == 1 ? "is" : "are");
