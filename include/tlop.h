@@ -137,6 +137,8 @@ TLOP_API void tlop_ctx_set_max_unroll(tlop_ctx *ctx, double max_unroll);
 TLOP_API void tlop_ctx_set_max_print(tlop_ctx *ctx, double max_print);
 /* Most stages one explained breakdown may have (default 1e5). */
 TLOP_API void tlop_ctx_set_max_stages(tlop_ctx *ctx, double max_stages);
+/* Most points one grid axis may have (tlop_axis_parse, default 1e8). */
+TLOP_API void tlop_ctx_set_max_points(tlop_ctx *ctx, double max_points);
 /* Most rows (message sizes, default 1e7) and value columns (τ or operators, default 1e5)
  * of a parameter table; a larger table is refused as not a measured one. */
 TLOP_API void tlop_ctx_set_max_table_rows(tlop_ctx *ctx, double max_rows);
@@ -161,6 +163,11 @@ TLOP_API void tlop_ctx_set_warn_group(tlop_ctx *ctx, size_t group);
 TLOP_API int tlop_ctx_errors(const tlop_ctx *ctx);
 
 /* ---- models ---- */
+/* Reads a whole input file as every command reads its inputs ("-": standard input): a
+ * FIFO, a device, a directory or a file over 256 MiB is refused with a diagnostic
+ * (TLOP_ERR_IO). The text is NUL-terminated; free it with free(). tlop_load_file reads
+ * through it too, so `tlop_load_file(ctx, "-", …)` loads a model from standard input. */
+TLOP_API tlop_status tlop_read_file(tlop_ctx *ctx, const char *path, char **text, size_t *len);
 TLOP_API tlop_status tlop_load_file(tlop_ctx *ctx, const char *path, tlop_model **out);
 TLOP_API tlop_status tlop_load_source(tlop_ctx *ctx, const char *name, const char *text, size_t len,
                              tlop_model **out);
@@ -198,6 +205,13 @@ TLOP_API tlop_status tlop_expr_parse(tlop_model *model, const char *text, const 
  * fit the kind of the parameter it binds (P: count = 3us). */
 TLOP_API tlop_status tlop_algorithm_expr(tlop_model *model, const char *name, const tlop_env *env,
                                          tlop_expr **out);
+/* The names of the free variables EXPR uses (sum indices excluded), each once, and the
+ * channels its transfers name (NULL for the default channel); the arrays live as long as
+ * the model. */
+TLOP_API size_t tlop_expr_variables(const tlop_expr *expr, const char ***names);
+TLOP_API size_t tlop_expr_channels(const tlop_expr *expr, const char ***names);
+/* The edit distance of two names (Levenshtein; 99 past 40 bytes), for "did you mean". */
+TLOP_API unsigned tlop_name_distance(const char *a, const char *b);
 /* Does the model (its file or an import) declare a `param` of this name? */
 TLOP_API int tlop_model_has_param(const tlop_model *model, const char *name);
 /* Does a function or algorithm of the model have an operator parameter of this name? */
@@ -242,6 +256,10 @@ TLOP_API void tlop_platform_free(tlop_platform *pf);
  * table lacks: what `tlop check` can say before anything is evaluated. */
 TLOP_API tlop_status tlop_platform_check_operators(const tlop_platform *pf, tlop_model *model,
                                                    const tlop_env *env);
+/* As tlop_platform_check_operators, and every channel those algorithms name (L[ib](m, 1))
+ * is one of the platform's: for the platform they are known to run on. */
+TLOP_API tlop_status tlop_platform_check_algorithms(const tlop_platform *pf, tlop_model *model,
+                                                    const tlop_env *env);
 
 /* ---- evaluation ---- */
 TLOP_API tlop_status tlop_eval(const tlop_expr *expr, const tlop_platform *pf, const tlop_env *env,

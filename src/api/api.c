@@ -41,6 +41,7 @@ tlop_ctx *tlop_ctx_new(void) {
   ctx->max_print = 1e6;
   ctx->max_stages = 1e5;
   ctx->max_table_rows = TAB_DEFAULT_LIMITS.max_rows;
+  ctx->max_axis_points = 1e8;
   ctx->max_table_cols = TAB_DEFAULT_LIMITS.max_cols;
   return ctx;
 }
@@ -111,6 +112,7 @@ void tlop_ctx_set_max_depth(tlop_ctx *ctx, double max_depth) {
 void tlop_ctx_set_max_unroll(tlop_ctx *ctx, double max_unroll) { ctx->max_unroll = max_unroll; }
 void tlop_ctx_set_max_print(tlop_ctx *ctx, double max_print) { ctx->max_print = max_print; }
 void tlop_ctx_set_max_stages(tlop_ctx *ctx, double max_stages) { ctx->max_stages = max_stages; }
+void tlop_ctx_set_max_points(tlop_ctx *ctx, double max_points) { ctx->max_axis_points = max_points; }
 void tlop_ctx_set_max_table_rows(tlop_ctx *ctx, double max_rows) { ctx->max_table_rows = max_rows; }
 void tlop_ctx_set_max_table_cols(tlop_ctx *ctx, double max_cols) { ctx->max_table_cols = max_cols; }
 void tlop_ctx_set_strict(tlop_ctx *ctx, int strict) { ctx->strict = strict != 0; }
@@ -141,6 +143,17 @@ void tlop_ctx_set_warn_group(tlop_ctx *ctx, size_t group) {
 int tlop_ctx_errors(const tlop_ctx *ctx) { return ctx->errors; }
 
 /* ---- models ---- */
+
+tlop_status tlop_read_file(tlop_ctx *ctx, const char *path, char **text, size_t *len) {
+  *text = NULL;
+  *len = 0;
+  if (!path)
+    return TLOP_ERR_ARG;
+  const char *why = file_read(NULL, path, text, len);
+  if (why)
+    diag_error(ctx, (span){0}, "cannot read '%s': %s", path, why);
+  return why ? TLOP_ERR_IO : TLOP_OK;
+}
 
 tlop_status tlop_load_file(tlop_ctx *ctx, const char *path, tlop_model **out) {
   *out = NULL;
@@ -390,6 +403,30 @@ tlop_status tlop_simplify(const tlop_expr *expr, const tlop_simp_opts *opts, tlo
   return TLOP_OK;
 }
 
+/* The names of expr's variables (`channels` false) or channels, as an array of the model. */
+static size_t expr_names(const tlop_expr *expr, bool channels, const char ***names) {
+  ir_names vars = {0}, chans = {0};
+  const ir_node *root = expr->node;
+  ir_collect_names(&root, 1, &vars, &chans);
+  ir_names *want = channels ? &chans : &vars;
+  const char **arr = arena_alloc(expr->model->ctx->ar, (want->n + 1) * sizeof *arr);
+  for (size_t i = 0; i < want->n; i++)
+    arr[i] = want->v[i] ? want->v[i]->name : NULL;
+  size_t n = want->n;
+  free(vars.v);
+  free(chans.v);
+  *names = arr;
+  return n;
+}
+
+size_t tlop_expr_variables(const tlop_expr *expr, const char ***names) {
+  return expr_names(expr, false, names);
+}
+
+size_t tlop_expr_channels(const tlop_expr *expr, const char ***names) {
+  return expr_names(expr, true, names);
+}
+
 tlop_status tlop_expr_parse(tlop_model *model, const char *text, const tlop_env *env,
                             tlop_expr **out) {
   return expr_of_text(model, text, env, false, out);
@@ -532,8 +569,13 @@ tlop_status tlop_eval_batch(const tlop_expr *expr, const tlop_platform *pf, cons
 
 /* ---- grids ---- */
 
-/* Most points one axis may have. */
-#define AXIS_MAX_POINTS 100000000.0
+/* A value of an axis as the user writes it: a size in bytes with its unit. */
+static void axis_value_text(char *buf, size_t n, double v, kind k) {
+  if (kind_eq(k, KIND_SIZE))
+    tlop_format_size(buf, n, v);
+  else
+    fmt_double(buf, n, v);
+}
 
 tlop_status tlop_axis_parse(tlop_ctx *ctx, const char *spec, tlop_axis *out) {
   memset(out, 0, sizeof *out);
@@ -613,9 +655,9 @@ tlop_status tlop_axis_parse(tlop_ctx *ctx, const char *spec, tlop_axis *out) {
       } else {
         count = op == '*' ? floor(log(hi / lo) / log(step) + 1e-9) + 1
                           : floor((hi - lo) / step + 1e-9) + 1;
-        if (!(count <= AXIS_MAX_POINTS)) {
-          diag_error(ctx, (span){0}, "grid axis '%s' has more than %.0f points", spec,
-                     AXIS_MAX_POINTS);
+        if (!(count <= ctx->max_axis_points)) {
+          diag_error(ctx, (span){0}, "grid axis '%s' has more than %.0f points (--max-points)",
+                     spec, ctx->max_axis_points);
           st = TLOP_ERR_LIMIT;
         }
       }
@@ -623,6 +665,14 @@ tlop_status tlop_axis_parse(tlop_ctx *ctx, const char *spec, tlop_axis *out) {
     for (double i = 0; st == TLOP_OK && i < count; i++) {
       double v = op == '*' ? lo * pow(step, i) : lo + i * step;
       VEC_PUSH(out->values, out->count, cap, v);
+    }
+    double last = out->count ? out->values[out->count - 1] : hi;
+    if (st == TLOP_OK && fabs(last - hi) > 1e-9 * fabs(hi)) {
+      char end[48], stop[48];
+      axis_value_text(end, sizeof end, hi, k);
+      axis_value_text(stop, sizeof stop, last, k);
+      diag_warning(ctx, (span){0}, "grid axis '%s' stops at %s: its end, %s, is not a whole "
+                   "number of steps from its start", spec, stop, end);
     }
     (void)ks;
   }

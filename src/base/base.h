@@ -74,6 +74,18 @@ void sb_printf(strbuf *b, const char *fmt, ...) TLOP_PRINTF(2, 3);
 void sb_vprintf(strbuf *b, const char *fmt, va_list ap);
 char *sb_take(strbuf *b); /* hands the malloc'd string over; "" when empty */
 
+/* Largest input file read (hostile inputs: /dev/zero, huge or sparse files). */
+#define FILE_MAX_MIB 256
+/* Reads a whole input file ("-": standard input), NUL-terminated, into `ar` (NULL: into
+ * malloc'd memory). Every input of every command comes through here: what is not a
+ * regular file (a FIFO, a device, a directory) and what holds more than FILE_MAX_MIB are
+ * refused before a byte is read, so no input hangs or fills the memory. NULL on success,
+ * else why it failed (a static string). */
+const char *file_read(arena *ar, const char *path, char **text, size_t *len);
+
+/* Edit distance of two names (Levenshtein), 99 past 40 bytes: "did you mean". */
+unsigned name_distance(const char *a, const char *b);
+
 /* A monotonic clock, in seconds: deadlines. */
 double clock_seconds(void);
 
@@ -163,6 +175,7 @@ struct tlop_ctx {
   double max_print;      /* most nodes an expression printed as a tree may have */
   double max_stages;     /* most rows of an explained breakdown */
   double max_table_rows; /* most rows (message sizes) of a parameter table */
+  double max_axis_points; /* most points of a grid axis (tlop_axis_parse) */
   double max_table_cols; /* most value columns (τ, operators) of a parameter table */
   bool strict;           /* warnings are errors */
   bool warn_once;        /* extrapolations reported once over several calls, per group: */

@@ -2,6 +2,11 @@
  * arrays, interned symbols, pointer maps, string buffers and number formatting. */
 #include "base/base.h"
 
+#include <errno.h>
+#include <fcntl.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -333,3 +338,102 @@ double clock_seconds(void) {
   clock_gettime(CLOCK_MONOTONIC, &t);
   return (double)t.tv_sec + (double)t.tv_nsec * 1e-9;
 }
+
+#define FILE_MAX_BYTES ((size_t)FILE_MAX_MIB << 20)
+#define STRINGIFY(x) #x
+#define MIB_TEXT(n) STRINGIFY(n) " MiB"
+
+/* Reads what `fd` holds, up to `limit` bytes; `size` is the regular file's size (0 for a
+ * stream), read at once; a stream grows its buffer. One byte past either tells a file
+ * that grew, or a stream over the limit. */
+static const char *read_fd(arena *ar, int fd, size_t size, bool stream, char **text, size_t *len) {
+  size_t cap = (stream ? 64 << 10 : size + 1) + 1, n = 0;
+  char *buf = ar && !stream ? arena_alloc(ar, cap) : xmalloc(cap);
+  for (;;) {
+    if (n + 1 == cap) {
+      if (!stream || n > FILE_MAX_BYTES)
+        break;
+      buf = xrealloc(buf, cap = cap * 2 > FILE_MAX_BYTES + 2 ? FILE_MAX_BYTES + 2 : cap * 2);
+    }
+    ssize_t got = read(fd, buf + n, cap - 1 - n);
+    if (got < 0 && errno == EINTR)
+      continue;
+    if (got < 0) {
+      const char *why = strerror(errno);
+      if (!ar || stream)
+        free(buf);
+      return why;
+    }
+    if (got == 0)
+      break;
+    n += (size_t)got;
+  }
+  const char *why = NULL;
+  if (stream && n > FILE_MAX_BYTES)
+    why = "larger than " MIB_TEXT(FILE_MAX_MIB);
+  else if (!stream && n > size)
+    /* files of /proc and the like say size 0 and hold text that changes as it is read */
+    why = size == 0 ? "its size is unknown (not a file on disk)" : "the file changed while being read";
+  if (why) {
+    if (!ar || stream)
+      free(buf);
+    return why;
+  }
+  buf[n] = 0;
+  if (ar && stream) {
+    char *copy = arena_strndup(ar, buf, n);
+    free(buf);
+    buf = copy;
+  }
+  *text = buf;
+  *len = n;
+  return NULL;
+}
+
+const char *file_read(arena *ar, const char *path, char **text, size_t *len) {
+  bool from_stdin = !strcmp(path, "-");
+  /* O_NONBLOCK: opening a FIFO without a writer would wait for one */
+  int fd = from_stdin ? STDIN_FILENO : open(path, O_RDONLY | O_NONBLOCK);
+  if (fd < 0)
+    return errno == ELOOP ? "a loop of symbolic links" : strerror(errno);
+  struct stat st;
+  const char *why = NULL;
+  if (fstat(fd, &st) != 0)
+    why = strerror(errno);
+  else if (S_ISDIR(st.st_mode) || (!from_stdin && !S_ISREG(st.st_mode)))
+    why = "not a regular file";
+  else if (S_ISREG(st.st_mode) && (uintmax_t)st.st_size > FILE_MAX_BYTES)
+    why = "larger than " MIB_TEXT(FILE_MAX_MIB);
+  else
+    why = read_fd(ar, fd, S_ISREG(st.st_mode) ? (size_t)st.st_size : 0, !S_ISREG(st.st_mode),
+                  text, len);
+  if (!from_stdin)
+    close(fd);
+  return why;
+}
+
+unsigned name_distance(const char *a, const char *b) {
+  size_t n = strlen(b);
+  if (strlen(a) > 40 || n > 40)
+    return 99;
+  unsigned row[41];
+  for (size_t j = 0; j <= n; j++)
+    row[j] = (unsigned)j;
+  for (size_t i = 1; a[i - 1]; i++) {
+    unsigned diag = row[0];
+    row[0] = (unsigned)i;
+    for (size_t j = 1; j <= n; j++) {
+      unsigned up = row[j];
+      unsigned best = diag + (a[i - 1] != b[j - 1]);
+      if (row[j] + 1 < best)
+        best = row[j] + 1;
+      if (row[j - 1] + 1 < best)
+        best = row[j - 1] + 1;
+      row[j] = best;
+      diag = up;
+    }
+  }
+  return row[n];
+}
+
+unsigned tlop_name_distance(const char *a, const char *b) { return name_distance(a, b); }

@@ -49,6 +49,10 @@ typedef struct cli {
 /* The exit status of a failed command: 2 after a bad option value (with the hint to
  * --help), else 1. */
 int cli_failed(cli *c);
+/* Every name of --set is a param of the model or a variable of one of the expressions
+ * built from texts (an algorithm's parameters count, used or not): else a misuse, with
+ * the nearest such name ("did you mean"). A misspelt name would be ignored silently. */
+bool cli_check_sets(cli *c, tlop_model *m, char *const *texts, tlop_expr *const *exprs, size_t n);
 /* Reports a bad option value ("tlop CMD: …"); the command then fails with exit 2. */
 void cli_misuse(cli *c, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
 
@@ -272,8 +276,10 @@ int cmd_best(cli *c, int argc, char **argv);
 int cmd_plot(cli *c, int argc, char **argv);
 
 /* ---- gnuplot.c: figures through gnuplot (plot, validate --plot) ---- */
+/* Whether `path` names a figure (.svg or .png) that can be written; says why not. */
+bool gp_output_ok(const char *cmd, const char *path);
 /* gnuplot with the terminal of path's extension (.svg, .png) set to write there; NULL after
- * a message (no gnuplot, another extension). */
+ * a message (no gnuplot, another extension, an output that cannot be written). */
 FILE *gp_open(const char *cmd, const char *path);
 /* Ends the figure; false after a message when gnuplot failed. */
 bool gp_close(FILE *g, const char *cmd, const char *path);

@@ -190,7 +190,7 @@ static bool grid_costs_skipping(cli *c, tlop_model *m, const char *file, char **
     if (!(exprs[a] = cli_expr(c, m, names[a], env, false)))
       return false;
   }
-  if (!cli_evaluator_open(c, ev, exprs, ncand, pf, env, g))
+  if (!cli_check_sets(c, m, names, exprs, ncand) || !cli_evaluator_open(c, ev, exprs, ncand, pf, env, g))
     return false;
   refusals r = {false, NULL};
   tlop_ctx_set_diag(c->ctx, collect_errors, &r);
@@ -573,6 +573,22 @@ static const struct option lint_opts[] = {{"format", required_argument, 0, 'f'},
                                           {"mpich-version", required_argument, 0, 'V'},
                                           {0, 0, 0, 0}};
 
+/* Whether the catalogue lists the collective; else says so, with those it lists. */
+static bool known_collective(cli *c, const tlop_catalog *cat, const char *collective) {
+  const tlop_catalog_entry *e;
+  size_t n = tlop_catalog_entries(cat, &e);
+  for (size_t i = 0; i < n; i++)
+    if (!strcmp(e[i].collective, collective))
+      return true;
+  fprintf(stderr, "tlop lint: unknown collective '%s' (--collective takes", collective);
+  for (size_t i = 0; i < n; i++)
+    if (i == 0 || strcmp(e[i].collective, e[i - 1].collective))
+      fprintf(stderr, "%s %s", i ? "," : "", e[i].collective);
+  fputs(")\n", stderr);
+  c->misused = true;
+  return false;
+}
+
 int cmd_lint(cli *c, int argc, char **argv) {
   bo = (best_opts){.collective = "bcast"};
   cli_allow(c, "");
@@ -585,25 +601,17 @@ int cmd_lint(cli *c, int argc, char **argv) {
   if (!format_arg("lint", "--format", c->o.format, &f))
     return EXIT_USAGE;
   const char *path = argv[optind];
-  FILE *in = fopen(path, "rb");
-  if (!in) {
-    fprintf(stderr, "tlop lint: cannot read '%s': %s\n", path, strerror(errno));
+  char *text;
+  size_t len;
+  if (tlop_read_file(c->ctx, path, &text, &len) != TLOP_OK)
     return EXIT_INPUT;
-  }
-  char *text = NULL;
-  size_t len = 0, cap = 0;
-  for (size_t got = 1; got;) {
-    if (len + 1 >= cap && !(text = realloc(text, cap = cap * 2 + 4096)))
-      abort();
-    got = fread(text + len, 1, cap - len - 1, in);
-    len += got;
-  }
-  text[len] = 0;
-  fclose(in);
   tlop_catalog *cat = NULL;
   tlop_tuning *t = NULL;
   rc = EXIT_INPUT;
-  if (tlop_catalog_open(c->ctx, bo.catalog, &cat) == TLOP_OK &&
+  bool opened = tlop_catalog_open(c->ctx, bo.catalog, &cat) == TLOP_OK;
+  if (opened && !known_collective(c, cat, bo.collective))
+    rc = cli_failed(c);
+  else if (opened &&
       tlop_tuning_read(c->ctx, cat, bo.collective,
                        &(tlop_tuning_target){f, TLOP_RANKS_ANY, bo.mpich_version}, path, text, len,
                        &t) == TLOP_OK) {

@@ -30,19 +30,23 @@ int cmd_check(cli *c, int argc, char **argv) {
     }
     /* --set, --platform and --params are checked too: the values parse, the platform
      * exists, the tables read; every platform's gamma table has the operators the file's
-     * algorithms reduce with (their defaults, or --set's) */
+     * algorithms reduce with (their defaults, or --set's). The platform the algorithms
+     * are known to run on (--platform, or the file's only one) has their channels too. */
     tlop_env *env = cli_env(c, m);
     ok &= env != NULL;
     const char **names;
     size_t n = tlop_model_platforms(m, &names);
+    bool named = c->o.platform || c->o.nparams;
     for (size_t j = 0; j <= n; j++) {
       tlop_platform *pf = NULL;
       if (j < n)
         ok &= tlop_platform_open(m, names[j], &pf) == TLOP_OK;
-      else if (c->o.platform || c->o.nparams)
+      else if (named)
         ok &= (pf = cli_platform(c, m)) != NULL;
+      bool known = j == n || (n == 1 && !named);
       if (pf && env)
-        ok &= tlop_platform_check_operators(pf, m, env) == TLOP_OK;
+        ok &= (known ? tlop_platform_check_algorithms : tlop_platform_check_operators)(pf, m, env) ==
+              TLOP_OK;
       tlop_platform_free(pf);
     }
     tlop_env_free(env);
@@ -79,7 +83,8 @@ static bool job_open(cli *c, job *j, tlop_model *model, const char *text, bool p
   memset(j, 0, sizeof *j);
   if (!(j->model = model) || !(j->env = cli_env(c, j->model)))
     return false;
-  if (!(j->expr = cli_expr(c, j->model, text, symbolic ? NULL : j->env, symbolic)))
+  if (!(j->expr = cli_expr(c, j->model, text, symbolic ? NULL : j->env, symbolic)) ||
+      (!symbolic && !cli_check_sets(c, j->model, (char *const *)&text, &j->expr, 1)))
     return false;
   return !platform || (j->pf = cli_platform(c, j->model)) != NULL;
 }
@@ -102,6 +107,12 @@ static int utf8_width(const char *s) {
   for (; *s; s++)
     w += ((unsigned char)*s & 0xC0) != 0x80;
   return w;
+}
+
+/* The spaces that right-align s in a column `width` characters wide. */
+static int room(int width, const char *s) {
+  int w = width - utf8_width(s);
+  return w > 0 ? w : 0;
 }
 
 static const char *unit_of(tlop_kind k) {
@@ -213,7 +224,14 @@ int cmd_explain(cli *c, int argc, char **argv) {
     char *label = cli_platform_label(c, j.pf);
     fprintf(out, "%s on platform %s\n\n", call, label ? label : tlop_platform_name(j.pf));
     free(label);
-    fprintf(out, "%-8s  %-44s  %16s  %12s\n", "stage", "expression", "cost", "cumulative");
+    /* the expression column as wide as its widest row: a long one would push its row's
+     * costs out of their columns */
+    int width = 44;
+    for (size_t i = 0; i < n; i++) {
+      int w = utf8_width(rows[i].expr) + (rows[i].label ? utf8_width(rows[i].label) + 2 : 0);
+      width = w > width ? w : width;
+    }
+    fprintf(out, "%-8s  %-*s  %16s  %12s\n", "stage", width, "expression", "cost", "cumulative");
     for (size_t i = 0; i < n; i++) {
       char cost[48], cum[48], each[96];
       cli_fmt_value(cost, sizeof cost, rows[i].cost, TLOP_KIND_TIME);
@@ -227,9 +245,10 @@ int cmd_explain(cli *c, int argc, char **argv) {
         snprintf(label, sizeof label, "%s: ", rows[i].label);
       fprintf(out, "%-8s  %s%s", rows[i].index, label, rows[i].expr);
       /* Pad by characters, not bytes: the expressions are UTF-8 (∥, ·). */
-      for (int w = utf8_width(label) + utf8_width(rows[i].expr); w < 44; w++)
+      for (int w = utf8_width(label) + utf8_width(rows[i].expr); w < width; w++)
         fputc(' ', out);
-      fprintf(out, "  %16s  %12s\n", each, cum);
+      /* "3 × 1.2 µs": right-aligned by characters too */
+      fprintf(out, "  %*s%s  %*s%s\n", room(16, each), "", each, room(12, cum), "", cum);
     }
     char total[48];
     cli_fmt_value(total, sizeof total, n ? rows[n - 1].cumulative : 0, TLOP_KIND_TIME);

@@ -115,6 +115,8 @@ int cmd_plot(cli *c, int argc, char **argv) {
     return cli_usage_error("plot", "expected FILE and at least one ALGO");
   if (!c->o.output)
     return cli_usage_error("plot", "-o FIGURE.svg or .png is required");
+  if (!gp_output_ok("plot", c->o.output))
+    return EXIT_INPUT;
   /* the costs figure has one axis, m; the map has P then m */
   if (draw_map ? !cli_grid_p_then_m(c) : c->o.ngrids != 1 || strncmp(c->o.grids[0], "m=", 2))
     return cli_usage_error("plot", draw_map ? "--map takes the axes --grid m=… and --grid P=…"

@@ -32,12 +32,36 @@ static bool ends_with(const char *s, const char *tail) {
   return n >= m && !strcmp(s + n - m, tail);
 }
 
+/* Whether a file can be written at `path`: the file itself, or else its directory. */
+static bool writable(const char *path) {
+  if (access(path, W_OK) == 0)
+    return true;
+  if (errno != ENOENT)
+    return false;
+  const char *slash = strrchr(path, '/');
+  char *dir = !slash ? strdup(".") : slash == path ? strdup("/") : strndup(path, (size_t)(slash - path));
+  bool ok = dir && access(dir, W_OK | X_OK) == 0;
+  free(dir);
+  return ok;
+}
+
+bool gp_output_ok(const char *cmd, const char *path) {
+  if (!ends_with(path, ".png") && !ends_with(path, ".svg")) {
+    fprintf(stderr, "tlop %s: the figure's name must end in .svg or .png, not '%s'\n", cmd, path);
+    return false;
+  }
+  /* gnuplot that cannot open its output writes the figure to standard output instead */
+  if (!writable(path)) {
+    fprintf(stderr, "tlop %s: cannot write '%s': %s\n", cmd, path, strerror(errno));
+    return false;
+  }
+  return true;
+}
+
 FILE *gp_open(const char *cmd, const char *path) {
   bool png = ends_with(path, ".png");
-  if (!png && !ends_with(path, ".svg")) {
-    fprintf(stderr, "tlop %s: the figure's name must end in .svg or .png, not '%s'\n", cmd, path);
+  if (!gp_output_ok(cmd, path))
     return NULL;
-  }
   if (!on_path("gnuplot")) {
     fprintf(stderr,
             "tlop %s: the figure needs gnuplot, which is not installed (on Debian: "

@@ -40,8 +40,12 @@ void cli_grid_fill(const cli_grid *g, size_t first, size_t k, double *pts) {
 }
 
 int cli_take_grid(cli *c, int opt, const char *arg) {
-  if (opt == 'Z')
-    return cli_limit_value(c, "--max-points", arg, &c->o.max_points) ? 1 : -1;
+  if (opt == 'Z') {
+    if (!cli_limit_value(c, "--max-points", arg, &c->o.max_points))
+      return -1;
+    tlop_ctx_set_max_points(c->ctx, c->o.max_points); /* and so for one axis */
+    return 1;
+  }
   if (opt != 'g')
     return cli_take_engine(c, opt, arg);
   c->o.grids = realloc((void *)c->o.grids, (c->o.ngrids + 1) * sizeof *c->o.grids);
@@ -164,7 +168,7 @@ bool cli_grid_costs(cli *c, tlop_model *m, const char *file, char **algos, size_
     if (!(exprs[a] = cli_expr(c, m, algos[a], env, false)))
       return false;
   }
-  if (!cli_evaluator_open(c, ev, exprs, n, pf, env, g))
+  if (!cli_check_sets(c, m, algos, exprs, n) || !cli_evaluator_open(c, ev, exprs, n, pf, env, g))
     return false;
   for (size_t a = 0; a < n; a++)
     if (cli_evaluator_run(ev, a, g->pts, g->npts, res + a * g->npts) != TLOP_OK)

@@ -11,6 +11,7 @@
 #include <stdarg.h>
 #include <stdlib.h>
 #include <string.h>
+#include <strings.h>
 #include <sys/stat.h>
 #include <unistd.h>
 
@@ -45,9 +46,44 @@ static void usage(FILE *f) {
   fprintf(f, "\n'tlop COMMAND --help' describes a command. Options: --help, --version.\n");
 }
 
+#define PUSH(arr, n, v)                                                          \
+  do {                                                                           \
+    arr = realloc((void *)arr, ((n) + 1) * sizeof *arr);                         \
+    if (!arr)                                                                    \
+      abort();                                                                   \
+    arr[(n)++] = (v);                                                            \
+  } while (0)
+
+/* The warnings printed so far: a sweep or best evaluates its algorithms in many calls,
+ * each of which may raise the same warning; it is printed once. */
+static char **warnings_printed;
+static size_t nwarnings_printed;
+
+static bool repeated_warning; /* and its notes are not printed either */
+
 void cli_print_diag(void *user, const tlop_diag *d) {
   (void)user;
+  if (d->severity == TLOP_NOTE && repeated_warning)
+    return;
+  repeated_warning = false;
+  if (d->severity == TLOP_WARNING) {
+    for (size_t i = 0; i < nwarnings_printed; i++)
+      if (!strcmp(warnings_printed[i], d->text)) {
+        repeated_warning = true;
+        return;
+      }
+    char *copy = strdup(d->text);
+    if (!copy)
+      abort();
+    PUSH(warnings_printed, nwarnings_printed, copy);
+  }
   fputs(d->text, stderr);
+}
+
+static void forget_warnings(void) {
+  for (size_t i = 0; i < nwarnings_printed; i++)
+    free(warnings_printed[i]);
+  free(warnings_printed);
 }
 
 int cli_usage_error(const char *cmd, const char *fmt, ...) {
@@ -59,14 +95,6 @@ int cli_usage_error(const char *cmd, const char *fmt, ...) {
   va_end(ap);
   return EXIT_USAGE;
 }
-
-#define PUSH(arr, n, v)                                                          \
-  do {                                                                           \
-    arr = realloc((void *)arr, ((n) + 1) * sizeof *arr);                         \
-    if (!arr)                                                                    \
-      abort();                                                                   \
-    arr[(n)++] = (v);                                                            \
-  } while (0)
 
 void cli_allow(cli *c, const char *letters) { c->allowed = letters; }
 
@@ -247,31 +275,82 @@ tlop_model *cli_load(cli *c, const char *path) {
   return tlop_load_file(c->ctx, path, &m) == TLOP_OK ? m : NULL;
 }
 
-/* Splits "a=1MiB,b=2" at commas outside parentheses. A name that the model's functions
- * declare an operator (op: op) takes an operator's name (op=max). */
+/* The next NAME=VALUE of a --set list "a=1MiB,b=2" (split at commas outside parentheses),
+ * cut in place; false at its end. *value is NULL when there is no NAME=. */
+static bool next_set(char **rest, char **name, char **value) {
+  char *p = *rest, *q = p;
+  if (!*p)
+    return false;
+  for (int depth = 0; *q && !(*q == ',' && depth == 0); q++)
+    depth += (*q == '(') - (*q == ')');
+  bool last = !*q;
+  *q = 0;
+  char *eq = strchr(p, '=');
+  *name = p;
+  *value = eq && eq != p ? (*eq = 0, eq + 1) : NULL;
+  *rest = last ? q : q + 1;
+  return true;
+}
+
+/* A name that the model's functions declare an operator (op: op) takes an operator's name
+ * (op=max). */
 static bool set_values(cli *c, tlop_model *model, tlop_env *env, const char *spec) {
-  char *copy = strdup(spec);
-  char *p = copy;
+  char *copy = strdup(spec), *rest = copy, *name, *value;
   bool ok = true;
-  while (ok && *p) {
-    char *q = p;
-    int depth = 0;
-    for (; *q && !(*q == ',' && depth == 0); q++)
-      depth += (*q == '(') - (*q == ')');
-    bool last = !*q;
-    *q = 0;
-    char *eq = strchr(p, '=');
-    if (!eq || eq == p) {
-      cli_misuse(c, "--set takes NAME=VALUE, not '%s'", p);
+  while (ok && next_set(&rest, &name, &value)) {
+    if (!value) {
+      cli_misuse(c, "--set takes NAME=VALUE, not '%s'", name);
       ok = false;
     } else {
-      *eq = 0;
-      ok = (tlop_model_has_op_param(model, p) ? tlop_env_set_op(env, p, eq + 1)
-                                               : tlop_env_set_text(env, p, eq + 1)) == TLOP_OK;
+      ok = (tlop_model_has_op_param(model, name) ? tlop_env_set_op(env, name, value)
+                                                 : tlop_env_set_text(env, name, value)) == TLOP_OK;
     }
-    p = last ? q : q + 1;
   }
   free(copy);
+  return ok;
+}
+
+/* Whether `name` is a variable of one of the expressions, or a parameter of one of the
+ * algorithms they are; else the nearest such name, for "did you mean" (NULL: none). */
+static bool used_by(tlop_model *m, char *const *texts, tlop_expr *const *exprs, size_t n,
+                    const char *name, const char **nearest) {
+  /* the same letters in another case, else a name as near as the checker suggests */
+  unsigned best = 99;
+  *nearest = NULL;
+  for (size_t a = 0; a < n; a++) {
+    const char **vars;
+    size_t nvars = tlop_expr_variables(exprs[a], &vars), nparams = 0;
+    const char *const *params = tlop_algorithm_params(m, texts[a], &nparams);
+    for (size_t i = 0; i < nvars + nparams; i++) {
+      const char *known = i < nvars ? vars[i] : params[i - nvars];
+      if (!strcmp(known, name))
+        return true;
+      size_t len = strlen(name);
+      unsigned d = !strcasecmp(known, name) ? 0 : tlop_name_distance(name, known);
+      if (d < best && (d == 0 || (d < len && d <= (len > 3 ? 2u : 1u))))
+        best = d, *nearest = known;
+    }
+  }
+  return false;
+}
+
+bool cli_check_sets(cli *c, tlop_model *m, char *const *texts, tlop_expr *const *exprs, size_t n) {
+  bool ok = true;
+  for (size_t i = 0; i < c->o.nsets; i++) {
+    char *copy = strdup(c->o.sets[i]), *rest = copy, *name, *value;
+    const char *nearest;
+    while (next_set(&rest, &name, &value))
+      if (value && !tlop_model_has_param(m, name) && !tlop_model_has_op_param(m, name) &&
+          !used_by(m, texts, exprs, n, name, &nearest)) {
+        if (nearest)
+          cli_misuse(c, "--set %s: nothing evaluated has a variable '%s' (did you mean '%s'?)",
+                     name, name, nearest);
+        else
+          cli_misuse(c, "--set %s: nothing evaluated has a variable '%s'", name, name);
+        ok = false;
+      }
+    free(copy);
+  }
   return ok;
 }
 
@@ -404,6 +483,7 @@ int main(int argc, char **argv) {
     free((void *)c.o.params);
     free((void *)c.o.sets);
     free((void *)c.o.grids);
+    forget_warnings();
     return rc;
   }
   fprintf(stderr, "tlop: unknown command '%s'\n", name);

@@ -28,15 +28,17 @@
  * the deepest --max-depth (20000 levels), 60 MiB under AddressSanitizer. */
 #define CLI_STACK ((rlim_t)64 << 20)
 
-/* The bound in force (bytes), 0 when none: named by the out-of-memory message. */
+/* The bound in force (bytes), 0 when none, and what set it: named by the out-of-memory
+ * message. */
 static double memory_bound;
+static const char *memory_bound_source = "--max-memory";
 
 /* The library refused an allocation: say why, and fail as a bad input does. */
 static void report_out_of_memory(size_t bytes) {
   char size[40];
   if (memory_bound > 0) {
     tlop_format_size(size, sizeof size, memory_bound);
-    fprintf(stderr, "tlop: out of memory: more than %s (--max-memory)\n", size);
+    fprintf(stderr, "tlop: out of memory: more than %s (%s)\n", size, memory_bound_source);
   } else if (bytes) {
     tlop_format_size(size, sizeof size, (double)bytes);
     fprintf(stderr, "tlop: out of memory: the system refused %s\n", size);
@@ -90,6 +92,13 @@ void cli_limit_memory(double bytes) {
   lim.rlim_cur = want;
   if (setrlimit(RLIMIT_DATA, &lim) == 0)
     memory_bound = want == RLIM_INFINITY ? 0 : (double)want;
+  /* a smaller bound of the whole address space (ulimit -v) is the one that is met first */
+  struct rlimit space;
+  if (getrlimit(RLIMIT_AS, &space) == 0 && space.rlim_cur != RLIM_INFINITY &&
+      (memory_bound == 0 || (double)space.rlim_cur < memory_bound)) {
+    memory_bound = (double)space.rlim_cur;
+    memory_bound_source = "the address space's limit, ulimit -v";
+  }
 }
 
 void cli_grow_stack(void) {

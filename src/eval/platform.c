@@ -37,6 +37,12 @@ static tab_table *read_table(tlop_ctx *ctx, const char *path, span from, tab_kin
     tab_free(t);
     return NULL;
   }
+  size_t nonzero = 0, n = (size_t)t->nrows * (size_t)t->ncols;
+  while (nonzero < n && t->v[nonzero] == 0)
+    nonzero++;
+  if (nonzero == n)
+    diag_warning(ctx, from, "every value of the table '%s' is 0: each cost it prices is 0 s",
+                 path);
   return t;
 }
 
@@ -256,8 +262,10 @@ static bool check_node(const tlop_platform *pf, const ir_node *n, bool channels)
 
 bool pf_check_expr(const tlop_platform *pf, const ir_node *n) { return check_node(pf, n, true); }
 
-tlop_status tlop_platform_check_operators(const tlop_platform *pf, tlop_model *model,
-                                          const tlop_env *env) {
+/* The algorithms of the model against pf: the operators of its gamma table, and with
+ * `channels` the channels too. */
+static tlop_status check_algorithms(const tlop_platform *pf, tlop_model *model,
+                                    const tlop_env *env, bool channels) {
   bool ok = true;
   for (size_t a = 0; a < model->nalgos; a++) {
     ast_decl *fn = ptrmap_get(&model->funcs, ctx_sym(pf->ctx, model->algos[a]));
@@ -265,7 +273,17 @@ tlop_status tlop_platform_check_operators(const tlop_platform *pf, tlop_model *m
     for (int i = 0; i < fn->nargs; i++)
       bound &= fn->args[i]->k.tag != K_OP || fn->args[i]->dflt || env_op(env, fn->args[i]->name);
     ir_node *body = bound ? lower_function(model, fn, env) : NULL;
-    ok &= !body || check_node(pf, body, false);
+    ok &= !body || check_node(pf, body, channels);
   }
   return ok ? TLOP_OK : TLOP_ERR_EVAL;
+}
+
+tlop_status tlop_platform_check_operators(const tlop_platform *pf, tlop_model *model,
+                                          const tlop_env *env) {
+  return check_algorithms(pf, model, env, false);
+}
+
+tlop_status tlop_platform_check_algorithms(const tlop_platform *pf, tlop_model *model,
+                                           const tlop_env *env) {
+  return check_algorithms(pf, model, env, true);
 }

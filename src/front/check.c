@@ -176,32 +176,8 @@ static kind mul_kind(kind a, kind b, int sign) {
 
 /* ---- names ---- */
 
-static unsigned edit_distance(const char *a, const char *b) {
-  size_t n = strlen(b);
-  if (strlen(a) > 40 || n > 40)
-    return 99;
-  unsigned row[41];
-  for (size_t j = 0; j <= n; j++)
-    row[j] = (unsigned)j;
-  for (size_t i = 1; a[i - 1]; i++) {
-    unsigned diag = row[0];
-    row[0] = (unsigned)i;
-    for (size_t j = 1; j <= n; j++) {
-      unsigned up = row[j];
-      unsigned best = diag + (a[i - 1] != b[j - 1]);
-      if (row[j] + 1 < best)
-        best = row[j] + 1;
-      if (row[j - 1] + 1 < best)
-        best = row[j - 1] + 1;
-      row[j] = best;
-      diag = up;
-    }
-  }
-  return row[n];
-}
-
 static void consider(const char *name, const char *cand, const char **best, unsigned *dist) {
-  unsigned d = edit_distance(name, cand);
+  unsigned d = name_distance(name, cand);
   size_t len = strlen(name);
   /* replacing every letter of a name does not make a near name: b is not m; of two as
    * near, the first in alphabetical order, whatever the order of the tables */
@@ -482,8 +458,10 @@ static kind check_call(chk_state *c, ast_expr *e, const scope *sc) {
   } else if (b) {
     if (n < b->min || n > b->max) {
       if (b->min == b->max)
-        error_at(c, e->sp, "%s takes %d argument%s, but %d %s given", b->name, b->min,
-                 b->min == 1 ? "" : "s", n, n == 1 ? "is" : "are");
+        error_at(c, e->sp, "%s takes %d argument%s, but %d %s given%s", b->name, b->min,
+                 b->min == 1 ? "" : "s", n, n == 1 ? "is" : "are",
+                 /* log(P) is what a reader of the papers writes for log₂ P */
+                 !strcmp(b->name, "log") && n == 1 ? " (log(BASE, x); log₂ x is log2(x))" : "");
       else
         error_at(c, e->sp, "%s takes at least %d arguments, but %d %s given", b->name, b->min,
                  n, n == 1 ? "is" : "are");

@@ -12,8 +12,6 @@
 
 /* Prefix of the directories of modules that come from the built-in stdlib. */
 #define BUILTIN_DIR "<stdlib>"
-/* Largest source or table file read (hostile inputs: /dev/zero, huge files). */
-#define MAX_FILE_BYTES ((size_t)256 << 20)
 
 char *path_dir(arena *ar, const char *path) {
   const char *slash = strrchr(path, '/');
@@ -25,48 +23,19 @@ char *path_dir(arena *ar, const char *path) {
 }
 
 char *load_read_file(tlop_ctx *ctx, const char *path, span from, size_t *len) {
-  struct stat st;
-  if (stat(path, &st) != 0) {
-    diag_error(ctx, from, "cannot read '%s': %s", path, strerror(errno));
-    return NULL;
-  }
-  if (!S_ISREG(st.st_mode)) {
-    diag_error(ctx, from, "cannot read '%s': not a regular file", path);
-    return NULL;
-  }
-  if ((size_t)st.st_size > MAX_FILE_BYTES) {
-    diag_error(ctx, from, "cannot read '%s': larger than %zu MiB", path, MAX_FILE_BYTES >> 20);
-    return NULL;
-  }
-  FILE *f = fopen(path, "rb");
-  if (!f) {
-    diag_error(ctx, from, "cannot read '%s': %s", path, strerror(errno));
-    return NULL;
-  }
-  size_t cap = (size_t)st.st_size + 1;
-  char *buf = arena_alloc(ctx->ar, cap + 1);
-  size_t n = fread(buf, 1, cap, f);
-  bool bad = ferror(f) || n > (size_t)st.st_size;
-  fclose(f);
-  if (bad && st.st_size == 0 && n > 0) {
-    /* files of /proc and the like say size 0 and hold text that changes as it is read */
-    diag_error(ctx, from, "cannot read '%s': its size is unknown (not a file on disk)", path);
-    return NULL;
-  }
-  if (bad) {
-    diag_error(ctx, from, "cannot read '%s': the file changed while being read", path);
-    return NULL;
-  }
-  buf[n] = 0;
-  *len = n;
-  return buf;
+  char *text = NULL;
+  const char *why = file_read(ctx->ar, path, &text, len);
+  if (why)
+    diag_error(ctx, from, "cannot read '%s': %s", path, why);
+  return why ? NULL : text;
 }
 
+/* A candidate of the search path: a name that is there, or that a loop of symbolic links
+ * hides (reading it then says so, rather than "cannot find"). */
 static bool is_file(const char *path) {
   struct stat st;
-  return stat(path, &st) == 0;
+  return stat(path, &st) == 0 || errno == ELOOP;
 }
-
 /* Folds "a/./b/../c" into "a/c" for names inside the built-in stdlib. */
 static char *normalize(arena *ar, const char *path) {
   size_t n = strlen(path);
@@ -121,15 +90,18 @@ static module *module_from_text(tlop_ctx *ctx, const char *key, const char *show
   return m;
 }
 
+/* A file of the disk, or standard input for "-" (its imports are looked up from the
+ * working directory). */
 static module *module_from_disk(tlop_ctx *ctx, const char *path, span from) {
-  char *real = realpath(path, NULL);
-  const char *key = real ? real : path;
+  bool from_stdin = !strcmp(path, "-");
+  char *real = from_stdin ? NULL : realpath(path, NULL);
+  const char *key = from_stdin ? "<stdin>" : real ? real : path;
   module *m = ptrmap_get(&ctx->modules, ctx_sym(ctx, key));
   if (!m) {
     size_t len;
     char *text = load_read_file(ctx, path, from, &len);
     if (text)
-      m = module_from_text(ctx, key, path, path_dir(ctx->ar, path), text, len);
+      m = module_from_text(ctx, key, from_stdin ? key : path, path_dir(ctx->ar, path), text, len);
   }
   free(real);
   return m;

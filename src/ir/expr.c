@@ -74,6 +74,14 @@ bool count_fits(tlop_ctx *ctx, const char *given, double v, const char *name,
   return false;
 }
 
+void given_value_warnings(tlop_ctx *ctx, double v, const char *name, kind want) {
+  if (kind_eq(want, KIND_COUNT) && v > 0x1p53)
+    diag_warning(ctx, (span){0}, "the value given for '%s' is %.17g, a count past 2^53: not "
+                 "every whole number there is a double, so it is not exact", name, v);
+  else if (kind_eq(want, KIND_SIZE) && v > 0 && v < 1)
+    diag_warning(ctx, (span){0}, "the value given for '%s' is %g B, less than a byte", name, v);
+}
+
 /* A value given for an annotated algorithm parameter must have its kind (TLOP_ERR_CHECK),
  * and a count must be whole (TLOP_ERR_ARG). */
 static tlop_status env_fits(tlop_model *model, const ast_decl *fn, const tlop_env *env) {
@@ -119,6 +127,8 @@ static tlop_status env_fits(tlop_model *model, const ast_decl *fn, const tlop_en
                  !count_fits(model->ctx, "the value given for", env->values[j], arg->name->name,
                              fn->name->name, arg->sp)) {
         st = TLOP_ERR_ARG;
+      } else {
+        given_value_warnings(model->ctx, env->values[j], arg->name->name, want);
       }
     }
   }

@@ -26,6 +26,8 @@ typedef struct lowerer {
   bool failed;
   expr_let *lets; /* lets whose value is not a leaf and uses no index */
   size_t nlets, lets_cap;
+  /* names of given values already checked as a count, as a size: each said once */
+  ptrmap counts_checked, sizes_checked;
 } lowerer;
 
 static ir_node *lower(lowerer *lw, ast_expr *e, const binding *env);
@@ -155,12 +157,50 @@ static bool is_op_param(const ast_decl *fn, int i) {
   return fn && i < fn->nargs && fn->args[i]->k.tag == K_OP;
 }
 
+/* A value given for a free name of the expression's own text (--set P=4.5) that a call
+ * passes as is to a count parameter must be whole: else an error, as for an algorithm's
+ * own parameter, and not a fractional count evaluated silently. A suspect count or size
+ * is warned of. */
+static void check_given_value(lowerer *lw, const ast_decl *fn, int i, const ast_expr *arg,
+                              const binding *env) {
+  kind want = fn->args[i]->k;
+  if (!lw->env || arg->kind != E_NAME)
+    return;
+  sym name = arg->u.name.name;
+  for (const binding *b = env; b; b = b->up)
+    if (b->name == name)
+      return; /* a local of the text (a sum index), not the given value */
+  ptrmap *checked = kind_eq(want, KIND_COUNT)  ? &lw->counts_checked
+                    : kind_eq(want, KIND_SIZE) ? &lw->sizes_checked
+                                               : NULL;
+  if (!checked || ptrmap_get(checked, name))
+    return;
+  ptrmap_put(checked, name, (void *)name);
+  for (size_t j = 0; j < lw->env->n; j++) {
+    double v = lw->env->values[j];
+    if (lw->env->names[j] != name)
+      continue;
+    given_value_warnings(ctx_of(lw), v, name->name, want);
+    if (!kind_eq(want, KIND_COUNT) || (v >= 0 && v == floor(v)))
+      continue;
+    sym param = fn->args[i]->name;
+    diag_error(ctx_of(lw), arg->sp, "the value given for '%s' is %.15g, but it is passed to "
+               "'%s' of %s, a count: a whole number, 0 or more", name->name, v, param->name,
+               fn->name->name);
+    diag_note(ctx_of(lw), fn->args[i]->sp, "'%s' is a count here", param->name);
+    lw->failed = true;
+  }
+}
+
 static ir_node *lower_call(lowerer *lw, ast_expr *e, const binding *env) {
   int n = e->u.call.nargs;
   ast_decl *fn = ptrmap_get(&lw->model->funcs, e->u.call.name);
   ir_node *small[8], **a = n <= 8 ? small : xcalloc((size_t)n, sizeof *a);
-  for (int i = 0; i < n; i++)
+  for (int i = 0; i < n; i++) {
     a[i] = is_op_param(fn, i) ? NULL : lower(lw, e->u.call.args[i], env);
+    if (fn && i < fn->nargs && a[i])
+      check_given_value(lw, fn, i, e->u.call.args[i], env);
+  }
   ir_node *r = NULL;
   if (fn && ++lw->inlined > ctx_of(lw)->max_inline) {
     lw->failed = true; /* reported by finish, at the whole expression */
@@ -389,6 +429,8 @@ static ir_node *lower(lowerer *lw, ast_expr *e, const binding *env) {
 
 static ir_node *finish(lowerer *lw, ir_node *r, span sp) {
   free(lw->active);
+  ptrmap_free(&lw->counts_checked);
+  ptrmap_free(&lw->sizes_checked);
   tlop_ctx *ctx = ctx_of(lw);
   if (lw->inlined > ctx->max_inline) {
     char lim[40];

@@ -210,11 +210,13 @@ static LLVMMemoryBufferRef cache_read(const tlop_jit *jit, uint64_t key) {
     return NULL;
   char *path = cache_path(jit, key);
   LLVMMemoryBufferRef buf = NULL;
-  char *msg = NULL;
-  struct stat st;
-  if (stat(path, &st) == 0 && LLVMCreateMemoryBufferWithContentsOfFile(path, &buf, &msg))
-    buf = NULL;
-  LLVMDisposeMessage(msg);
+  char *text;
+  size_t len;
+  /* a FIFO or device planted under the cached name is a miss, not a hang */
+  if (!file_read(NULL, path, &text, &len)) {
+    buf = LLVMCreateMemoryBufferWithMemoryRangeCopy(text, len, path);
+    free(text);
+  }
   free(path);
   return buf;
 }

@@ -84,7 +84,7 @@ static char *parse_string(json_parser *p, span *at) {
       char e = p->pos < p->r->s.src->len ? text(p)[p->pos++] : 0;
       if (e != '"' && e != '\\' && e != '/') {
         reader_fail(p->r, (span){p->r->s.src, p->pos - 2, p->pos},
-                    "an escape CSEL keys never need");
+                    "an escape the keys of a tuning file never need");
         free(b.s);
         return NULL;
       }

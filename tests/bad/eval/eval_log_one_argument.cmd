@@ -1,0 +1,1 @@
+eval ev.tlop 'log(4)'

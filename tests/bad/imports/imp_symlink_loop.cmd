@@ -1,0 +1,1 @@
+check imp_symlink_loop.tlop

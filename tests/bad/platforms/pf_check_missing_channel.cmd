@@ -1,0 +1,1 @@
+check pf_check_missing_channel.tlop

@@ -1,0 +1,1 @@
+check pf_check_two_platforms.tlop

@@ -1,0 +1,1 @@
+lint --format impi /dev/zero

@@ -1,0 +1,1 @@
+lint --format mpich-json /dev/zero

@@ -1,0 +1,1 @@
+lint --format ompi-json /dev/zero

@@ -1,0 +1,1 @@
+lint --format impi --collective nosuch lint_impi_ok.txt
