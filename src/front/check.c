@@ -20,7 +20,8 @@ typedef enum { FN_UNCHECKED, FN_CHECKING, FN_OK, FN_FAILED } fn_state;
 typedef struct instance {
   kind *args;
   kind result;
-  bool failed; /* its body had errors: each later call with these kinds fails too */
+  bool failed;    /* its body had errors: each later call with these kinds fails too */
+  bool tentative; /* checked in a trial of free names' kinds, its diagnostics dropped */
   struct instance *next;
 } instance;
 
@@ -62,6 +63,7 @@ struct chk_state {
   bool in_schedule;   /* checking a schedule's statements: `at` is allowed */
   bool in_messages;   /* checking a messages stage: `send` is allowed */
   bool in_flows;      /* checking a flows stage: `send … at start` is allowed */
+  bool in_trial;      /* trying kinds for free names: diagnostics are held or dropped */
   /* Free names of the facts and claims being checked, and those of a claim's comparison
    * that stand where the language gives them a kind (a call's argument, a sum's bound). */
   name_list *free_names;
@@ -598,7 +600,7 @@ static kind check_fn(chk_state *c, ast_decl *fn, const kind *args, span at) {
     bool same = true;
     for (int i = 0; i < fn->nargs && same; i++)
       same = kind_eq(in->args[i], args[i]);
-    if (same) {
+    if (same && (!in->tentative || c->in_trial)) {
       c->errors += in->failed; /* told once, but a trial of free names' kinds must see it */
       return in->result;
     }
@@ -615,6 +617,7 @@ static kind check_fn(chk_state *c, ast_decl *fn, const kind *args, span at) {
   int before = c->errors;
   in->result = check_body(c, fn, args);
   in->failed = c->errors > before;
+  in->tentative = c->in_trial;
   fi->state = FN_OK;
   c->calls = frame.up;
   return in->result;
@@ -1143,8 +1146,11 @@ static bool trial_of(tlop_model *model, ast_expr *e, const ptrmap *free_kinds, b
   void *user = ctx->diag_user;
   int errors = ctx->errors;
   held dropped = {0};
+  chk_state *c = state_of(model);
   ctx->diag_fn = hold, ctx->diag_user = h ? h : &dropped;
+  c->in_trial = true;
   bool ok = chk_expr(model, e, free_kinds, implicit, out) == 0;
+  c->in_trial = false;
   ctx->diag_fn = fn, ctx->diag_user = user, ctx->errors = errors;
   held_free(&dropped);
   return ok;
