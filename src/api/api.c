@@ -323,7 +323,7 @@ static tlop_status value_parse(tlop_ctx *ctx, const char *what, const char *text
   if (!m || !text)
     return TLOP_ERR_ARG;
   tlop_status st;
-  ir_node *n = expr_parse_checked(m, what, text, NULL, false, k, &st, NULL, NULL);
+  ir_node *n = expr_parse_checked(m, what, text, NULL, false, k, &st, NULL, NULL, NULL);
   if (!n)
     return st;
   if (ir_has_cost(n) || k->tag == K_BOOL) {

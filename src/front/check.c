@@ -20,6 +20,8 @@ typedef enum { FN_UNCHECKED, FN_CHECKING, FN_OK, FN_FAILED } fn_state;
 typedef struct instance {
   kind *args;
   kind result;
+  bool failed;    /* its body had errors: each later call with these kinds fails too */
+  bool tentative; /* checked in a trial of free names' kinds, its diagnostics dropped */
   struct instance *next;
 } instance;
 
@@ -61,6 +63,7 @@ struct chk_state {
   bool in_schedule;   /* checking a schedule's statements: `at` is allowed */
   bool in_messages;   /* checking a messages stage: `send` is allowed */
   bool in_flows;      /* checking a flows stage: `send … at start` is allowed */
+  bool in_trial;      /* trying kinds for free names: diagnostics are held or dropped */
   /* Free names of the facts and claims being checked, and those of a claim's comparison
    * that stand where the language gives them a kind (a call's argument, a sum's bound). */
   name_list *free_names;
@@ -575,8 +578,10 @@ static kind check_fn(chk_state *c, ast_decl *fn, const kind *args, span at) {
     bool same = true;
     for (int i = 0; i < fn->nargs && same; i++)
       same = kind_eq(in->args[i], args[i]);
-    if (same)
+    if (same && (!in->tentative || c->in_trial)) {
+      c->errors += in->failed; /* told once, but a trial of free names' kinds must see it */
       return in->result;
+    }
   }
   instance *in = arena_alloc(c->model->ctx->ar, sizeof *in);
   in->args = arena_alloc(c->model->ctx->ar, (size_t)(fn->nargs ? fn->nargs : 1) * sizeof(kind));
@@ -587,7 +592,10 @@ static kind check_fn(chk_state *c, ast_decl *fn, const kind *args, span at) {
   call_frame frame = {fn, at, c->calls};
   c->calls = &frame;
   fi->state = FN_CHECKING;
+  int before = c->errors;
   in->result = check_body(c, fn, args);
+  in->failed = c->errors > before;
+  in->tentative = c->in_trial;
   fi->state = FN_OK;
   c->calls = frame.up;
   return in->result;
@@ -1083,6 +1091,162 @@ int chk_expr(tlop_model *model, ast_expr *e, const ptrmap *free_kinds, bool impl
   c->implicit = false;
   c->free = NULL;
   return c->errors - before;
+}
+
+/* ---- free names given as bare numbers ---- */
+
+/* The diagnostics of a trial, held back: told only if its errors are the ones to tell. */
+typedef struct held {
+  tlop_diag *v;
+  size_t n, cap;
+} held;
+
+static void hold(void *user, const tlop_diag *d) {
+  held *h = user;
+  tlop_diag copy = *d;
+  copy.file = d->file ? xstrdup(d->file) : NULL;
+  copy.message = xstrdup(d->message);
+  copy.text = xstrdup(d->text);
+  VEC_PUSH(h->v, h->n, h->cap, copy);
+}
+
+static void held_free(held *h) {
+  for (size_t i = 0; i < h->n; i++)
+    free((char *)h->v[i].file), free((char *)h->v[i].message), free((char *)h->v[i].text);
+  free(h->v);
+}
+
+/* chk_expr with its diagnostics held in h (dropped when h is NULL): whether it checks. */
+static bool trial_of(tlop_model *model, ast_expr *e, const ptrmap *free_kinds, bool implicit,
+                     held *h, kind *out) {
+  tlop_ctx *ctx = model->ctx;
+  tlop_diag_fn fn = ctx->diag_fn;
+  void *user = ctx->diag_user;
+  int errors = ctx->errors;
+  held dropped = {0};
+  chk_state *c = state_of(model);
+  ctx->diag_fn = hold, ctx->diag_user = h ? h : &dropped;
+  c->in_trial = true;
+  bool ok = chk_expr(model, e, free_kinds, implicit, out) == 0;
+  c->in_trial = false;
+  ctx->diag_fn = fn, ctx->diag_user = user, ctx->errors = errors;
+  held_free(&dropped);
+  return ok;
+}
+
+static bool trial(tlop_model *model, ast_expr *e, const ptrmap *free_kinds, held *h, kind *out) {
+  return trial_of(model, e, free_kinds, false, h, out);
+}
+
+static bool trial_implicit(tlop_model *model, ast_expr *e, kind *out) {
+  return trial_of(model, e, NULL, true, NULL, out);
+}
+
+/* The kinds a free name given as a bare number may take besides its own (a number that
+ * adopts the kind it meets, a count in a product): size, time, time per byte, bandwidth. */
+static const kind free_name_kinds[] = {{K_DIM, 1, 0}, {K_DIM, 0, 1}, {K_DIM, -1, 1}, {K_DIM, 1, -1}};
+#define NFREE_KINDS (sizeof free_name_kinds / sizeof *free_name_kinds)
+
+/* Whether giving `changed` of the names open[from..] other kinds (the rest as given) makes
+ * e check; the first such choice, in order, is left in place. */
+static bool choose_kinds(tlop_model *model, ast_expr *e, const ptrmap *free_kinds, kind **open,
+                         size_t nopen, size_t from, int changed, kind *out) {
+  if (changed == 0)
+    return trial(model, e, free_kinds, NULL, out);
+  for (size_t i = from; i < nopen; i++) {
+    kind given = *open[i];
+    for (size_t k = 0; k < NFREE_KINDS; k++) {
+      *open[i] = free_name_kinds[k];
+      if (choose_kinds(model, e, free_kinds, open, nopen, i + 1, changed - 1, out))
+        return true;
+    }
+    *open[i] = given;
+  }
+  return false;
+}
+
+/* Most names given as bare numbers that one expression's uses re-kind: the search is
+ * bounded (two of ten names: 720 checks). */
+#define MAX_FREE_CHANGED 2
+
+/* The search of chk_expr_free: the names of free_kinds whose kind is K_NUM start as
+ * `start` and change, the fewest at a time, until e checks. Whether it does; the
+ * diagnostics of the names as started in *first, in *as_started whether they check, and
+ * in *theirs whether their errors are the names' fault (they go when the names' kinds are
+ * left open). */
+static bool infer_kinds(tlop_model *model, ast_expr *e, ptrmap *free_kinds, kind start,
+                        held *first, bool *as_started, bool *theirs, kind *out) {
+  kind **open = NULL;
+  size_t nopen = 0, cap = 0;
+  for (size_t i = 0; i < free_kinds->cap; i++)
+    if (free_kinds->keys[i] && ((kind *)free_kinds->vals[i])->tag == K_NUM) {
+      VEC_PUSH(open, nopen, cap, (kind *)free_kinds->vals[i]);
+      *open[nopen - 1] = start;
+    }
+  bool ok = *as_started = trial(model, e, free_kinds, first, out);
+  *theirs = false;
+  if (!ok && nopen) {
+    for (size_t i = 0; i < nopen; i++)
+      *open[i] = KIND_ANY;
+    *theirs = trial(model, e, free_kinds, NULL, out);
+    for (size_t i = 0; i < nopen; i++)
+      *open[i] = start;
+    for (int changed = 1; *theirs && !ok && changed <= MAX_FREE_CHANGED; changed++)
+      ok = choose_kinds(model, e, free_kinds, open, nopen, 0, changed, out);
+  }
+  free(open);
+  return ok;
+}
+
+int chk_expr_free(tlop_model *model, ast_expr *e, ptrmap *free_kinds, kind *out) {
+  tlop_ctx *ctx = model->ctx;
+  held first = {0};
+  bool as_given, theirs;
+  int errors = 0;
+  bool ok = infer_kinds(model, e, free_kinds, KIND_NUM, &first, &as_given, &theirs, out);
+  if (ok && !as_given) {
+    errors = chk_expr(model, e, free_kinds, false, out); /* to tell the warnings of the kinds chosen */
+  } else {
+    /* the names as given: their warnings, or their errors */
+    for (size_t i = 0; i < first.n; i++) {
+      errors += first.v[i].severity == TLOP_ERROR;
+      if (ctx->diag_fn)
+        ctx->diag_fn(ctx->diag_user, &first.v[i]);
+    }
+    ctx->errors += errors;
+    errors += !ok && !errors; /* an error told before (a function's, called again) */
+    if (!ok && theirs)
+      diag_note(ctx, (span){0}, "a name given a bare number (--set) takes the kind its uses "
+                "need, but no kinds fit all the uses here: give the value its unit (m=1KiB)");
+  }
+  held_free(&first);
+  return errors;
+}
+
+size_t chk_expr_symbols(tlop_model *model, ast_expr *e, sym **names, kind **kinds, kind *out) {
+  chk_state *c = state_of(model);
+  name_list used = {0};
+  c->free_names = &used;
+  kind k;
+  bool checks = trial_implicit(model, e, &k);
+  c->free_names = NULL;
+  size_t n = used.n;
+  *names = arena_alloc(model->ctx->ar, (n + 1) * sizeof **names);
+  *kinds = arena_alloc(model->ctx->ar, (n + 1) * sizeof **kinds);
+  ptrmap free_kinds = {0};
+  for (size_t i = 0; i < n; i++) {
+    (*names)[i] = used.first[i]->u.name.name, (*kinds)[i] = KIND_NUM;
+    ptrmap_put(&free_kinds, (*names)[i], &(*kinds)[i]);
+  }
+  names_free(&used);
+  bool as_counts, theirs;
+  if (!checks || !infer_kinds(model, e, &free_kinds, KIND_COUNT, NULL, &as_counts, &theirs, &k))
+    for (size_t i = 0; i < n; i++)
+      (*kinds)[i] = KIND_ANY;
+  else
+    *out = k;
+  ptrmap_free(&free_kinds);
+  return n;
 }
 
 int chk_fact(tlop_model *model, ast_expr *e) {

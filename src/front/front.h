@@ -198,6 +198,14 @@ int chk_model(tlop_model *model);
 /* With `implicit`, names the model does not define are free variables. */
 int chk_expr(tlop_model *model, ast_expr *e, const ptrmap *free_kinds, bool implicit,
              kind *out);
+/* chk_expr of a command-line text: a free name given as a bare number (K_NUM in
+ * free_kinds, whose kinds it may change) takes the kind its uses need, the fewest names
+ * changed from the number's own; errors (of the names as given) when no kinds fit. */
+int chk_expr_free(tlop_model *model, ast_expr *e, ptrmap *free_kinds, kind *out);
+/* The names a symbolic expression (checked with `implicit`) uses that the model does not
+ * define, in *names, and in *kinds the kinds their uses need, count where nothing else is
+ * needed (K_ANY for all when no kinds fit); *out the kind of e under them, if they fit. */
+size_t chk_expr_symbols(tlop_model *model, ast_expr *e, sym **names, kind **kinds, kind *out);
 /* Checks an assumption: a comparison whose unknown names are new variables (P = 2^p). */
 int chk_fact(tlop_model *model, ast_expr *e);
 bool chk_is_builtin(sym name);

@@ -10,7 +10,7 @@
 /* Parses and checks a lone expression in a model's scope. */
 ir_node *expr_parse_checked(tlop_model *model, const char *what, const char *text,
                             const tlop_env *env, bool implicit, kind *k, tlop_status *st,
-                            expr_let **lets, size_t *nlets) {
+                            expr_let **lets, size_t *nlets, tlop_expr *named) {
   tlop_ctx *ctx = model->ctx;
   size_t len = strlen(text);
   char *copy = arena_strndup(ctx->ar, text, len);
@@ -21,16 +21,29 @@ ir_node *expr_parse_checked(tlop_model *model, const char *what, const char *tex
     return NULL;
   }
   ptrmap kinds = {0};
-  env_kinds(env, &kinds);
-  int errors = chk_expr(model, e, &kinds, implicit, k);
+  size_t n = env ? env->n : 0;
+  sym *names = arena_alloc(ctx->ar, (n + 1) * sizeof *names);
+  kind *own = arena_alloc(ctx->ar, (n + 1) * sizeof *own);
+  for (size_t i = 0; i < n; i++) {
+    names[i] = env->names[i], own[i] = env->kinds[i];
+    ptrmap_put(&kinds, names[i], &own[i]);
+  }
+  for (size_t i = 0; env && i < env->nops; i++)
+    ptrmap_put(&kinds, env->op_names[i], (void *)&KIND_OP);
+  /* a name given a bare number takes the kind its uses need; a symbol too, for printing */
+  int errors = implicit ? chk_expr(model, e, &kinds, true, k) : chk_expr_free(model, e, &kinds, k);
   ptrmap_free(&kinds);
   if (errors != 0) {
     *st = TLOP_ERR_CHECK;
     return NULL;
   }
-  ir_node *n = lower_expr_lets(model, e, env, lets, nlets);
-  *st = n ? TLOP_OK : TLOP_ERR_CHECK;
-  return n;
+  if (implicit && !env && named)
+    n = chk_expr_symbols(model, e, &names, &own, k);
+  if (named)
+    named->free = names, named->free_kinds = own, named->nfree = n;
+  ir_node *node = lower_expr_lets(model, e, env, lets, nlets);
+  *st = node ? TLOP_OK : TLOP_ERR_CHECK;
+  return node;
 }
 
 tlop_status expr_of_text(tlop_model *model, const char *text, const tlop_env *env, bool implicit,
@@ -42,21 +55,14 @@ tlop_status expr_of_text(tlop_model *model, const char *text, const tlop_env *en
   tlop_status st;
   expr_let *lets = NULL;
   size_t nlets = 0;
-  ir_node *n = expr_parse_checked(model, "<expr>", text, env, implicit, &k, &st, &lets, &nlets);
+  tlop_expr *e = arena_alloc(model->ctx->ar, sizeof *e);
+  ir_node *n = expr_parse_checked(model, "<expr>", text, env, implicit, &k, &st, &lets, &nlets, e);
   if (!n)
     return st;
-  tlop_expr *e = arena_alloc(model->ctx->ar, sizeof *e);
   e->node = n;
   e->model = model;
   e->k = k;
   e->lets = lets, e->nlets = nlets;
-  if (env && env->n) {
-    sym *names = arena_alloc(model->ctx->ar, env->n * sizeof *names);
-    kind *kinds = arena_alloc(model->ctx->ar, env->n * sizeof *kinds);
-    memcpy(names, env->names, env->n * sizeof *names);
-    memcpy(kinds, env->kinds, env->n * sizeof *kinds);
-    e->free = names, e->free_kinds = kinds, e->nfree = env->n;
-  }
   *out = e;
   return TLOP_OK;
 }

@@ -198,10 +198,12 @@ const param_info *lower_param(tlop_model *model, sym name);
 
 /* Parses and checks a lone expression in a model's scope (`what` names it in messages),
  * and lowers it; with `implicit`, names the model does not define are free variables.
- * NULL with *st the failure. */
+ * env's names given as bare numbers take the kinds their uses need (chk_expr_free), and
+ * so do the free variables of `implicit` (for printing, chk_expr_symbols); `named`, when
+ * not NULL, is given them (free, free_kinds, nfree). NULL with *st the failure. */
 ir_node *expr_parse_checked(tlop_model *model, const char *what, const char *text,
                             const tlop_env *env, bool implicit, kind *k, tlop_status *st,
-                            expr_let **lets, size_t *nlets);
+                            expr_let **lets, size_t *nlets, tlop_expr *named);
 tlop_status expr_of_text(tlop_model *model, const char *text, const tlop_env *env, bool implicit,
                          tlop_expr **out);
 /* An algorithm's body with its parameters free (operators bound from env or defaults);

@@ -211,6 +211,9 @@ static bool positive_var(simp *s, const ir_node *b, bool strict) {
     return (strict ? simp_positive : simp_nonneg)(s, poly_sub(s, scalar(s, b->kid[0]), poly_num(s, 1)));
   case IR_SUM: /* a sum of terms ≥ 0 is ≥ 0 however many (none: 0); its index unbounded here */
     return !strict && simp_nonneg(s, scalar(s, b->kid[2]));
+  case IR_MAX: /* the count of a sum's values, max(hi − lo + 1, 0) */
+    return (strict ? simp_positive : simp_nonneg)(s, scalar(s, b->kid[1])) ||
+           (strict ? simp_positive : simp_nonneg)(s, scalar(s, b->kid[0]));
   default:
     return false;
   }
@@ -497,6 +500,25 @@ static bool sum_opened(simp *s, const poly *lo, const poly *hi, const ir_node *b
   return simp_nonneg(s, poly_sub(s, hi, lo)) || never_fails(s, body);
 }
 
+/* The number of values of a sum over whole bounds lo..hi, max(hi − lo + 1, 0): Σ c =
+ * count·c when c is free of the index though the closed forms do not apply (hi − lo + 1
+ * not known ≥ 0); the max goes where the bounds decide it. */
+static poly *values_count(simp *s, const poly *lo, const poly *hi) {
+  tlop_ctx *ctx = s->ctx;
+  ir_node *span = ir_bin(ctx, IR_SUB, simp_canon(s, hi), simp_canon(s, lo));
+  ir_node *values = ir_bin(ctx, IR_ADD, span, ir_num(ctx, 1));
+  return scalar(s, ir_bin(ctx, IR_MAX, values, ir_num(ctx, 0)));
+}
+
+/* Σ_{idx=lo}^{hi} c with c not closed by the closed forms: count·c when c is free of the
+ * index and the bounds are whole, else the sum kept as a factor. */
+static poly *open_sum(simp *s, sym idx, const poly *lo, const poly *hi, poly *c) {
+  if (!poly_uses(c, idx) && simp_is_integer(s, lo) && simp_is_integer(s, hi))
+    return poly_mul(s, values_count(s, lo, hi), c);
+  return poly_factor(s, ir_make(s->ctx, IR_SUM, idx, 0, simp_canon(s, lo), simp_canon(s, hi),
+                                simp_canon(s, c)));
+}
+
 static poly *scalar_sum(simp *s, const ir_node *n) {
   n = canonical_sum(s, n);
   sym idx = n->name;
@@ -522,6 +544,8 @@ static poly *scalar_sum(simp *s, const ir_node *n) {
   }
   if (closable && opened)
     return poly_sum(s, idx, lo, hi, body);
+  if (opened)
+    return open_sum(s, idx, lo, hi, body);
   return poly_factor(s, ir_make(s->ctx, IR_SUM, idx, 0, simp_canon(s, lo), simp_canon(s, hi), simp_canon(s, body)));
 }
 
@@ -558,11 +582,12 @@ static poly *decide(simp *s, ir_op op, poly *a, poly *b) {
   case IR_AND:
     if ((poly_is_num(a, &x) && x == 0) || (poly_is_num(b, &y) && y == 0))
       return truth(s, false);
-    return poly_is_num(a, &x) && poly_is_num(b, &y) ? truth(s, true) : NULL;
+    /* true and c = c: a truth value printed as a number would not check as one */
+    return poly_is_num(a, &x) ? b : poly_is_num(b, &y) ? a : NULL;
   case IR_OR:
     if ((poly_is_num(a, &x) && x != 0) || (poly_is_num(b, &y) && y != 0))
       return truth(s, true);
-    return poly_is_num(a, &x) && poly_is_num(b, &y) ? truth(s, false) : NULL;
+    return poly_is_num(a, &x) ? b : poly_is_num(b, &y) ? a : NULL;
   default: return NULL;
   }
 }
@@ -643,6 +668,12 @@ static poly *scalar_op(simp *s, const ir_node *n, poly *a, poly *b) {
     if (simp_nonneg(s, poly_sub(s, poly_num(s, 0), a)))
       return poly_sub(s, poly_num(s, 0), a);
     return opaque(s, IR_ABS, n, a, NULL);
+  case IR_MOD:
+    /* a mod b = 0 when a is a whole multiple of b ≠ 0 (2^p mod 2^(i+1), i < p) */
+    if (simp_positive(s, b) && simp_is_integer(s, poly_div(s, a, b)))
+      return poly_num(s, 0);
+    r = decide(s, IR_MOD, a, b);
+    return r ? r : opaque(s, IR_MOD, n, a, b);
   case IR_MIN:
   case IR_MAX:
     if (simp_nonneg(s, poly_sub(s, b, a)))
@@ -1079,8 +1110,7 @@ static lin norm_sum(simp *s, const ir_node *n, const par_scope *par, bool shifte
       continue;
     }
     /* Σ c(i)·atom = atom · Σ c(i) */
-    poly *c = closable ? poly_sum(s, idx, lo, hi, t.c)
-                       : poly_factor(s, ir_make(s->ctx, IR_SUM, idx, 0, lo_ir, hi_ir, simp_canon(s, t.c)));
+    poly *c = closable ? poly_sum(s, idx, lo, hi, t.c) : open_sum(s, idx, lo, hi, t.c);
     terms_add(s, &outs, lin_term(s, t.atom, c), 1);
   }
   lin out = terms_done(s, &outs), dep = terms_done(s, &deps);

@@ -1,0 +1,1 @@
+simplify two_level.tlop scatter_mod --assume 'P = 2^p'

@@ -1,0 +1,1 @@
+simplify two_level.tlop bcast_two_level --format tlop
