@@ -939,8 +939,13 @@ static void note_counterexample(prover *pv, const refutation *r, const char *tit
     return;
   }
   char *why = text(pv, "the L%s chosen satisfy every active axiom%s; both sides by the reference evaluator",
-                   r->p || r->gamma ? ", o, p and γ" : " and o",
+                   r->p || r->gamma ? ", o, p and γ" : r->tables ? ", o (p, γ) of each channel" : " and o",
                    pv->strict ? " (L strictly increasing in τ)" : "");
+  if (r->tables) { /* the random search's tables, one per channel */
+    note(pv, why, "%s: %s, %s: left = %s, right = %s", title, r->where, r->tables, lv, rv);
+    free(why);
+    return;
+  }
   char *zero = r->free_channel ? text(pv, " (L[%s] = 0)", r->free_channel) : xstrdup("");
   strbuf more = {0}; /* p and γ, when the search chose them */
   if (r->p)
@@ -1032,7 +1037,7 @@ static bool judge(prover *pv, ir_node **user, size_t nuser, ir_node *lhs, ir_op 
     pv->proof->verdict = TLOP_REFUTED;
     note_counterexample(pv, &r, "counterexample");
     note(pv, NULL, "refuted");
-    free(r.where);
+    refutation_free(&r);
     free(facts);
     return true;
   }
@@ -1163,7 +1168,7 @@ static bool compare_exprs(prover *pv, ir_node **user, size_t nuser, ir_node *a, 
     else
       note_counterexample(pv, &r, title);
     free(title);
-    free(r.where);
+    refutation_free(&r);
     proved += got;
     ge_proved |= k == 0 && got;
   }
@@ -1203,7 +1208,7 @@ static bool compare_exprs(prover *pv, ir_node **user, size_t nuser, ir_node *a, 
     refutation r;
     if (refute_search(pv->model, facts, n, a, IR_GT, ir_bin(ctx, IR_MUL, c, b), pv->axioms, true, pv->deadline, &r)) {
       note_counterexample(pv, &r, "tight: A = c·B (within rounding) at");
-      free(r.where);
+      refutation_free(&r);
     }
   } else {
     steps_truncate(pv->proof, mark);
