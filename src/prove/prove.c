@@ -22,6 +22,7 @@
 #define DEFAULT_TIMEOUT 5.0 /* seconds per claim */
 #define CASE_DEPTH 6        /* nested case splits */
 #define SEARCH_POINTS 4096  /* parameter points of the counterexample search */
+#define MAX_WRITTEN 4096    /* terms of sums with whole bounds written out, per claim */
 
 typedef struct step {
   char *what, *why;
@@ -56,6 +57,7 @@ typedef struct prover {
   bool timed_out;
   tlop_proof *proof;
   const ast_decl *claim; /* the claim being decided (NULL: compare) */
+  double written;   /* terms of sums written out so far (MAX_WRITTEN) */
   simp *s;          /* the session of the case being decided */
   struct dominance {
     sym big, small; /* assumed L[big](m, τ) ≥ L[small](m, τ) for all m, τ */
@@ -756,6 +758,31 @@ static ir_node *negation(tlop_ctx *ctx, ir_node *c) {
 static bool decide(prover *pv, ir_node **facts, size_t nfacts, const ir_node *D, bool strict_rel,
                    int depth);
 
+/* A case's condition a ≤ b (a < b: the same with b − 1, a and b whole) with b > 0 and a/b
+ * a whole variable x ≥ 1 (S·k ≤ S, S ≥ 1, k whole ≥ 1) makes x = 1: the fact added to the
+ * case, noted with why; NULL when the condition is not of that form. */
+static ir_node *whole_consequence(prover *pv, const ir_node *c) {
+  simp *s = pv->s;
+  bool le = c->op == IR_LE || c->op == IR_LT, ge = c->op == IR_GE || c->op == IR_GT;
+  if (!le && !ge)
+    return NULL;
+  poly *a = simp_poly(s, c->kid[le ? 0 : 1]), *b = simp_poly(s, c->kid[le ? 1 : 0]);
+  if (!simp_positive(s, b))
+    return NULL;
+  ir_node *x = simp_canon(s, poly_div(s, a, b));
+  if (x->op != IR_VAR)
+    return NULL;
+  poly *q = simp_poly(s, x), *one = poly_num(s, 1);
+  if (!simp_is_integer(s, q) || !simp_nonneg(s, poly_sub(s, q, one)))
+    return NULL;
+  ir_node *one_ir = ir_num(pv->ctx, 1);
+  char *why = text(pv, "the case gives %E ≤ 1, as %E > 0; %E is whole and ≥ 1 by the facts", x,
+                   simp_canon(s, b), x);
+  note(pv, why, "%E = %E", x, one_ir);
+  free(why);
+  return ir_bin(pv->ctx, IR_EQ, x, one_ir);
+}
+
 /* A term with an if, min or max splits into cases: an if into its two branches (each
  * under its condition); max(a, b) with a positive coefficient is ≥ either operand, with a
  * negative one it is the worse of the two (min the other way round). */
@@ -770,7 +797,7 @@ static bool split(prover *pv, ir_node **facts, size_t nfacts, const simp_term *t
   }
   bool all = a->op == IR_IF || (a->op == IR_MAX) == (sign < 0);
   int first = a->op == IR_IF ? 1 : 0;
-  ir_node **more = xmalloc((nfacts + 1) * sizeof *more);
+  ir_node **more = xmalloc((nfacts + 2) * sizeof *more);
   if (nfacts)
     memcpy(more, facts, nfacts * sizeof *more);
   simp_term *alt = xmalloc((size_t)n * sizeof *alt);
@@ -784,6 +811,9 @@ static bool split(prover *pv, ir_node **facts, size_t nfacts, const simp_term *t
     if (a->op == IR_IF) {
       more[nf++] = k == 0 ? a->kid[0] : negation(pv->ctx, a->kid[0]);
       note(pv, "the two branches of an if", "case %E", more[nfacts]);
+      ir_node *whole = whole_consequence(pv, more[nfacts]);
+      if (whole)
+        more[nf++] = whole;
     } else {
       if (all)
         note(pv, a->op == IR_MAX ? "max(a, b) is a or b" : "min(a, b) is a or b", "case %E = %E", a,
@@ -831,10 +861,45 @@ static ir_node *conc_as_max(prover *pv, const ir_node *n) {
   return m;
 }
 
+/* A sum whose bounds are numbers, written out term by term while the claim's budget
+ * (MAX_WRITTEN terms) lasts: an identity at a fixed P or k is then one of like terms. NULL
+ * when it is not such a sum or too long. */
+static ir_node *written_out(prover *pv, const ir_node *a) {
+  simp *s = pv->s;
+  double lo, hi;
+  if (!a || a->op != IR_SUM || !poly_is_num(simp_poly(s, a->kid[0]), &lo) ||
+      !poly_is_num(simp_poly(s, a->kid[1]), &hi) || lo != floor(lo) || hi != floor(hi) ||
+      hi - lo + 1 > MAX_WRITTEN - pv->written)
+    return NULL;
+  pv->written += fmax(0, hi - lo + 1);
+  poly *body = simp_poly(s, a->kid[2]);
+  ir_node *r = ir_num(pv->ctx, 0);
+  for (double i = lo; i <= hi; i++)
+    r = ir_bin(pv->ctx, IR_ADD, r, simp_canon(s, poly_subst(s, body, a->name, poly_num(s, i))));
+  char count[64];
+  snprintf(count, sizeof count, "%.0f term%s (at most %d in all)", fmax(0, hi - lo + 1), hi == lo ? "" : "s",
+           MAX_WRITTEN);
+  char *why = text(pv, "its bounds are numbers: the sum written out, %s", count);
+  note(pv, why, "%E = %E", a, simp_canon(s, simp_poly(s, r)));
+  free(why);
+  return r;
+}
+
 static bool decide_in(prover *pv, ir_node **facts, size_t nfacts, const ir_node *D, bool strict_rel,
                       int depth) {
   const simp_term *t;
   int n = simp_terms(pv->s, D, &t);
+  for (int i = 0; i < n; i++) {
+    ir_node *terms = written_out(pv, t[i].atom);
+    if (!terms)
+      continue;
+    simp_term *alt = xmalloc((size_t)n * sizeof *alt);
+    memcpy(alt, t, (size_t)n * sizeof *alt);
+    alt[i].atom = terms;
+    ir_node *Dk = simp_terms_ir(pv->s, alt, n);
+    free(alt);
+    return decide_in(pv, facts, nfacts, Dk, strict_rel, depth);
+  }
   for (int i = 0; i < n && depth < CASE_DEPTH; i++) {
     ir_node *max = t[i].atom && t[i].atom->op == IR_CONC ? conc_as_max(pv, t[i].atom) : NULL;
     if (!max)
