@@ -36,6 +36,7 @@ struct tlop_proof {
   step *steps;
   size_t nsteps, cap;
   char *text;
+  refutation witness; /* the claim's counterexample (witness.where NULL: none), for JSON */
 };
 
 /* c · atom inside the sums idx[0] … idx[depth − 1]; atom NULL is a constant. */
@@ -1102,7 +1103,7 @@ static bool judge(prover *pv, ir_node **user, size_t nuser, ir_node *lhs, ir_op 
     pv->proof->verdict = TLOP_REFUTED;
     note_counterexample(pv, &r, "counterexample");
     note(pv, NULL, "refuted");
-    refutation_free(&r);
+    pv->proof->witness = r; /* kept for the JSON form, which a test re-evaluates */
     free(facts);
     return true;
   }
@@ -1343,7 +1344,18 @@ static void render(tlop_proof *p, const tlop_prove_opts *o) {
       }
       sb_puts(&b, "}");
     }
-    sb_puts(&b, "]}\n");
+    sb_puts(&b, "]");
+    if (p->witness.where && p->witness.source) { /* the point and the platform, to check it by */
+      char lv[40], rv[40];
+      fmt_double(lv, sizeof lv, p->witness.lhs);
+      fmt_double(rv, sizeof rv, p->witness.rhs);
+      sb_puts(&b, ", \"counterexample\": {\"at\": ");
+      json_string(&b, p->witness.where);
+      sb_puts(&b, ", \"platform\": ");
+      json_string(&b, p->witness.source);
+      sb_printf(&b, ", \"left\": %s, \"right\": %s}", lv, rv);
+    }
+    sb_puts(&b, "}\n");
   } else if (o->format == TLOP_FORMAT_LATEX) {
     sb_printf(&b, "%% %s %s\n\\begin{itemize}\n", p->heading, p->claim);
     for (size_t i = 0; i < p->nsteps; i++) {
@@ -1554,5 +1566,6 @@ void tlop_proof_free(tlop_proof *p) {
   free(p->steps);
   free(p->claim);
   free(p->text);
+  refutation_free(&p->witness);
   free(p);
 }

@@ -17,6 +17,7 @@ typedef struct refutation {
   double lhs, rhs;
   char *tables;       /* the random search's L, o (p, γ) of every channel, instead of the
                          above; owned, as where is */
+  char *source;       /* the platform of the counterexample as tlop source (owned) */
 } refutation;
 
 /* Frees what a refutation owns. */

@@ -182,6 +182,36 @@ static tlop_platform *axiom_platform(tlop_ctx *ctx, const ir_names *channels, sy
 void refutation_free(refutation *r) {
   free(r->where);
   free(r->tables);
+  free(r->source);
+}
+
+/* The search's platform as tlop source, sizes in bytes and costs in seconds as the search
+ * priced them: "platform counterexample { channel NAME { L(m, τ) = …; o(m) = …; p(m) = …; }
+ * … gamma(m, τ) = …; }", its first channel the default one. */
+static char *platform_source(tlop_ctx *ctx, const tlop_platform *pf) {
+  sym m = pf->ch[0].L_m;
+  ir_node *bytes = ir_bin(ctx, IR_DIV, ir_var(ctx, m), ir_make(ctx, IR_NUM, ctx_sym(ctx, "B"), 1, NULL, NULL, NULL));
+  strbuf b = {0};
+  sb_puts(&b, "platform counterexample {\n");
+  for (size_t c = 0; c <= pf->nch; c++) {
+    const ir_node *f[4] = {NULL, NULL, NULL, pf->gamma_expr};
+    if (c < pf->nch)
+      f[0] = pf->ch[c].L, f[1] = pf->ch[c].o, f[2] = pf->ch[c].p, f[3] = NULL;
+    const char *head[4] = {"    L(m, τ) = ", "    o(m) = ", "    p(m) = ", "  gamma(m, τ) = "};
+    if (c < pf->nch)
+      sb_printf(&b, "  channel %s {\n", c ? pf->ch[c].name->name : "default_channel");
+    for (int i = 0; i < 4; i++) {
+      if (!f[i])
+        continue;
+      char *e = prt_expr(ctx, ir_subst(ctx, (ir_node *)f[i], m, bytes), TLOP_FORMAT_TLOP);
+      sb_printf(&b, "%s(%s) * 1 s;\n", head[i], e);
+      free(e);
+    }
+    if (c < pf->nch)
+      sb_puts(&b, "  }\n");
+  }
+  sb_puts(&b, "}\n");
+  return sb_take(&b);
 }
 
 static bool facts_hold(eval_state *es, ir_node *const *facts, size_t nfacts, bool unknown_holds) {
@@ -531,7 +561,7 @@ static bool random_search(tlop_model *model, ir_node *const *facts, size_t nfact
         continue;
       if (violated(op, l, rv) && (!rhs_positive || rv > 0)) {
         *out = (refutation){.where = point_text(vars, try->v), .transfers = true, .lhs = l, .rhs = rv,
-                            .tables = draw_text(ctx, pf, lhs, rhs)};
+                            .tables = draw_text(ctx, pf, lhs, rhs), .source = platform_source(ctx, pf)};
         found = true;
       } else if (badness(op, l, rv) >= score) { /* the neighbour becomes the current draw */
         score = badness(op, l, rv);
@@ -597,7 +627,7 @@ bool refute_search(tlop_model *model, ir_node *const *facts, size_t nfacts, cons
                               free_ch ? pf->ch[free_ch - 1].name->name : NULL, SHAPE_NAME[x->o],
                               x->p != SHAPE_ZERO ? SHAPE_NAME[x->p] : NULL,
                               x->g != GSHAPE_ZERO ? GSHAPE_NAME[x->g] : NULL,
-                              ir_has_cost(lhs) || ir_has_cost(rhs), l, r, NULL};
+                              ir_has_cost(lhs) || ir_has_cost(rhs), l, r, NULL, platform_source(ctx, pf)};
         }
       }
       more = advance(at, count, vars.n);
