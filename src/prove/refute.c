@@ -63,37 +63,33 @@ static ir_node *family(tlop_ctx *ctx, size_t f, sym m, sym tau) {
   }
 }
 
-/* Shapes of o(m) and p(m): ≥ 0 always; the decreasing and stepped ones only where the
- * axiom that makes them non-decreasing in m is off. */
-enum { SHAPE_ZERO, SHAPE_ONE, SHAPE_M, SHAPE_DECREASING, SHAPE_STEP_DOWN, NSHAPES };
-static const char *const SHAPE_NAME[NSHAPES] = {"0", "1", "m", "1/(1 + m)", "(if m < 4 then 1 else 0)"};
+/* Shapes of one variable x, for o(m) and p(m) (x = m) and γ's τ part (x = τ): ≥ 0 always;
+ * the falling ones only where no axiom makes the function non-decreasing (o-monotone,
+ * p-monotone, gamma-monotone), the square only where none makes it sub-linear
+ * (gamma-sublinear). */
+enum { SHAPE_ZERO, SHAPE_ONE, SHAPE_X, SHAPE_DECREASING, SHAPE_STEP_DOWN, SHAPE_SQUARE, NSHAPES };
+static const struct {
+  const char *of_m, *of_tau;
+} SHAPE_NAME[NSHAPES] = {{"0", "0"},
+                         {"1", "1"},
+                         {"m", "τ"},
+                         {"1/(1 + m)", "1/(1 + τ)"},
+                         {"(if m < 4 then 1 else 0)", "(if τ < 4 then 1 else 0)"},
+                         {"m²", "τ²"}};
 
-static ir_node *shape(tlop_ctx *ctx, int k, sym m) {
-  ir_node *M = ir_var(ctx, m), *one = ir_num(ctx, 1);
+static ir_node *shape(tlop_ctx *ctx, int k, sym x) {
+  ir_node *X = ir_var(ctx, x), *one = ir_num(ctx, 1);
   switch (k) {
   case SHAPE_ZERO: return ir_num(ctx, 0);
   case SHAPE_ONE: return one;
-  case SHAPE_M: return M;
-  case SHAPE_DECREASING: return ir_bin(ctx, IR_DIV, one, ir_bin(ctx, IR_ADD, one, M));
-  default: return ir_make(ctx, IR_IF, NULL, 0, ir_bin(ctx, IR_LT, M, ir_num(ctx, 4)), one, ir_num(ctx, 0));
+  case SHAPE_X: return X;
+  case SHAPE_DECREASING: return ir_bin(ctx, IR_DIV, one, ir_bin(ctx, IR_ADD, one, X));
+  case SHAPE_STEP_DOWN: return ir_make(ctx, IR_IF, NULL, 0, ir_bin(ctx, IR_LT, X, ir_num(ctx, 4)), one, ir_num(ctx, 0));
+  default: return ir_bin(ctx, IR_MUL, X, X);
   }
 }
 
-/* Shapes of γ(m, τ): ≥ 0; decreasing in τ without gamma-monotone, super-linear in τ
- * without gamma-sublinear. */
-enum { GSHAPE_ZERO, GSHAPE_ONE, GSHAPE_TAU, GSHAPE_DECREASING, GSHAPE_SQUARE, NGSHAPES };
-static const char *const GSHAPE_NAME[NGSHAPES] = {"0", "1", "τ", "1/max(1, τ)", "τ²"};
-
-static ir_node *gshape(tlop_ctx *ctx, int k, sym tau) {
-  ir_node *T = ir_var(ctx, tau), *one = ir_num(ctx, 1);
-  switch (k) {
-  case GSHAPE_ZERO: return ir_num(ctx, 0);
-  case GSHAPE_ONE: return one;
-  case GSHAPE_TAU: return T;
-  case GSHAPE_DECREASING: return ir_bin(ctx, IR_DIV, one, ir_bin(ctx, IR_MAX, one, T));
-  default: return ir_bin(ctx, IR_MUL, T, T);
-  }
-}
+static bool falls(int k) { return k == SHAPE_DECREASING || k == SHAPE_STEP_DOWN; }
 
 /* One choice of the search: L's family, the shapes of o, p and γ. */
 typedef struct variant {
@@ -128,28 +124,27 @@ static variant *variants(unsigned axioms, const ir_node *lhs, const ir_node *rhs
   for (int o = 0; o < 2; o++)
     for (size_t f = 0; f < FIRST_FAMILIES; f++)
       if (ALLOWED(f))
-        VEC_PUSH(v, *n, cap, ((variant){f, o, SHAPE_ZERO, GSHAPE_ZERO}));
+        VEC_PUSH(v, *n, cap, ((variant){f, o, SHAPE_ZERO, SHAPE_ZERO}));
   *nfirst = *n;
   for (size_t f = FIRST_FAMILIES; f < NFAMILIES; f++)
     for (int o = 0; o < 2; o++)
       if (ALLOWED(f))
-        VEC_PUSH(v, *n, cap, ((variant){f, o, SHAPE_ZERO, GSHAPE_ZERO}));
-  for (int k = SHAPE_M; k < NSHAPES; k++) {
-    bool down = k >= SHAPE_DECREASING;
+        VEC_PUSH(v, *n, cap, ((variant){f, o, SHAPE_ZERO, SHAPE_ZERO}));
+  for (int k = SHAPE_X; k < SHAPE_SQUARE; k++) {
+    bool down = falls(k);
     for (size_t f = 0; f < NFAMILIES; f++) {
       if (!ALLOWED(f) || (f != 0 && f != 2 && f != 8)) /* a few L with each shape */
         continue;
       if (has_o && !(down && (axioms & AX_BIT(AX_O_MONO))))
-        VEC_PUSH(v, *n, cap, ((variant){f, k, SHAPE_ZERO, GSHAPE_ZERO}));
+        VEC_PUSH(v, *n, cap, ((variant){f, k, SHAPE_ZERO, SHAPE_ZERO}));
       if (has_p && !(down && (axioms & AX_BIT(AX_P_MONO))))
-        VEC_PUSH(v, *n, cap, ((variant){f, SHAPE_ZERO, k, GSHAPE_ZERO}));
+        VEC_PUSH(v, *n, cap, ((variant){f, SHAPE_ZERO, k, SHAPE_ZERO}));
     }
   }
   if (has_p)
-    VEC_PUSH(v, *n, cap, ((variant){0, SHAPE_ZERO, SHAPE_ONE, GSHAPE_ZERO}));
-  for (int k = GSHAPE_ONE; has_g && k < NGSHAPES; k++) {
-    if ((k == GSHAPE_DECREASING && (axioms & AX_BIT(AX_GAMMA_MONO))) ||
-        (k == GSHAPE_SQUARE && (axioms & AX_BIT(AX_GAMMA_SUBLINEAR))))
+    VEC_PUSH(v, *n, cap, ((variant){0, SHAPE_ZERO, SHAPE_ONE, SHAPE_ZERO}));
+  for (int k = SHAPE_ONE; has_g && k < NSHAPES; k++) {
+    if ((falls(k) && (axioms & AX_BIT(AX_GAMMA_MONO))) || (k == SHAPE_SQUARE && (axioms & AX_BIT(AX_GAMMA_SUBLINEAR))))
       continue;
     for (size_t f = 0; f < 3; f++)
       if (ALLOWED(f))
@@ -613,7 +608,7 @@ bool refute_search(tlop_model *model, ir_node *const *facts, size_t nfacts, cons
         ir_node *L = family(ctx, x->f, m, tau), *o = shape(ctx, x->o, m), *p = shape(ctx, x->p, m);
         for (size_t c = 0; c < pf->nch; c++)
           pf->ch[c].L = c + 1 == free_ch && !strict ? ir_num(ctx, 0) : L, pf->ch[c].o = o, pf->ch[c].p = p;
-        pf->gamma_expr = gshape(ctx, x->g, tau);
+        pf->gamma_expr = shape(ctx, x->g, tau);
         double l, r;
         bool skip;
         if (!sides(ctx, model, pf, NULL, &vars, v, facts, nfacts, false, lhs, rhs, &l, &r, &skip)) {
@@ -624,9 +619,9 @@ bool refute_search(tlop_model *model, ir_node *const *facts, size_t nfacts, cons
         if (violated(op, l, r) && (!rhs_positive || r > 0)) {
           found = true;
           *out = (refutation){point_text(&vars, v), FAMILIES[x->f].name,
-                              free_ch ? pf->ch[free_ch - 1].name->name : NULL, SHAPE_NAME[x->o],
-                              x->p != SHAPE_ZERO ? SHAPE_NAME[x->p] : NULL,
-                              x->g != GSHAPE_ZERO ? GSHAPE_NAME[x->g] : NULL,
+                              free_ch ? pf->ch[free_ch - 1].name->name : NULL, SHAPE_NAME[x->o].of_m,
+                              x->p != SHAPE_ZERO ? SHAPE_NAME[x->p].of_m : NULL,
+                              x->g != SHAPE_ZERO ? SHAPE_NAME[x->g].of_tau : NULL,
                               ir_has_cost(lhs) || ir_has_cost(rhs), l, r, NULL, platform_source(ctx, pf)};
         }
       }
@@ -671,7 +666,7 @@ bool refute_least_ratio(tlop_model *model, ir_node *const *facts, size_t nfacts,
       ir_node *L = family(ctx, x->f, m, tau), *o = shape(ctx, x->o, m), *p = shape(ctx, x->p, m);
       for (size_t c = 0; c < pf->nch; c++)
         pf->ch[c].L = L, pf->ch[c].o = o, pf->ch[c].p = p;
-      pf->gamma_expr = gshape(ctx, x->g, tau);
+      pf->gamma_expr = shape(ctx, x->g, tau);
       double l, r;
       bool skip;
       if (!sides(ctx, model, pf, NULL, &vars, g.v, facts, nfacts, false, lhs, rhs, &l, &r, &skip)) {
