@@ -558,13 +558,17 @@ static bool boundable(const item *it) {
   return true;
 }
 
-static void steps_truncate(tlop_proof *p, size_t n) {
-  while (p->nsteps > n) {
-    p->nsteps--;
-    free(p->steps[p->nsteps].what);
-    free(p->steps[p->nsteps].why);
+/* Drops the steps from..to − 1, keeping those after. */
+static void steps_cut(tlop_proof *p, size_t from, size_t to) {
+  for (size_t i = from; i < to; i++) {
+    free(p->steps[i].what);
+    free(p->steps[i].why);
   }
+  memmove(p->steps + from, p->steps + to, (p->nsteps - to) * sizeof *p->steps);
+  p->nsteps -= to - from;
 }
+
+static void steps_truncate(tlop_proof *p, size_t n) { steps_cut(p, n, p->nsteps); }
 
 /* D ≥ 0 when every term is a coefficient ≥ 0 times a cost (each ≥ 0 by its axiom) or a
  * constant ≥ 0, whatever the sizes and τ: a sum of such terms (an empty sum is 0). */
@@ -995,6 +999,55 @@ static bool holds(prover *pv, ir_node **facts, size_t n, ir_node *lhs, ir_op op,
   }
 }
 
+/* X ≥ 0 read off X's tree before its normal form, where a sign hides in a coefficient:
+ * transfers, overheads, γ and p are ≥ 0 by their axioms (*used collects them), and +, ·,
+ * /, max, min, ∥, Σ (an empty one is 0), ⌈⌉, ⌊⌋, powers, stages, schedules and repeat of
+ * non-negative parts are; an if's branches each under its condition, a sum's body with its
+ * index in range; any other part by the procedure itself. */
+static bool nonneg_tree(prover *pv, ir_node **facts, size_t nfacts, const ir_node *n, unsigned *used,
+                        int depth) {
+  if (out_of_time(pv) || depth > 4 * CASE_DEPTH)
+    return false;
+  ir_node **more = NULL;
+  bool ok = true;
+  switch (n->op) {
+  case IR_NUM: return n->num >= 0;
+  case IR_L: case IR_O: case IR_GAMMA: case IR_PACK: case IR_SCHED: {
+    axiom_id a = (axiom_id)nonneg_axiom(n->op == IR_SCHED ? n->kid[0] : n);
+    *used |= AX_BIT(n->op == IR_SCHED ? AX_L_NONNEG : a);
+    return has(pv, n->op == IR_SCHED ? AX_L_NONNEG : a);
+  }
+  case IR_ADD: case IR_MUL: case IR_DIV: case IR_MAX: case IR_MIN: case IR_CONC: case IR_REPEAT:
+    for (int i = 0; i < n->nkids && ok; i++)
+      ok = nonneg_tree(pv, facts, nfacts, n->kid[i], used, depth + 1);
+    return ok;
+  case IR_CEIL: case IR_FLOOR: case IR_STAGE: case IR_SQRT: return nonneg_tree(pv, facts, nfacts, n->kid[0], used, depth + 1);
+  case IR_POW: return nonneg_tree(pv, facts, nfacts, n->kid[0], used, depth + 1);
+  case IR_PAR: return nonneg_tree(pv, facts, nfacts, n->kid[1], used, depth + 1);
+  case IR_IF:
+  case IR_SUM:
+    more = xmalloc((nfacts + 2) * sizeof *more);
+    if (nfacts)
+      memcpy(more, facts, nfacts * sizeof *more);
+    for (int k = 0; k < 2 && ok; k++) {
+      size_t nf = nfacts;
+      if (n->op == IR_IF) {
+        more[nf++] = k == 0 ? n->kid[0] : negation(pv->ctx, n->kid[0]);
+      } else if (k == 0) {
+        ir_node *i = ir_var(pv->ctx, n->name);
+        more[nf++] = ir_bin(pv->ctx, IR_GE, i, n->kid[0]);
+        more[nf++] = ir_bin(pv->ctx, IR_LE, i, n->kid[1]);
+      } else {
+        break;
+      }
+      ok = nonneg_tree(pv, more, nf, n->kid[n->op == IR_IF ? 1 + k : 2], used, depth + 1);
+    }
+    free(more);
+    return ok;
+  default: return decide(pv, facts, nfacts, n, false, 1);
+  }
+}
+
 static void note_counterexample(prover *pv, const refutation *r, const char *title) {
   char lv[40], rv[40];
   fmt_double(lv, sizeof lv, r->lhs);
@@ -1065,6 +1118,30 @@ static bool normal_forms(prover *pv, ir_node **facts, size_t n, const char *name
   return true;
 }
 
+/* X ≥ 0 (0 ≤ X) by X's tree (nonneg_tree), with the axioms it used. The steps after mark,
+ * of the procedure that did not prove it, go when the tree does, else the tree's. */
+static bool nonneg_claim(prover *pv, ir_node **facts, size_t n, ir_node *lhs, ir_op op, ir_node *rhs,
+                         size_t mark) {
+  ir_node *x = op == IR_GE ? lhs : op == IR_LE ? rhs : NULL, *zero = op == IR_GE ? rhs : lhs;
+  if (!x || zero->op != IR_NUM || zero->num != 0)
+    return false;
+  size_t tree = pv->proof->nsteps;
+  unsigned used = 0;
+  if (!nonneg_tree(pv, facts, n, x, &used, 0)) {
+    steps_truncate(pv->proof, tree);
+    return false;
+  }
+  steps_cut(pv->proof, mark, tree);
+  strbuf why = {0};
+  sb_puts(&why, "built by +, ·, /, max, min, ∥, Σ, if, ⌈⌉, ⌊⌋, stages and powers from parts ≥ 0");
+  for (int a = 0; a < AX_COUNT; a++)
+    if (used & AX_BIT(a))
+      cite(&why, (axiom_id)a);
+  note(pv, why.s, "%E ≥ 0", x);
+  free(why.s);
+  return true;
+}
+
 /* A claim that cannot be decided: unknown, with the error that stopped it. */
 static void undecided(prover *pv, char *why) {
   note(pv, why, "not decided: its normal form failed");
@@ -1091,7 +1168,7 @@ static bool judge(prover *pv, ir_node **user, size_t nuser, ir_node *lhs, ir_op 
     return true;
   }
   size_t mark = pv->proof->nsteps;
-  if (holds(pv, facts, n, lhs, op, rhs)) {
+  if (holds(pv, facts, n, lhs, op, rhs) || nonneg_claim(pv, facts, n, lhs, op, rhs, mark)) {
     pv->proof->verdict = TLOP_PROVED;
     note(pv, NULL, "proved");
     free(facts);
