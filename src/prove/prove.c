@@ -22,6 +22,7 @@
 #define DEFAULT_TIMEOUT 5.0 /* seconds per claim */
 #define CASE_DEPTH 6        /* nested case splits */
 #define SEARCH_POINTS 4096  /* parameter points of the counterexample search */
+#define MAX_WRITTEN 4096    /* terms of sums with whole bounds written out, per claim */
 
 typedef struct step {
   char *what, *why;
@@ -35,6 +36,7 @@ struct tlop_proof {
   step *steps;
   size_t nsteps, cap;
   char *text;
+  refutation witness; /* the claim's counterexample (witness.where NULL: none), for JSON */
 };
 
 /* c · atom inside the sums idx[0] … idx[depth − 1]; atom NULL is a constant. */
@@ -56,6 +58,7 @@ typedef struct prover {
   bool timed_out;
   tlop_proof *proof;
   const ast_decl *claim; /* the claim being decided (NULL: compare) */
+  double written;   /* terms of sums written out so far (MAX_WRITTEN) */
   simp *s;          /* the session of the case being decided */
   struct dominance {
     sym big, small; /* assumed L[big](m, τ) ≥ L[small](m, τ) for all m, τ */
@@ -555,13 +558,17 @@ static bool boundable(const item *it) {
   return true;
 }
 
-static void steps_truncate(tlop_proof *p, size_t n) {
-  while (p->nsteps > n) {
-    p->nsteps--;
-    free(p->steps[p->nsteps].what);
-    free(p->steps[p->nsteps].why);
+/* Drops the steps from..to − 1, keeping those after. */
+static void steps_cut(tlop_proof *p, size_t from, size_t to) {
+  for (size_t i = from; i < to; i++) {
+    free(p->steps[i].what);
+    free(p->steps[i].why);
   }
+  memmove(p->steps + from, p->steps + to, (p->nsteps - to) * sizeof *p->steps);
+  p->nsteps -= to - from;
 }
+
+static void steps_truncate(tlop_proof *p, size_t n) { steps_cut(p, n, p->nsteps); }
 
 /* D ≥ 0 when every term is a coefficient ≥ 0 times a cost (each ≥ 0 by its axiom) or a
  * constant ≥ 0, whatever the sizes and τ: a sum of such terms (an empty sum is 0). */
@@ -756,6 +763,31 @@ static ir_node *negation(tlop_ctx *ctx, ir_node *c) {
 static bool decide(prover *pv, ir_node **facts, size_t nfacts, const ir_node *D, bool strict_rel,
                    int depth);
 
+/* A case's condition a ≤ b (a < b: the same with b − 1, a and b whole) with b > 0 and a/b
+ * a whole variable x ≥ 1 (S·k ≤ S, S ≥ 1, k whole ≥ 1) makes x = 1: the fact added to the
+ * case, noted with why; NULL when the condition is not of that form. */
+static ir_node *whole_consequence(prover *pv, const ir_node *c) {
+  simp *s = pv->s;
+  bool le = c->op == IR_LE || c->op == IR_LT, ge = c->op == IR_GE || c->op == IR_GT;
+  if (!le && !ge)
+    return NULL;
+  poly *a = simp_poly(s, c->kid[le ? 0 : 1]), *b = simp_poly(s, c->kid[le ? 1 : 0]);
+  if (!simp_positive(s, b))
+    return NULL;
+  ir_node *x = simp_canon(s, poly_div(s, a, b));
+  if (x->op != IR_VAR)
+    return NULL;
+  poly *q = simp_poly(s, x), *one = poly_num(s, 1);
+  if (!simp_is_integer(s, q) || !simp_nonneg(s, poly_sub(s, q, one)))
+    return NULL;
+  ir_node *one_ir = ir_num(pv->ctx, 1);
+  char *why = text(pv, "the case gives %E ≤ 1, as %E > 0; %E is whole and ≥ 1 by the facts", x,
+                   simp_canon(s, b), x);
+  note(pv, why, "%E = %E", x, one_ir);
+  free(why);
+  return ir_bin(pv->ctx, IR_EQ, x, one_ir);
+}
+
 /* A term with an if, min or max splits into cases: an if into its two branches (each
  * under its condition); max(a, b) with a positive coefficient is ≥ either operand, with a
  * negative one it is the worse of the two (min the other way round). */
@@ -770,7 +802,7 @@ static bool split(prover *pv, ir_node **facts, size_t nfacts, const simp_term *t
   }
   bool all = a->op == IR_IF || (a->op == IR_MAX) == (sign < 0);
   int first = a->op == IR_IF ? 1 : 0;
-  ir_node **more = xmalloc((nfacts + 1) * sizeof *more);
+  ir_node **more = xmalloc((nfacts + 2) * sizeof *more);
   if (nfacts)
     memcpy(more, facts, nfacts * sizeof *more);
   simp_term *alt = xmalloc((size_t)n * sizeof *alt);
@@ -784,6 +816,9 @@ static bool split(prover *pv, ir_node **facts, size_t nfacts, const simp_term *t
     if (a->op == IR_IF) {
       more[nf++] = k == 0 ? a->kid[0] : negation(pv->ctx, a->kid[0]);
       note(pv, "the two branches of an if", "case %E", more[nfacts]);
+      ir_node *whole = whole_consequence(pv, more[nfacts]);
+      if (whole)
+        more[nf++] = whole;
     } else {
       if (all)
         note(pv, a->op == IR_MAX ? "max(a, b) is a or b" : "min(a, b) is a or b", "case %E = %E", a,
@@ -831,10 +866,45 @@ static ir_node *conc_as_max(prover *pv, const ir_node *n) {
   return m;
 }
 
+/* A sum whose bounds are numbers, written out term by term while the claim's budget
+ * (MAX_WRITTEN terms) lasts: an identity at a fixed P or k is then one of like terms. NULL
+ * when it is not such a sum or too long. */
+static ir_node *written_out(prover *pv, const ir_node *a) {
+  simp *s = pv->s;
+  double lo, hi;
+  if (!a || a->op != IR_SUM || !poly_is_num(simp_poly(s, a->kid[0]), &lo) ||
+      !poly_is_num(simp_poly(s, a->kid[1]), &hi) || lo != floor(lo) || hi != floor(hi) ||
+      hi - lo + 1 > MAX_WRITTEN - pv->written)
+    return NULL;
+  pv->written += fmax(0, hi - lo + 1);
+  poly *body = simp_poly(s, a->kid[2]);
+  ir_node *r = ir_num(pv->ctx, 0);
+  for (double i = lo; i <= hi; i++)
+    r = ir_bin(pv->ctx, IR_ADD, r, simp_canon(s, poly_subst(s, body, a->name, poly_num(s, i))));
+  char count[64];
+  snprintf(count, sizeof count, "%.0f term%s (at most %d in all)", fmax(0, hi - lo + 1), hi == lo ? "" : "s",
+           MAX_WRITTEN);
+  char *why = text(pv, "its bounds are numbers: the sum written out, %s", count);
+  note(pv, why, "%E = %E", a, simp_canon(s, simp_poly(s, r)));
+  free(why);
+  return r;
+}
+
 static bool decide_in(prover *pv, ir_node **facts, size_t nfacts, const ir_node *D, bool strict_rel,
                       int depth) {
   const simp_term *t;
   int n = simp_terms(pv->s, D, &t);
+  for (int i = 0; i < n; i++) {
+    ir_node *terms = written_out(pv, t[i].atom);
+    if (!terms)
+      continue;
+    simp_term *alt = xmalloc((size_t)n * sizeof *alt);
+    memcpy(alt, t, (size_t)n * sizeof *alt);
+    alt[i].atom = terms;
+    ir_node *Dk = simp_terms_ir(pv->s, alt, n);
+    free(alt);
+    return decide_in(pv, facts, nfacts, Dk, strict_rel, depth);
+  }
   for (int i = 0; i < n && depth < CASE_DEPTH; i++) {
     ir_node *max = t[i].atom && t[i].atom->op == IR_CONC ? conc_as_max(pv, t[i].atom) : NULL;
     if (!max)
@@ -929,6 +999,55 @@ static bool holds(prover *pv, ir_node **facts, size_t n, ir_node *lhs, ir_op op,
   }
 }
 
+/* X ≥ 0 read off X's tree before its normal form, where a sign hides in a coefficient:
+ * transfers, overheads, γ and p are ≥ 0 by their axioms (*used collects them), and +, ·,
+ * /, max, min, ∥, Σ (an empty one is 0), ⌈⌉, ⌊⌋, powers, stages, schedules and repeat of
+ * non-negative parts are; an if's branches each under its condition, a sum's body with its
+ * index in range; any other part by the procedure itself. */
+static bool nonneg_tree(prover *pv, ir_node **facts, size_t nfacts, const ir_node *n, unsigned *used,
+                        int depth) {
+  if (out_of_time(pv) || depth > 4 * CASE_DEPTH)
+    return false;
+  ir_node **more = NULL;
+  bool ok = true;
+  switch (n->op) {
+  case IR_NUM: return n->num >= 0;
+  case IR_L: case IR_O: case IR_GAMMA: case IR_PACK: case IR_SCHED: {
+    axiom_id a = (axiom_id)nonneg_axiom(n->op == IR_SCHED ? n->kid[0] : n);
+    *used |= AX_BIT(n->op == IR_SCHED ? AX_L_NONNEG : a);
+    return has(pv, n->op == IR_SCHED ? AX_L_NONNEG : a);
+  }
+  case IR_ADD: case IR_MUL: case IR_DIV: case IR_MAX: case IR_MIN: case IR_CONC: case IR_REPEAT:
+    for (int i = 0; i < n->nkids && ok; i++)
+      ok = nonneg_tree(pv, facts, nfacts, n->kid[i], used, depth + 1);
+    return ok;
+  case IR_CEIL: case IR_FLOOR: case IR_STAGE: case IR_SQRT: return nonneg_tree(pv, facts, nfacts, n->kid[0], used, depth + 1);
+  case IR_POW: return nonneg_tree(pv, facts, nfacts, n->kid[0], used, depth + 1);
+  case IR_PAR: return nonneg_tree(pv, facts, nfacts, n->kid[1], used, depth + 1);
+  case IR_IF:
+  case IR_SUM:
+    more = xmalloc((nfacts + 2) * sizeof *more);
+    if (nfacts)
+      memcpy(more, facts, nfacts * sizeof *more);
+    for (int k = 0; k < 2 && ok; k++) {
+      size_t nf = nfacts;
+      if (n->op == IR_IF) {
+        more[nf++] = k == 0 ? n->kid[0] : negation(pv->ctx, n->kid[0]);
+      } else if (k == 0) {
+        ir_node *i = ir_var(pv->ctx, n->name);
+        more[nf++] = ir_bin(pv->ctx, IR_GE, i, n->kid[0]);
+        more[nf++] = ir_bin(pv->ctx, IR_LE, i, n->kid[1]);
+      } else {
+        break;
+      }
+      ok = nonneg_tree(pv, more, nf, n->kid[n->op == IR_IF ? 1 + k : 2], used, depth + 1);
+    }
+    free(more);
+    return ok;
+  default: return decide(pv, facts, nfacts, n, false, 1);
+  }
+}
+
 static void note_counterexample(prover *pv, const refutation *r, const char *title) {
   char lv[40], rv[40];
   fmt_double(lv, sizeof lv, r->lhs);
@@ -939,8 +1058,13 @@ static void note_counterexample(prover *pv, const refutation *r, const char *tit
     return;
   }
   char *why = text(pv, "the L%s chosen satisfy every active axiom%s; both sides by the reference evaluator",
-                   r->p || r->gamma ? ", o, p and γ" : " and o",
+                   r->p || r->gamma ? ", o, p and γ" : r->tables ? ", o (p, γ) of each channel" : " and o",
                    pv->strict ? " (L strictly increasing in τ)" : "");
+  if (r->tables) { /* the random search's tables, one per channel */
+    note(pv, why, "%s: %s, %s: left = %s, right = %s", title, r->where, r->tables, lv, rv);
+    free(why);
+    return;
+  }
   char *zero = r->free_channel ? text(pv, " (L[%s] = 0)", r->free_channel) : xstrdup("");
   strbuf more = {0}; /* p and γ, when the search chose them */
   if (r->p)
@@ -994,6 +1118,30 @@ static bool normal_forms(prover *pv, ir_node **facts, size_t n, const char *name
   return true;
 }
 
+/* X ≥ 0 (0 ≤ X) by X's tree (nonneg_tree), with the axioms it used. The steps after mark,
+ * of the procedure that did not prove it, go when the tree does, else the tree's. */
+static bool nonneg_claim(prover *pv, ir_node **facts, size_t n, ir_node *lhs, ir_op op, ir_node *rhs,
+                         size_t mark) {
+  ir_node *x = op == IR_GE ? lhs : op == IR_LE ? rhs : NULL, *zero = op == IR_GE ? rhs : lhs;
+  if (!x || zero->op != IR_NUM || zero->num != 0)
+    return false;
+  size_t tree = pv->proof->nsteps;
+  unsigned used = 0;
+  if (!nonneg_tree(pv, facts, n, x, &used, 0)) {
+    steps_truncate(pv->proof, tree);
+    return false;
+  }
+  steps_cut(pv->proof, mark, tree);
+  strbuf why = {0};
+  sb_puts(&why, "built by +, ·, /, max, min, ∥, Σ, if, ⌈⌉, ⌊⌋, stages and powers from parts ≥ 0");
+  for (int a = 0; a < AX_COUNT; a++)
+    if (used & AX_BIT(a))
+      cite(&why, (axiom_id)a);
+  note(pv, why.s, "%E ≥ 0", x);
+  free(why.s);
+  return true;
+}
+
 /* A claim that cannot be decided: unknown, with the error that stopped it. */
 static void undecided(prover *pv, char *why) {
   note(pv, why, "not decided: its normal form failed");
@@ -1020,7 +1168,7 @@ static bool judge(prover *pv, ir_node **user, size_t nuser, ir_node *lhs, ir_op 
     return true;
   }
   size_t mark = pv->proof->nsteps;
-  if (holds(pv, facts, n, lhs, op, rhs)) {
+  if (holds(pv, facts, n, lhs, op, rhs) || nonneg_claim(pv, facts, n, lhs, op, rhs, mark)) {
     pv->proof->verdict = TLOP_PROVED;
     note(pv, NULL, "proved");
     free(facts);
@@ -1032,7 +1180,7 @@ static bool judge(prover *pv, ir_node **user, size_t nuser, ir_node *lhs, ir_op 
     pv->proof->verdict = TLOP_REFUTED;
     note_counterexample(pv, &r, "counterexample");
     note(pv, NULL, "refuted");
-    free(r.where);
+    pv->proof->witness = r; /* kept for the JSON form, which a test re-evaluates */
     free(facts);
     return true;
   }
@@ -1163,7 +1311,7 @@ static bool compare_exprs(prover *pv, ir_node **user, size_t nuser, ir_node *a, 
     else
       note_counterexample(pv, &r, title);
     free(title);
-    free(r.where);
+    refutation_free(&r);
     proved += got;
     ge_proved |= k == 0 && got;
   }
@@ -1203,7 +1351,7 @@ static bool compare_exprs(prover *pv, ir_node **user, size_t nuser, ir_node *a, 
     refutation r;
     if (refute_search(pv->model, facts, n, a, IR_GT, ir_bin(ctx, IR_MUL, c, b), pv->axioms, true, pv->deadline, &r)) {
       note_counterexample(pv, &r, "tight: A = c·B (within rounding) at");
-      free(r.where);
+      refutation_free(&r);
     }
   } else {
     steps_truncate(pv->proof, mark);
@@ -1273,7 +1421,18 @@ static void render(tlop_proof *p, const tlop_prove_opts *o) {
       }
       sb_puts(&b, "}");
     }
-    sb_puts(&b, "]}\n");
+    sb_puts(&b, "]");
+    if (p->witness.where && p->witness.source) { /* the point and the platform, to check it by */
+      char lv[40], rv[40];
+      fmt_double(lv, sizeof lv, p->witness.lhs);
+      fmt_double(rv, sizeof rv, p->witness.rhs);
+      sb_puts(&b, ", \"counterexample\": {\"at\": ");
+      json_string(&b, p->witness.where);
+      sb_puts(&b, ", \"platform\": ");
+      json_string(&b, p->witness.source);
+      sb_printf(&b, ", \"left\": %s, \"right\": %s}", lv, rv);
+    }
+    sb_puts(&b, "}\n");
   } else if (o->format == TLOP_FORMAT_LATEX) {
     sb_printf(&b, "%% %s %s\n\\begin{itemize}\n", p->heading, p->claim);
     for (size_t i = 0; i < p->nsteps; i++) {
@@ -1484,5 +1643,6 @@ void tlop_proof_free(tlop_proof *p) {
   free(p->steps);
   free(p->claim);
   free(p->text);
+  refutation_free(&p->witness);
   free(p);
 }

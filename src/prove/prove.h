@@ -15,7 +15,13 @@ typedef struct refutation {
   const char *p, *gamma; /* p(m), γ(m, τ) when not 0, else NULL */
   bool transfers;     /* the claim has costs (L, o, γ, p) at all */
   double lhs, rhs;
+  char *tables;       /* the random search's L, o (p, γ) of every channel, instead of the
+                         above; owned, as where is */
+  char *source;       /* the platform of the counterexample as tlop source (owned) */
 } refutation;
+
+/* Frees what a refutation owns. */
+void refutation_free(refutation *r);
 
 typedef struct evidence {
   size_t points;

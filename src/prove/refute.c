@@ -3,8 +3,10 @@
  * grid. Both evaluate the claim's two sides with the reference evaluator, so what they
  * report is what the model computes. */
 #include "prove/prove.h"
+#include "print/print.h"
 
 #include <math.h>
+#include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
 #include <time.h>
@@ -61,37 +63,33 @@ static ir_node *family(tlop_ctx *ctx, size_t f, sym m, sym tau) {
   }
 }
 
-/* Shapes of o(m) and p(m): ≥ 0 always; the decreasing and stepped ones only where the
- * axiom that makes them non-decreasing in m is off. */
-enum { SHAPE_ZERO, SHAPE_ONE, SHAPE_M, SHAPE_DECREASING, SHAPE_STEP_DOWN, NSHAPES };
-static const char *const SHAPE_NAME[NSHAPES] = {"0", "1", "m", "1/(1 + m)", "(if m < 4 then 1 else 0)"};
+/* Shapes of one variable x, for o(m) and p(m) (x = m) and γ's τ part (x = τ): ≥ 0 always;
+ * the falling ones only where no axiom makes the function non-decreasing (o-monotone,
+ * p-monotone, gamma-monotone), the square only where none makes it sub-linear
+ * (gamma-sublinear). */
+enum { SHAPE_ZERO, SHAPE_ONE, SHAPE_X, SHAPE_DECREASING, SHAPE_STEP_DOWN, SHAPE_SQUARE, NSHAPES };
+static const struct {
+  const char *of_m, *of_tau;
+} SHAPE_NAME[NSHAPES] = {{"0", "0"},
+                         {"1", "1"},
+                         {"m", "τ"},
+                         {"1/(1 + m)", "1/(1 + τ)"},
+                         {"(if m < 4 then 1 else 0)", "(if τ < 4 then 1 else 0)"},
+                         {"m²", "τ²"}};
 
-static ir_node *shape(tlop_ctx *ctx, int k, sym m) {
-  ir_node *M = ir_var(ctx, m), *one = ir_num(ctx, 1);
+static ir_node *shape(tlop_ctx *ctx, int k, sym x) {
+  ir_node *X = ir_var(ctx, x), *one = ir_num(ctx, 1);
   switch (k) {
   case SHAPE_ZERO: return ir_num(ctx, 0);
   case SHAPE_ONE: return one;
-  case SHAPE_M: return M;
-  case SHAPE_DECREASING: return ir_bin(ctx, IR_DIV, one, ir_bin(ctx, IR_ADD, one, M));
-  default: return ir_make(ctx, IR_IF, NULL, 0, ir_bin(ctx, IR_LT, M, ir_num(ctx, 4)), one, ir_num(ctx, 0));
+  case SHAPE_X: return X;
+  case SHAPE_DECREASING: return ir_bin(ctx, IR_DIV, one, ir_bin(ctx, IR_ADD, one, X));
+  case SHAPE_STEP_DOWN: return ir_make(ctx, IR_IF, NULL, 0, ir_bin(ctx, IR_LT, X, ir_num(ctx, 4)), one, ir_num(ctx, 0));
+  default: return ir_bin(ctx, IR_MUL, X, X);
   }
 }
 
-/* Shapes of γ(m, τ): ≥ 0; decreasing in τ without gamma-monotone, super-linear in τ
- * without gamma-sublinear. */
-enum { GSHAPE_ZERO, GSHAPE_ONE, GSHAPE_TAU, GSHAPE_DECREASING, GSHAPE_SQUARE, NGSHAPES };
-static const char *const GSHAPE_NAME[NGSHAPES] = {"0", "1", "τ", "1/max(1, τ)", "τ²"};
-
-static ir_node *gshape(tlop_ctx *ctx, int k, sym tau) {
-  ir_node *T = ir_var(ctx, tau), *one = ir_num(ctx, 1);
-  switch (k) {
-  case GSHAPE_ZERO: return ir_num(ctx, 0);
-  case GSHAPE_ONE: return one;
-  case GSHAPE_TAU: return T;
-  case GSHAPE_DECREASING: return ir_bin(ctx, IR_DIV, one, ir_bin(ctx, IR_MAX, one, T));
-  default: return ir_bin(ctx, IR_MUL, T, T);
-  }
-}
+static bool falls(int k) { return k == SHAPE_DECREASING || k == SHAPE_STEP_DOWN; }
 
 /* One choice of the search: L's family, the shapes of o, p and γ. */
 typedef struct variant {
@@ -126,28 +124,27 @@ static variant *variants(unsigned axioms, const ir_node *lhs, const ir_node *rhs
   for (int o = 0; o < 2; o++)
     for (size_t f = 0; f < FIRST_FAMILIES; f++)
       if (ALLOWED(f))
-        VEC_PUSH(v, *n, cap, ((variant){f, o, SHAPE_ZERO, GSHAPE_ZERO}));
+        VEC_PUSH(v, *n, cap, ((variant){f, o, SHAPE_ZERO, SHAPE_ZERO}));
   *nfirst = *n;
   for (size_t f = FIRST_FAMILIES; f < NFAMILIES; f++)
     for (int o = 0; o < 2; o++)
       if (ALLOWED(f))
-        VEC_PUSH(v, *n, cap, ((variant){f, o, SHAPE_ZERO, GSHAPE_ZERO}));
-  for (int k = SHAPE_M; k < NSHAPES; k++) {
-    bool down = k >= SHAPE_DECREASING;
+        VEC_PUSH(v, *n, cap, ((variant){f, o, SHAPE_ZERO, SHAPE_ZERO}));
+  for (int k = SHAPE_X; k < SHAPE_SQUARE; k++) {
+    bool down = falls(k);
     for (size_t f = 0; f < NFAMILIES; f++) {
       if (!ALLOWED(f) || (f != 0 && f != 2 && f != 8)) /* a few L with each shape */
         continue;
       if (has_o && !(down && (axioms & AX_BIT(AX_O_MONO))))
-        VEC_PUSH(v, *n, cap, ((variant){f, k, SHAPE_ZERO, GSHAPE_ZERO}));
+        VEC_PUSH(v, *n, cap, ((variant){f, k, SHAPE_ZERO, SHAPE_ZERO}));
       if (has_p && !(down && (axioms & AX_BIT(AX_P_MONO))))
-        VEC_PUSH(v, *n, cap, ((variant){f, SHAPE_ZERO, k, GSHAPE_ZERO}));
+        VEC_PUSH(v, *n, cap, ((variant){f, SHAPE_ZERO, k, SHAPE_ZERO}));
     }
   }
   if (has_p)
-    VEC_PUSH(v, *n, cap, ((variant){0, SHAPE_ZERO, SHAPE_ONE, GSHAPE_ZERO}));
-  for (int k = GSHAPE_ONE; has_g && k < NGSHAPES; k++) {
-    if ((k == GSHAPE_DECREASING && (axioms & AX_BIT(AX_GAMMA_MONO))) ||
-        (k == GSHAPE_SQUARE && (axioms & AX_BIT(AX_GAMMA_SUBLINEAR))))
+    VEC_PUSH(v, *n, cap, ((variant){0, SHAPE_ZERO, SHAPE_ONE, SHAPE_ZERO}));
+  for (int k = SHAPE_ONE; has_g && k < NSHAPES; k++) {
+    if ((falls(k) && (axioms & AX_BIT(AX_GAMMA_MONO))) || (k == SHAPE_SQUARE && (axioms & AX_BIT(AX_GAMMA_SUBLINEAR))))
       continue;
     for (size_t f = 0; f < 3; f++)
       if (ALLOWED(f))
@@ -175,6 +172,41 @@ static tlop_platform *axiom_platform(tlop_ctx *ctx, const ir_names *channels, sy
   pf->gamma_m = m;
   pf->gamma_tau = tau;
   return pf;
+}
+
+void refutation_free(refutation *r) {
+  free(r->where);
+  free(r->tables);
+  free(r->source);
+}
+
+/* The search's platform as tlop source, sizes in bytes and costs in seconds as the search
+ * priced them: "platform counterexample { channel NAME { L(m, τ) = …; o(m) = …; p(m) = …; }
+ * … gamma(m, τ) = …; }", its first channel the default one. */
+static char *platform_source(tlop_ctx *ctx, const tlop_platform *pf) {
+  sym m = pf->ch[0].L_m;
+  ir_node *bytes = ir_bin(ctx, IR_DIV, ir_var(ctx, m), ir_make(ctx, IR_NUM, ctx_sym(ctx, "B"), 1, NULL, NULL, NULL));
+  strbuf b = {0};
+  sb_puts(&b, "platform counterexample {\n");
+  for (size_t c = 0; c <= pf->nch; c++) {
+    const ir_node *f[4] = {NULL, NULL, NULL, pf->gamma_expr};
+    if (c < pf->nch)
+      f[0] = pf->ch[c].L, f[1] = pf->ch[c].o, f[2] = pf->ch[c].p, f[3] = NULL;
+    const char *head[4] = {"    L(m, τ) = ", "    o(m) = ", "    p(m) = ", "  gamma(m, τ) = "};
+    if (c < pf->nch)
+      sb_printf(&b, "  channel %s {\n", c ? pf->ch[c].name->name : "default_channel");
+    for (int i = 0; i < 4; i++) {
+      if (!f[i])
+        continue;
+      char *e = prt_expr(ctx, ir_subst(ctx, (ir_node *)f[i], m, bytes), TLOP_FORMAT_TLOP);
+      sb_printf(&b, "%s(%s) * 1 s;\n", head[i], e);
+      free(e);
+    }
+    if (c < pf->nch)
+      sb_puts(&b, "  }\n");
+  }
+  sb_puts(&b, "}\n");
+  return sb_take(&b);
 }
 
 static bool facts_hold(eval_state *es, ir_node *const *facts, size_t nfacts, bool unknown_holds) {
@@ -254,6 +286,291 @@ static bool sides(tlop_ctx *ctx, tlop_model *model, const tlop_platform *pf, con
   return ok;
 }
 
+/* ---- the random search: per channel a table drawn from the axiom set, improved locally ---- */
+
+#define RESTARTS 16 /* random starting points of the local search */
+#define MOVES 24    /* local moves from each */
+#define NRAMPS 3
+#define NLINES 3
+
+/* A function of m ≥ 0 by a table of ramps: base + Σ slope·min(max(m − knot, 0), width),
+ * width 0 meaning unbounded (a small width is a step). Non-decreasing with every slope ≥ 0;
+ * concave, and so sub-additive with base ≥ 0, with every knot 0 and width unbounded. */
+typedef struct ramps {
+  double base, slope[NRAMPS], knot[NRAMPS], width[NRAMPS];
+} ramps;
+
+/* What a table must satisfy: ≥ 0 always; non-decreasing (MONOTONE); sub-additive too. */
+enum { ANY, MONOTONE, SUBADDITIVE };
+
+/* g(τ) = max(c₀ + d₀·τ, min(c₁ + d₁·τ, c₂ + d₂·τ)), every c, d ≥ 0: lines are ≥ 0,
+ * non-decreasing and sub-linear in τ (g(A·τ) ≤ A·g(τ) for A ≥ 1), and so are the max and
+ * min of such; concave (min(τ, 4)) or flat then linear (max(1, τ/4)); strictly increasing
+ * when every d > 0. */
+typedef struct lines {
+  double c[NLINES], d[NLINES];
+} lines;
+
+/* One channel: L(m, τ) = a(m) + b(m)·g(τ); o(m) and p(m) tables. */
+typedef struct channel_draw {
+  ramps a, b, o, p;
+  lines g;
+} channel_draw;
+
+/* The whole draw: a table per channel; γ(m, τ) = gm(m)·h(τ), h the lines of g under both
+ * of γ's optional axioms, else max(1, τ)^ge; and the point. */
+typedef struct draw {
+  channel_draw *ch;
+  ramps gm;
+  lines h;
+  double ge;
+  double *v;
+} draw;
+
+typedef struct rng {
+  uint64_t s;
+} rng;
+
+static double uniform(rng *r) { /* [0, 1) */
+  r->s = r->s * 6364136223846793005u + 1442695040888963407u;
+  return (double)(r->s >> 11) / 9007199254740992.0;
+}
+
+static size_t below(rng *r, size_t n) { return (size_t)(uniform(r) * (double)n); }
+
+/* Table entries: quarters up to 4, so that a printed counterexample reads easily. */
+static double entry(rng *r) { return (double)(1 + below(r, 16)) / 4; }
+
+static const double KNOTS[] = {0, 1, 2, 3, 4, 8, 16, 64};
+static const double WIDTHS[] = {0, 0, 0.25, 1, 4, 16}; /* 0: unbounded */
+static const double POINT_VALUES[] = {0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 12, 15, 16, 17, 31, 32, 33, 64, 65, 100, 1024};
+#define NPOINT_VALUES (sizeof POINT_VALUES / sizeof *POINT_VALUES)
+#define NENTRIES (3 * NRAMPS + 1)
+
+/* Draws entry `which` of a table (all of them when which < 0), then makes it what kind
+ * requires. */
+static void ramps_move(rng *r, ramps *t, int kind, int which) {
+  for (int i = which < 0 ? 0 : which; i <= (which < 0 ? NENTRIES - 1 : which); i++) {
+    int j = (i - 1) % NRAMPS;
+    if (i == 0)
+      t->base = uniform(r) < 0.25 ? 0 : entry(r);
+    else if (i <= NRAMPS)
+      t->slope[j] = uniform(r) < 0.4 ? 0 : (kind == ANY && uniform(r) < 0.5 ? -entry(r) : entry(r));
+    else if (i <= 2 * NRAMPS)
+      t->knot[j] = KNOTS[below(r, sizeof KNOTS / sizeof *KNOTS)];
+    else
+      t->width[j] = WIDTHS[below(r, sizeof WIDTHS / sizeof *WIDTHS)];
+  }
+  for (int j = 0; j < NRAMPS && kind == SUBADDITIVE; j++)
+    t->knot[j] = 0, t->width[j] = 0;
+}
+
+static ir_node *ramps_ir(tlop_ctx *ctx, const ramps *t, sym m, int kind) {
+  ir_node *sum = ir_num(ctx, t->base);
+  for (int j = 0; j < NRAMPS; j++) {
+    if (t->slope[j] == 0)
+      continue;
+    ir_node *x = ir_var(ctx, m);
+    if (t->knot[j] > 0)
+      x = ir_bin(ctx, IR_MAX, ir_bin(ctx, IR_SUB, x, ir_num(ctx, t->knot[j])), ir_num(ctx, 0));
+    if (t->width[j] > 0)
+      x = ir_bin(ctx, IR_MIN, x, ir_num(ctx, t->width[j]));
+    ir_node *term = ir_bin(ctx, IR_MUL, ir_num(ctx, fabs(t->slope[j])), x);
+    sum = ir_bin(ctx, t->slope[j] < 0 ? IR_SUB : IR_ADD, sum, term);
+  }
+  /* a table that may fall is kept ≥ 0 */
+  return kind == ANY ? ir_bin(ctx, IR_MAX, sum, ir_num(ctx, 0)) : sum;
+}
+
+/* What the active axioms require of each table. */
+typedef struct constraints {
+  int L, o, p, gm; /* ANY, MONOTONE or SUBADDITIVE */
+  bool strict;
+  double ge_lo, ge_hi; /* the range of γ's exponent of τ */
+  bool gamma_lines;    /* γ's τ part as g's: under gamma-monotone and gamma-sublinear */
+} constraints;
+
+static void lines_move(rng *r, lines *g, bool strict) {
+  for (int j = 0; j < NLINES; j++) {
+    g->c[j] = uniform(r) < 0.3 ? 0 : entry(r);
+    g->d[j] = !strict && uniform(r) < 0.3 ? 0 : entry(r) / 4;
+  }
+}
+
+/* Draws table `which` of a channel (0 a, 1 b, 2 o, 3 p: one entry of it; 4: the lines of
+ * g), or all of it when which < 0. */
+static void channel_move(rng *r, channel_draw *c, const constraints *k, int which) {
+  ramps *tables[4] = {&c->a, &c->b, &c->o, &c->p};
+  int kinds[4] = {k->L, k->L, k->o, k->p};
+  for (int t = 0; t < 4; t++)
+    if (which < 0 || which == t)
+      ramps_move(r, tables[t], kinds[t], which < 0 ? -1 : (int)below(r, NENTRIES));
+  if (which < 0 || which == 4)
+    lines_move(r, &c->g, k->strict);
+  if (k->strict && c->b.base == 0) /* b > 0 everywhere: L strictly increasing in τ */
+    c->b.base = 0.25;
+}
+
+static ir_node *lines_ir(tlop_ctx *ctx, const lines *g, sym tau) {
+  ir_node *line[NLINES];
+  for (int j = 0; j < NLINES; j++) {
+    ir_node *slope = ir_bin(ctx, IR_MUL, ir_num(ctx, g->d[j]), ir_var(ctx, tau));
+    line[j] = g->d[j] == 0   ? ir_num(ctx, g->c[j])
+              : g->c[j] == 0 ? slope
+                             : ir_bin(ctx, IR_ADD, ir_num(ctx, g->c[j]), slope);
+  }
+  return ir_bin(ctx, IR_MAX, line[0], ir_bin(ctx, IR_MIN, line[1], line[2]));
+}
+
+static ir_node *channel_L(tlop_ctx *ctx, const channel_draw *c, sym m, sym tau, int kind) {
+  ir_node *b = ir_bin(ctx, IR_MUL, ramps_ir(ctx, &c->b, m, kind), lines_ir(ctx, &c->g, tau));
+  return ir_bin(ctx, IR_ADD, ramps_ir(ctx, &c->a, m, kind), b);
+}
+
+static void gamma_move(rng *r, draw *d, const constraints *k, int which) {
+  ramps_move(r, &d->gm, k->gm, which);
+  lines_move(r, &d->h, false);
+  d->ge = k->ge_lo + (k->ge_hi - k->ge_lo) * (double)below(r, 5) / 4;
+}
+
+/* Puts the draw's tables into the platform. */
+static void install(tlop_ctx *ctx, tlop_platform *pf, const draw *d, const constraints *k, sym m, sym tau) {
+  for (size_t c = 0; c < pf->nch; c++) {
+    pf->ch[c].L = channel_L(ctx, &d->ch[c], m, tau, k->L);
+    pf->ch[c].o = ramps_ir(ctx, &d->ch[c].o, m, k->o);
+    pf->ch[c].p = ramps_ir(ctx, &d->ch[c].p, m, k->p);
+  }
+  ir_node *t = ir_bin(ctx, IR_MAX, ir_num(ctx, 1), ir_var(ctx, tau));
+  ir_node *h = k->gamma_lines ? lines_ir(ctx, &d->h, tau) : ir_bin(ctx, IR_POW, t, ir_num(ctx, d->ge));
+  pf->gamma_expr = ir_bin(ctx, IR_MUL, ramps_ir(ctx, &d->gm, m, k->gm), h);
+}
+
+/* A local move: a variable's value, or one entry of one table of one channel or of γ. */
+static void move(rng *r, draw *d, size_t nvars, size_t nch, const constraints *k) {
+  if (nvars && uniform(r) < 0.5) {
+    double *x = &d->v[below(r, nvars)];
+    switch (below(r, 4)) {
+    case 0: *x *= 2; break;
+    case 1: *x = floor(*x / 2); break;
+    case 2: *x = fmax(0, *x + (uniform(r) < 0.5 ? -1 : 1)); break;
+    default: *x = POINT_VALUES[below(r, NPOINT_VALUES)]; break;
+    }
+  } else if (uniform(r) < 0.15) {
+    gamma_move(r, d, k, (int)below(r, NENTRIES));
+  } else {
+    channel_move(r, &d->ch[below(r, nch)], k, (int)below(r, 5));
+  }
+}
+
+/* How far lhs op rhs is from holding, relative to the sides: what the local search raises. */
+static double badness(ir_op op, double l, double r) {
+  double scale = fmax(1e-300, fabs(l) + fabs(r));
+  switch (op) {
+  case IR_GE: case IR_GT: return (r - l) / scale;
+  case IR_LE: case IR_LT: return (l - r) / scale;
+  case IR_EQ: return fabs(l - r) / scale;
+  default: return -fabs(l - r) / scale;
+  }
+}
+
+/* Does n use op (L, o or p) on the channel ch (dflt: ch is the default, which a transfer
+ * without a channel names)? */
+static bool uses_on(const ir_node *n, ir_op op, sym ch, bool dflt) {
+  if (!n)
+    return false;
+  if (n->op == op && (n->name == ch || (!n->name && dflt)))
+    return true;
+  for (int i = 0; i < n->nkids; i++)
+    if (uses_on(n->kid[i], op, ch, dflt))
+      return true;
+  return false;
+}
+
+/* The tables of a counterexample that the claim uses: "L[shm](m, τ) = …, o[shm](m) = …,
+ * …, γ(m, τ) = …". */
+static char *draw_text(tlop_ctx *ctx, const tlop_platform *pf, const ir_node *lhs, const ir_node *rhs) {
+  strbuf b = {0};
+  const ir_op ops[3] = {IR_L, IR_O, IR_PACK};
+  const char *name[3] = {"L", "o", "p"}, *args[3] = {"(m, τ)", "(m)", "(m)"};
+  for (size_t c = 0; c < pf->nch; c++) {
+    const char *ch = pf->nch > 1 ? pf->ch[c].name->name : NULL;
+    const ir_node *f[3] = {pf->ch[c].L, pf->ch[c].o, pf->ch[c].p};
+    for (int i = 0; i < 3; i++) {
+      if (!uses_on(lhs, ops[i], pf->ch[c].name, c == 0) && !uses_on(rhs, ops[i], pf->ch[c].name, c == 0))
+        continue;
+      char *e = prt_expr(ctx, f[i], TLOP_FORMAT_UNICODE);
+      sb_printf(&b, "%s%s%s%s%s%s = %s", b.len ? ", " : "", name[i], ch ? "[" : "", ch ? ch : "", ch ? "]" : "",
+                args[i], e);
+      free(e);
+    }
+  }
+  if (uses_op(lhs, IR_GAMMA) || uses_op(rhs, IR_GAMMA)) {
+    char *e = prt_expr(ctx, pf->gamma_expr, TLOP_FORMAT_UNICODE);
+    sb_printf(&b, "%sγ(m, τ) = %s", b.len ? ", " : "", e);
+    free(e);
+  }
+  return sb_take(&b);
+}
+
+/* After the grid: random tables that satisfy the active axioms, drawn for each channel on
+ * its own, at random points, each improved by local moves that keep the sides as far from
+ * the claim as they got. The same claim draws the same tables: a run repeats. */
+static bool random_search(tlop_model *model, ir_node *const *facts, size_t nfacts, const ir_node *lhs,
+                          ir_op op, const ir_node *rhs, unsigned axioms, bool rhs_positive, double deadline,
+                          const ir_names *vars, tlop_platform *pf, refutation *out) {
+  tlop_ctx *ctx = model->ctx;
+  sym m = pf->ch[0].L_m, tau = pf->ch[0].L_tau;
+  constraints k = {axioms & AX_BIT(AX_L_SUBADDITIVE) ? SUBADDITIVE : MONOTONE,
+                   axioms & AX_BIT(AX_O_MONO) ? MONOTONE : ANY,
+                   axioms & AX_BIT(AX_P_MONO) ? MONOTONE : ANY,
+                   ANY,
+                   (axioms & AX_BIT(AX_L_STRICT)) != 0,
+                   axioms & AX_BIT(AX_GAMMA_MONO) ? 0 : -1,
+                   axioms & AX_BIT(AX_GAMMA_SUBLINEAR) ? 1 : 2,
+                   (axioms & AX_BIT(AX_GAMMA_MONO)) && (axioms & AX_BIT(AX_GAMMA_SUBLINEAR))};
+  size_t n = vars->n, nch = pf->nch;
+  draw cur = {.ch = xcalloc(nch, sizeof *cur.ch), .v = xcalloc(n + 1, sizeof *cur.v)};
+  draw next = {.ch = xcalloc(nch, sizeof *next.ch), .v = xcalloc(n + 1, sizeof *next.v)};
+  rng r = {0x9e3779b97f4a7c15u};
+  bool found = false;
+  for (int start = 0; start < RESTARTS && !found && clock_seconds() < deadline; start++) {
+    for (size_t c = 0; c < nch; c++)
+      channel_move(&r, &cur.ch[c], &k, -1);
+    gamma_move(&r, &cur, &k, -1);
+    for (size_t i = 0; i < n; i++)
+      cur.v[i] = POINT_VALUES[below(&r, NPOINT_VALUES)];
+    double score = -INFINITY;
+    for (int step = 0; step <= MOVES && !found; step++) {
+      draw *try = &cur;
+      if (step > 0) { /* a neighbour of the current draw */
+        memcpy(next.ch, cur.ch, nch * sizeof *cur.ch);
+        memcpy(next.v, cur.v, n * sizeof *cur.v);
+        next.gm = cur.gm, next.h = cur.h, next.ge = cur.ge;
+        move(&r, &next, n, nch, &k);
+        try = &next;
+      }
+      install(ctx, pf, try, &k, m, tau);
+      double l, rv;
+      bool skip;
+      if (!sides(ctx, model, pf, NULL, vars, try->v, facts, nfacts, false, lhs, rhs, &l, &rv, &skip))
+        continue;
+      if (violated(op, l, rv) && (!rhs_positive || rv > 0)) {
+        *out = (refutation){.where = point_text(vars, try->v), .transfers = true, .lhs = l, .rhs = rv,
+                            .tables = draw_text(ctx, pf, lhs, rhs), .source = platform_source(ctx, pf)};
+        found = true;
+      } else if (badness(op, l, rv) >= score) { /* the neighbour becomes the current draw */
+        score = badness(op, l, rv);
+        if (try == &next) {
+          draw keep = cur;
+          cur = next, next = keep;
+        }
+      }
+    }
+  }
+  free(cur.ch), free(cur.v), free(next.ch), free(next.v);
+  return found;
+}
+
 bool refute_search(tlop_model *model, ir_node *const *facts, size_t nfacts, const ir_node *lhs,
                    ir_op op, const ir_node *rhs, unsigned axioms, bool rhs_positive, double deadline,
                    refutation *out) {
@@ -291,7 +608,7 @@ bool refute_search(tlop_model *model, ir_node *const *facts, size_t nfacts, cons
         ir_node *L = family(ctx, x->f, m, tau), *o = shape(ctx, x->o, m), *p = shape(ctx, x->p, m);
         for (size_t c = 0; c < pf->nch; c++)
           pf->ch[c].L = c + 1 == free_ch && !strict ? ir_num(ctx, 0) : L, pf->ch[c].o = o, pf->ch[c].p = p;
-        pf->gamma_expr = gshape(ctx, x->g, tau);
+        pf->gamma_expr = shape(ctx, x->g, tau);
         double l, r;
         bool skip;
         if (!sides(ctx, model, pf, NULL, &vars, v, facts, nfacts, false, lhs, rhs, &l, &r, &skip)) {
@@ -302,15 +619,17 @@ bool refute_search(tlop_model *model, ir_node *const *facts, size_t nfacts, cons
         if (violated(op, l, r) && (!rhs_positive || r > 0)) {
           found = true;
           *out = (refutation){point_text(&vars, v), FAMILIES[x->f].name,
-                              free_ch ? pf->ch[free_ch - 1].name->name : NULL, SHAPE_NAME[x->o],
-                              x->p != SHAPE_ZERO ? SHAPE_NAME[x->p] : NULL,
-                              x->g != GSHAPE_ZERO ? GSHAPE_NAME[x->g] : NULL,
-                              ir_has_cost(lhs) || ir_has_cost(rhs), l, r};
+                              free_ch ? pf->ch[free_ch - 1].name->name : NULL, SHAPE_NAME[x->o].of_m,
+                              x->p != SHAPE_ZERO ? SHAPE_NAME[x->p].of_m : NULL,
+                              x->g != SHAPE_ZERO ? SHAPE_NAME[x->g].of_tau : NULL,
+                              ir_has_cost(lhs) || ir_has_cost(rhs), l, r, NULL, platform_source(ctx, pf)};
         }
       }
       more = advance(at, count, vars.n);
     }
   }
+  if (!found)
+    found = random_search(model, facts, nfacts, lhs, op, rhs, axioms, rhs_positive, deadline, &vars, pf, out);
   grid_close(&g);
   free(vs);
   free(vars.v);
@@ -347,7 +666,7 @@ bool refute_least_ratio(tlop_model *model, ir_node *const *facts, size_t nfacts,
       ir_node *L = family(ctx, x->f, m, tau), *o = shape(ctx, x->o, m), *p = shape(ctx, x->p, m);
       for (size_t c = 0; c < pf->nch; c++)
         pf->ch[c].L = L, pf->ch[c].o = o, pf->ch[c].p = p;
-      pf->gamma_expr = gshape(ctx, x->g, tau);
+      pf->gamma_expr = shape(ctx, x->g, tau);
       double l, r;
       bool skip;
       if (!sides(ctx, model, pf, NULL, &vars, g.v, facts, nfacts, false, lhs, rhs, &l, &r, &skip)) {

@@ -82,4 +82,19 @@ static inline const char *fuzz_diag_text(const fuzz_diags *db) { return db ? db-
     }                                                                                       \
   } while (0)
 
+/* The bytes of an input file (the first 1 MiB), in a buffer the next call reuses; NULL,
+ * with the reason on stderr, when it cannot be read. For the plain programs that replay
+ * inputs without libFuzzer. */
+static inline const uint8_t *fuzz_read_file(const char *path, size_t *len) {
+  static uint8_t buf[1 << 20];
+  FILE *f = fopen(path, "rb");
+  if (!f) {
+    perror(path);
+    return NULL;
+  }
+  *len = fread(buf, 1, sizeof buf, f);
+  fclose(f);
+  return buf;
+}
+
 #endif

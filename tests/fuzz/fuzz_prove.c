@@ -14,13 +14,18 @@
 #include <ctype.h>
 #include <math.h>
 #include <stdarg.h>
+#include <time.h>
+#ifdef __GLIBC__
+#include <malloc.h>
+#endif
 
 #define NPLATFORMS 3 /* random platforms per proved claim */
 #define NPOINTS 10   /* random points per platform */
 
-/* Inputs, models loaded, claims proved, points checked: the figures of a run (fuzz_prove_show
- * and a driver may print them). */
-static size_t fuzz_prove_counts[4];
+/* The figures of a run (the sweep prints them). */
+static struct {
+  size_t inputs, loaded, proved, refuted, unknown, points;
+} fuzz_prove_counts;
 
 /* ---- the input as a stream of choices ---- */
 
@@ -323,7 +328,7 @@ static void check_proved(tlop_model *model, const claim *c, rng *r, fuzz_diags *
       point(r, c->facts, &m, &P, &kk, &q);
       if (!side(model, pf, c->lhs.s, m, P, kk, q, &l) || !side(model, pf, c->rhs.s, m, P, kk, q, &rr))
         continue; /* not defined here (τ < 1, a division by 0): no value to compare */
-      fuzz_prove_counts[3]++;
+      fuzz_prove_counts.points++;
       FUZZ_CHECK(holds(c->rel, l, rr), db,
                  "proved, but false on %s at m = %g B, P = %g, k = %g, q = %g: left = %.17g, right = %.17g\n"
                  "--- the model ---\n%s",
@@ -351,8 +356,8 @@ static void run(const uint8_t *data, size_t size, int show) {
   tlop_ctx_set_max_terms(ctx, 1e5);
   tlop_model *model = NULL;
   tlop_status st = tlop_load_source(ctx, "claim.tlop", c.src.s, c.src.n, &model);
-  fuzz_prove_counts[0]++;
-  fuzz_prove_counts[1] += st == TLOP_OK;
+  fuzz_prove_counts.inputs++;
+  fuzz_prove_counts.loaded += st == TLOP_OK;
   FUZZ_CHECK(st == TLOP_OK || db.errors > 0, &db, "tlop_load_source failed without an error");
   if (st == TLOP_OK && tlop_model_claims(model) == 1) {
     tlop_prove_opts o = {.timeout = 0.25}; /* a hard claim is unknown, not slow */
@@ -361,7 +366,10 @@ static void run(const uint8_t *data, size_t size, int show) {
     st = tlop_prove_claim(model, 0, &o, &p);
     FUZZ_CHECK(st == TLOP_OK || db.errors > before, &db, "tlop_prove_claim failed without an error");
     FUZZ_CHECK(st != TLOP_OK || p, &db, "tlop_prove_claim succeeded without a proof");
-    fuzz_prove_counts[2] += p && tlop_proof_verdict(p) == TLOP_PROVED;
+    tlop_verdict v = p ? tlop_proof_verdict(p) : TLOP_UNKNOWN;
+    fuzz_prove_counts.proved += v == TLOP_PROVED;
+    fuzz_prove_counts.refuted += v == TLOP_REFUTED;
+    fuzz_prove_counts.unknown += v == TLOP_UNKNOWN;
     if (p && tlop_proof_verdict(p) == TLOP_PROVED && !fuzz_known("prove-unsound"))
       check_proved(model, &c, &r, &db);
     tlop_proof_free(p);
@@ -369,17 +377,60 @@ static void run(const uint8_t *data, size_t size, int show) {
   tlop_ctx_free(ctx);
 }
 
-#ifdef FUZZ_PROVE_MAIN
+#if defined FUZZ_PROVE_SWEEP
+/* The sweep (ctest fuzz.prove.sweep): the same generator over N inputs of random bytes
+ * drawn from a seed, without libFuzzer, in the release build; then the files named. */
+int main(int argc, char **argv) {
+  unsigned long long n = 100000, seed = 1;
+  int first = 1;
+  for (; first + 1 < argc && argv[first][0] == '-'; first += 2) {
+    if (!strcmp(argv[first], "--claims"))
+      n = strtoull(argv[first + 1], NULL, 10);
+    else if (!strcmp(argv[first], "--seed"))
+      seed = strtoull(argv[first + 1], NULL, 10);
+    else
+      break;
+  }
+  if (first < argc && argv[first][0] == '-') {
+    fprintf(stderr, "usage: fuzz_prove_sweep [--claims N] [--seed S] [INPUT...]\n");
+    return 2;
+  }
+#ifdef __GLIBC__
+  /* Each simplifier session takes a 64 KiB arena chunk and frees it; glibc would give the
+   * top of its heap back to the kernel each time and ask for it again (half the run's time
+   * in brk and TLB flushes). Keep it. */
+  mallopt(M_TRIM_THRESHOLD, 64 << 20);
+  mallopt(M_TOP_PAD, 16 << 20);
+#endif
+  clock_t start = clock();
+  rng r = {seed};
+  for (unsigned long long i = 0; i < n; i++) {
+    uint8_t input[48];
+    for (size_t j = 0; j < sizeof input; j++)
+      input[j] = (uint8_t)(uniform(&r) * 256);
+    run(input, sizeof input, 0);
+  }
+  for (int i = first; i < argc; i++) {
+    size_t len = 0;
+    const uint8_t *input = fuzz_read_file(argv[i], &len);
+    if (!input)
+      return 1;
+    run(input, len, 0);
+  }
+  printf("fuzz_prove_sweep: %zu claims, %zu loaded, %zu proved, %zu refuted, %zu unknown, "
+         "%zu points checked, %.1f s, no violation\n",
+         fuzz_prove_counts.inputs, fuzz_prove_counts.loaded, fuzz_prove_counts.proved,
+         fuzz_prove_counts.refuted, fuzz_prove_counts.unknown, fuzz_prove_counts.points,
+         (double)(clock() - start) / CLOCKS_PER_SEC);
+  return 0;
+}
+#elif defined FUZZ_PROVE_MAIN
 int main(int argc, char **argv) {
   for (int i = 1; i < argc; i++) {
-    FILE *f = fopen(argv[i], "rb");
-    if (!f) {
-      perror(argv[i]);
+    size_t n = 0;
+    const uint8_t *buf = fuzz_read_file(argv[i], &n);
+    if (!buf)
       return 1;
-    }
-    static uint8_t buf[1 << 16];
-    size_t n = fread(buf, 1, sizeof buf, f);
-    fclose(f);
     run(buf, n, 1);
   }
   return 0;

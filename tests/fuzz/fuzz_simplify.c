@@ -851,14 +851,10 @@ const char *__asan_default_options(void) { return "detect_leaks=0"; }
 /* fuzz_simplify_show FILE...: the expression and the values each input stands for. */
 int main(int argc, char **argv) {
   for (int i = 1; i < argc; i++) {
-    FILE *f = fopen(argv[i], "rb");
-    if (!f) {
-      perror(argv[i]);
+    size_t n = 0;
+    const uint8_t *buf = fuzz_read_file(argv[i], &n);
+    if (!buf)
       return 1;
-    }
-    static uint8_t buf[1 << 20];
-    size_t n = fread(buf, 1, sizeof buf, f);
-    fclose(f);
     printf("== %s\n", argv[i]);
     fflush(stdout);
     jmp_buf back;
