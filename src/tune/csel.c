@@ -6,6 +6,7 @@
 #include "tune/tune.h"
 #include "front/front.h"
 
+#include <limits.h>
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -241,10 +242,39 @@ static bool covers_both(const json_value *v, const char *a, const char *b) {
   return has_a && has_b;
 }
 
+/* The communicator sizes a call can have where the walk has got to: lo..hi, and whether
+ * a "comm_size=pow2" on the way allows powers of two only. */
+typedef struct {
+  long lo, hi;
+  bool pow2;
+} comm_sizes;
+
+/* The smallest size that is not a power of two a call can have here, or 0 for none (of two
+ * consecutive sizes above 2 one is not a power of two). */
+static long first_non_power_of_two(comm_sizes c) {
+  long n = c.lo < 3 ? 3 : c.lo;
+  if ((n & (n - 1)) == 0)
+    n++;
+  return c.pow2 || n > c.hi ? 0 : n;
+}
+
+/* Algorithms Debian's MPICH 4.0.2 asserts a power-of-two communicator size in (its build
+ * checks errors): the call aborts at any other size. */
+static const char *const power_of_two_only[] = {"MPIR_Allgather_intra_recursive_doubling"};
+
+static bool needs_power_of_two(const char *algorithm) {
+  for (size_t i = 0; i < sizeof power_of_two_only / sizeof *power_of_two_only; i++)
+    if (!strcmp(algorithm, power_of_two_only[i]))
+      return true;
+  return false;
+}
+
 /* Checks one object of conditions as MPICH will try it: every key known, nothing after a key
- * that always matches, thresholds of a kind ascending, something matching at the end. */
+ * that always matches, thresholds of a kind ascending, something matching at the end, no
+ * power-of-two-only algorithm where another size can arrive. SIZES: the communicator sizes
+ * that reach the object; a "comm_size<…" key takes its sizes from the keys after it. */
 static void check_node(reader *r, json_value *v, const char *coll, const char *algorithm_prefix,
-                       bool keep) {
+                       bool keep, comm_sizes sizes) {
   if (v->kind != JSON_OBJECT) {
     reader_fail(r, v->at, "expected an object: CSEL's tree has objects only");
     return;
@@ -279,8 +309,23 @@ static void check_node(reader *r, json_value *v, const char *coll, const char *a
         reader_fail(r, m->key_at,
                     "unreachable: \"%s\" comes after \"%s\", which takes all it would", m->key, pk);
     }
+    comm_sizes here = sizes;
+    if (k == KEY_COND && !strncmp(m->key, "comm_size<", 10)) {
+      long last_size = m->key[10] == '=' ? th : th - 1;
+      here.hi = last_size < sizes.hi ? last_size : sizes.hi;
+      if (last_size + 1 > sizes.lo)
+        sizes.lo = last_size + 1;
+    } else if (!strcmp(m->key, "comm_size=pow2"))
+      here.pow2 = true;
     if (k == KEY_ALGORITHM) {
       const tlop_tuning *dflt = r->t->defaults;
+      long bad_size = needs_power_of_two(m->key + 10) ? first_non_power_of_two(here) : 0;
+      if (bad_size)
+        reader_fail(r, m->key_at,
+                    "MPICH %s aborts in %s at a communicator size that is not a power of two "
+                    "(\"Assertion failed … !(comm_size & (comm_size - 1))\"), and a call of "
+                    "%ld processes reaches it: put it under \"comm_size=pow2\"",
+                    dflt->mpich_version, m->key + 10, bad_size);
       if (algorithm_prefix && strncmp(m->key + 10, algorithm_prefix, strlen(algorithm_prefix)))
         reader_fail(r, m->key_at, "\"%s\" is not an algorithm of this collective (%s…)",
                     m->key + 10, algorithm_prefix);
@@ -293,7 +338,7 @@ static void check_node(reader *r, json_value *v, const char *coll, const char *a
         reader_fail(r, m->value->at, "an algorithm's parameters are an object ({} for none)");
       m->entry = keep ? mpich_entry(r, m->key + 10) : NULL;
     } else
-      check_node(r, m->value, coll, algorithm_prefix, keep);
+      check_node(r, m->value, coll, algorithm_prefix, keep, here);
   }
   long th;
   key_class last = classify(v->members[v->n - 1].key, &th);
@@ -369,7 +414,7 @@ void csel_read(reader *r) {
     snprintf(prefix, sizeof prefix, "MPIR_%s_", m->key + 11);
     prefix[5] = (char)(prefix[5] >= 'a' && prefix[5] <= 'z' ? prefix[5] - 'a' + 'A' : prefix[5]);
     bool keep = !strcmp(m->key + 11, r->collective);
-    check_node(r, m->value, m->key + 11, prefix, keep);
+    check_node(r, m->value, m->key + 11, prefix, keep, (comm_sizes){1, LONG_MAX, false});
     if (keep)
       r->t->csel = m->value;
   }

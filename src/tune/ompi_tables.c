@@ -51,7 +51,7 @@ static const tuning_collective collectives[] = {
     {"gather", 9, ompi_gather, {1, NO, 1, 0}, "MPIR_Gather_inter_linear", NULL},
     {"gatherv", 10, NULL, {NO, NO, NO, 0}, "MPIR_Gatherv_allcomm_linear", NULL},
     {"reduce", 11, ompi_reduce, {0, 0, 1, 0}, "MPIR_Reduce_inter_local_reduce_remote_send", NULL},
-    {"reduce_scatter", 12, ompi_reduce_scatter, {NO, NO, NO, NO}, NULL, NULL},
+    {"reduce_scatter", 12, ompi_reduce_scatter, {1, NO, NO, NO}, NULL, NULL},
     {"reduce_scatter_block", 13, ompi_reduce_scatter_block, {NO, NO, NO, NO}, NULL, NULL},
     {"scan", 14, ompi_scan, {NO, NO, NO, NO}, NULL, NULL},
     {"scatter", 15, ompi_scatter, {0, NO, 0, -1}, "MPIR_Scatter_inter_linear", NULL},

@@ -124,8 +124,8 @@ static bool part_blocks(tlop_ctx *ctx, const tlop_tuning_part *p, const tlop_tun
   if (!c || (c->size[t->size] == SIZE_NONE && !by_comm_only)) {
     diag_error(ctx, (span){0},
                "%s has no message size for '%s' that tlop knows: tuning files can be "
-               "written for bcast, reduce, allreduce, allgather, alltoall, gather, scatter "
-               "and gatherv (docs/tuning.md, \"Message sizes\")",
+               "written for bcast, reduce, allreduce, allgather, alltoall, gather, scatter, "
+               "gatherv and (Open MPI) reduce_scatter (docs/tuning.md, \"Message sizes\")",
                tlop_tuning_library(format), p->collective);
     return false;
   }

@@ -44,3 +44,17 @@ grep -q "no allreduce, allgather" <<< "$lint" || fail "tlop lint's message: $lin
 MPIR_CVAR_COLL_SELECTION_TUNING_JSON_FILE="$work/bcast_only.json" timeout 60 \
   mpirun.mpich -n 2 "$work/all_colls" > "$work/out" 2>&1 && fail "MPICH ran the program under a bcast-only tree"
 echo "ok: under a bcast-only tree MPICH aborts ($(grep -m1 -o "Assertion failed.*" "$work/out")), and tlop lint says so"
+
+# MPICH 4.0.2's recursive-doubling allgather asserts a power-of-two communicator size (the
+# non-power-of-two branch of its code is marked experimental): a tree naming it for every
+# size aborts the program at P = 3, and tlop lint says so.
+awk '/^  "collective=allgather"/ { skip = 1
+       print "  \"collective=allgather\": {\"comm_type=intra\": {\"algorithm=MPIR_Allgather_intra_recursive_doubling\": {}}, \"comm_type=inter\": {\"algorithm=MPIR_Allgather_inter_local_gather_remote_bcast\": {}}}," }
+     !skip { print }
+     skip && /^  }/ { skip = 0 }' "$work/tree.json" > "$work/rd_any.json"
+lint=$("$tlop" lint --format mpich-json "$work/rd_any.json" 2>&1) && fail "tlop lint passed a tree naming recursive doubling at any P"
+grep -q "not a power of two" <<< "$lint" || fail "tlop lint's message: $lint"
+MPIR_CVAR_COLL_SELECTION_TUNING_JSON_FILE="$work/rd_any.json" timeout 60 \
+  mpirun.mpich -n 3 "$work/all_colls" > "$work/out" 2>&1 && fail "MPICH ran recursive doubling's allgather at P = 3"
+grep -q "comm_size & (comm_size - 1)" "$work/out" || { cat "$work/out"; fail "MPICH failed otherwise than by its power-of-two assertion"; }
+echo "ok: under a tree naming recursive doubling's allgather at P = 3 MPICH aborts ($(grep -m1 -o "Assertion failed.*" "$work/out")), and tlop lint says so"
