@@ -216,7 +216,7 @@ static int caret_width(const char *text) {
   while (caret && (caret = strchr(caret + 1, '^'))) {
     if (caret[-1] == ' ' || caret[-1] == '\n' || caret[-1] == '|') {
       int w = 1;
-      for (const char *p = caret + 1; strncmp(p, "~", 1) == 0; p++)
+      for (const char *p = caret + 1; *p == '~'; p++)
         w++;
       return w;
     }
