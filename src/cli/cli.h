@@ -288,5 +288,8 @@ void gp_str(FILE *f, const char *s);
 /* Tics of a size axis ("x", "y") at powers of two in binary units (1 KiB), ~10 at most. */
 void gp_size_tics(FILE *g, const char *axis, double lo, double hi);
 int cmd_lint(cli *c, int argc, char **argv);
+/* cmd_fmt.c, cmd_lsp.c: editors (docs/editors.md) */
+int cmd_fmt(cli *c, int argc, char **argv);
+int cmd_lsp(cli *c, int argc, char **argv);
 
 #endif

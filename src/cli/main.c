@@ -34,6 +34,8 @@ static const struct command {
     {"best", cmd_best, "the cheapest algorithm per (m, P); MPI tuning files"},
     {"lint", cmd_lint, "check an MPI tuning file as the library reads it"},
     {"plot", cmd_plot, "cost against message size, or the best-algorithm map (gnuplot)"},
+    {"fmt", cmd_fmt, "lay out .tlop files canonically (comments kept); --check for CI"},
+    {"lsp", cmd_lsp, "a Language Server Protocol server for editors (stdin/stdout)"},
 };
 
 static void usage(FILE *f) {

@@ -146,6 +146,24 @@ int parse_expr(tlop_ctx *ctx, arena *ar, const source *src, ast_expr **out);
 /* A comma-separated list of facts, where `=` means equality: "P = 2^p, p >= 1". */
 int parse_facts(tlop_ctx *ctx, arena *ar, const source *src, ast_expr ***out, int *n);
 
+/* ======== tokens.c: the scanner's tokens, for layout (formatting, editors) ======== */
+
+typedef enum {
+  TOK_NAME, TOK_KEYWORD, TOK_NUMBER, TOK_UNIT, TOK_STRING, TOK_OPEN, TOK_CLOSE,
+  TOK_PUNCT, /* , ; : */
+  TOK_OPERATOR
+} token_class;
+
+typedef struct src_token {
+  uint32_t lo, hi; /* bytes of the source; a unit's starts at its first letter */
+  int code;        /* the parser's token: equal codes, the same token */
+  token_class cls;
+} src_token;
+
+/* Every token of src in order, into the arena; comments and blanks lie between them. The
+ * scanner's errors go to ctx (a caller parses first and lays out only what parses). */
+size_t front_tokens(tlop_ctx *ctx, arena *ar, const source *src, src_token **out);
+
 /* ======== load.c: files, imports, the model's global scope ======== */
 
 typedef struct module {

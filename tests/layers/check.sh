@@ -13,7 +13,7 @@
 set -u
 root=${1:?usage: check.sh ROOT BUILD} build=${2:?usage: check.sh ROOT BUILD}
 declare -A rank=([base]=0 [front]=1 [ir]=2 [print]=3 [eval]=4 [simplify]=5 [prove]=6
-                 [api]=7 [jit]=8 [tune]=8 [measure]=8 [cli]=9 [python]=9)
+                 [api]=7 [jit]=8 [tune]=8 [measure]=8 [lsp]=8 [cli]=9 [python]=9)
 command -v nm >/dev/null || { echo "check.sh: no nm" >&2; exit 2; }
 bad=0
 violation() { echo "layers: $*"; bad=1; }
