@@ -1169,6 +1169,15 @@ static bool choose_kinds(tlop_model *model, ast_expr *e, const ptrmap *free_kind
  * bounded (two of ten names: 720 checks). */
 #define MAX_FREE_CHANGED 2
 
+typedef struct open_name {
+  sym name;
+  kind *k;
+} open_name;
+
+static int by_name(const void *a, const void *b) {
+  return strcmp(((const open_name *)a)->name->name, ((const open_name *)b)->name->name);
+}
+
 /* The search of chk_expr_free: the names of free_kinds whose kind is K_NUM start as
  * `start` and change, the fewest at a time, until e checks. Whether it does; the
  * diagnostics of the names as started in *first, in *as_started whether they check, and
@@ -1176,13 +1185,18 @@ static bool choose_kinds(tlop_model *model, ast_expr *e, const ptrmap *free_kind
  * left open). */
 static bool infer_kinds(tlop_model *model, ast_expr *e, ptrmap *free_kinds, kind start,
                         held *first, bool *as_started, bool *theirs, kind *out) {
-  kind **open = NULL;
+  open_name *names = NULL;
   size_t nopen = 0, cap = 0;
   for (size_t i = 0; i < free_kinds->cap; i++)
-    if (free_kinds->keys[i] && ((kind *)free_kinds->vals[i])->tag == K_NUM) {
-      VEC_PUSH(open, nopen, cap, (kind *)free_kinds->vals[i]);
-      *open[nopen - 1] = start;
-    }
+    if (free_kinds->keys[i] && ((kind *)free_kinds->vals[i])->tag == K_NUM)
+      VEC_PUSH(names, nopen, cap, ((open_name){free_kinds->keys[i], free_kinds->vals[i]}));
+  /* in the order of their names, not of the map: the kinds chosen are the same each run */
+  if (nopen)
+    qsort(names, nopen, sizeof *names, by_name);
+  kind **open = xcalloc(nopen + 1, sizeof *open);
+  for (size_t i = 0; i < nopen; i++)
+    open[i] = names[i].k, *open[i] = start;
+  free(names);
   bool ok = *as_started = trial(model, e, free_kinds, first, out);
   *theirs = false;
   if (!ok && nopen) {
