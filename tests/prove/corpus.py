@@ -89,7 +89,10 @@ def main():
     label = labels(CORPUS)
     with open(CORPUS, encoding="utf-8") as f:
         corpus_text = f.read()
-    run = subprocess.run([tlop, "prove", "--format", "json", CORPUS], capture_output=True, text=True)
+    # a claim is decided in milliseconds; the long time bound keeps a loaded machine (or a
+    # sanitizer build) from turning proofs into unknowns
+    run = subprocess.run([tlop, "prove", "--timeout", "120", "--format", "json", CORPUS], capture_output=True,
+                         text=True)
     proofs = [json.loads(l) for l in run.stdout.splitlines() if l.startswith("{")]
     if len(proofs) != len(label):
         sys.exit(f"{len(proofs)} proofs for {len(label)} claims; stderr: {run.stderr}")
