@@ -248,7 +248,8 @@ tlop_model *cli_load(cli *c, const char *path) {
 }
 
 /* Splits "a=1MiB,b=2" at commas outside parentheses. A name that the model's functions
- * declare an operator (op: op) takes an operator's name (op=max). */
+ * declare an operator (op: op) takes an operator's name (op=max), a mapping (map: mapping)
+ * a mapping's (map=round_robin, map=nodes(0,0,1,1)). */
 static bool set_values(cli *c, tlop_model *model, tlop_env *env, const char *spec) {
   char *copy = strdup(spec);
   char *p = copy;
@@ -266,8 +267,9 @@ static bool set_values(cli *c, tlop_model *model, tlop_env *env, const char *spe
       ok = false;
     } else {
       *eq = 0;
-      ok = (tlop_model_has_op_param(model, p) ? tlop_env_set_op(env, p, eq + 1)
-                                               : tlop_env_set_text(env, p, eq + 1)) == TLOP_OK;
+      ok = (tlop_model_has_mapping_param(model, p) ? tlop_env_set_mapping(env, p, eq + 1)
+            : tlop_model_has_op_param(model, p)    ? tlop_env_set_op(env, p, eq + 1)
+                                                   : tlop_env_set_text(env, p, eq + 1)) == TLOP_OK;
     }
     p = last ? q : q + 1;
   }
