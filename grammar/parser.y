@@ -51,6 +51,7 @@ static ast_expr *ast_schedule(parse_state *ps, sym transfer, sym channel, ast_ex
                               ast_expr *statements, TLOP_YYLTYPE tl, span sp);
 static ast_expr *ast_messages(parse_state *ps, sym mapping, ast_expr *args, ast_expr *statements,
                               TLOP_YYLTYPE ml, span sp);
+static ast_expr *ast_messages_priced(parse_state *ps, ast_expr *e, sym priced, span priced_sp);
 static ast_expr *ast_flows(parse_state *ps, ast_expr *cuts, ast_expr *alone, ast_expr *statements,
                            span sp);
 static void tlop_yyerror(TLOP_YYLTYPE *l, void *scanner, parse_state *ps, const char *msg);
@@ -172,6 +173,10 @@ member:
     CHANNEL IDENT '=' TABLE STRING ';' {
                                 $$ = ast_decl_new(ps, D_CHANNEL, SP(@$)); $$->name = $2; $$->name_sp = SP(@2);
                                 $$->path = $5; $$->path_sp = SP(@5); }
+  | CHANNEL IDENT '=' TABLE STRING '{' chan_defs '}' {
+                                $$ = ast_decl_new(ps, D_CHANNEL, SP(@$)); $$->name = $2; $$->name_sp = SP(@2);
+                                $$->path = $5; $$->path_sp = SP(@5);
+                                $$->members = ast_decls_array(ps, $7, &$$->nmembers); }
   | CHANNEL IDENT '{' chan_defs '}' {
                                 $$ = ast_decl_new(ps, D_CHANNEL, SP(@$)); $$->name = $2; $$->name_sp = SP(@2);
                                 $$->members = ast_decls_array(ps, $4, &$$->nmembers); }
@@ -282,6 +287,8 @@ primary:
                                 $$ = ast_schedule(ps, $2, $4, $7, $10, @2, SP(@$)); }
   | MESSAGES ON IDENT '(' opt_args ')' '{' statements '}' {
                                 $$ = ast_messages(ps, $3, $5, $8, @3, SP(@$)); }
+  | MESSAGES '[' IDENT ']' ON IDENT '(' opt_args ')' '{' statements '}' {
+                                $$ = ast_messages_priced(ps, ast_messages(ps, $6, $8, $11, @6, SP(@$)), $3, SP(@3)); }
   | FLOWS opt_under opt_alone '{' statements '}' {
                                 $$ = ast_flows(ps, $2, $3, $5, SP(@$)); }
   | REPEAT expr '{' expr '}'  {
@@ -395,12 +402,13 @@ static kind kind_named(parse_state *ps, sym name, TLOP_YYLTYPE l) {
   static const struct { const char *name; kind_tag tag; int b, s; } kinds[] = {
     {"size", K_DIM, 1, 0}, {"time", K_DIM, 0, 1}, {"count", K_DIM, 0, 0},
     {"real", K_DIM, 0, 0}, {"number", K_NUM, 0, 0}, {"bandwidth", K_DIM, 1, -1},
-    {"rate", K_DIM, -1, 1}, {"bool", K_BOOL, 0, 0}, {"op", K_OP, 0, 0}};
+    {"rate", K_DIM, -1, 1}, {"bool", K_BOOL, 0, 0}, {"op", K_OP, 0, 0}, {"mapping", K_MAP, 0, 0}};
   for (size_t i = 0; i < sizeof kinds / sizeof *kinds; i++)
     if (strcmp(name->name, kinds[i].name) == 0)
       return (kind){kinds[i].tag, (int8_t)kinds[i].b, (int8_t)kinds[i].s};
   diag_error(ps->ctx, SP(l), "unknown kind '%s': expected size, count, time, real, number, "
-             "bandwidth, rate (time per byte), bool or op (a reduction operator)", name->name);
+             "bandwidth, rate (time per byte), bool, op (a reduction operator) or mapping (ranks "
+             "on nodes)", name->name);
   ps->errors++;
   return KIND_ANY;
 }
@@ -429,6 +437,14 @@ static ast_expr *ast_messages(parse_state *ps, sym mapping, ast_expr *args, ast_
   e->u.msgs.args = ast_exprs_array(ps, args, &e->u.msgs.nargs);
   e->u.msgs.body = ast_block(ps, statements, sp);
   e->depth = e->u.msgs.body->depth + 1;
+  return e;
+}
+
+/* messages[L] on …: the stage prices each message by the transfer named (checked). */
+static ast_expr *ast_messages_priced(parse_state *ps, ast_expr *e, sym priced, span priced_sp) {
+  (void)ps;
+  e->u.msgs.priced = priced;
+  e->u.msgs.priced_sp = priced_sp;
   return e;
 }
 

@@ -177,7 +177,9 @@ TLOP_API size_t tlop_model_algorithms(const tlop_model *model, const char ***nam
 /* Platforms the model's own file declares, in source order. */
 TLOP_API size_t tlop_model_platforms(const tlop_model *model, const char ***names);
 /* The parameters of an algorithm that take numbers, in order (an operator parameter,
- * op: op, is given by name: tlop_env_set_op); NULL when there is no such algorithm. */
+ * op: op, is given by name: tlop_env_set_op; a mapping, map: mapping, by
+ * tlop_env_set_mapping); NULL when there is no such algorithm. A number with a default
+ * (M: count = 1) is among them: without a value it takes its default. */
 TLOP_API const char *const *tlop_algorithm_params(const tlop_model *model, const char *name,
                                          size_t *count);
 
@@ -191,6 +193,10 @@ TLOP_API tlop_status tlop_env_set(tlop_env *env, const char *name, double value,
  * `op: op`, or a free operator of an expression. Operators are bound when an expression is
  * built (tlop_algorithm_expr, tlop_expr_parse), not when it is evaluated. */
 TLOP_API tlop_status tlop_env_set_op(tlop_env *env, const char *name, const char *op);
+/* Binds name to a mapping of ranks on nodes: "sequential", "round_robin" or
+ * "nodes(0, 0, 1, 1)" (the node of each rank in order); bound, like an operator, when an
+ * expression is built. */
+TLOP_API tlop_status tlop_env_set_mapping(tlop_env *env, const char *name, const char *mapping);
 /* Parses a constant expression to its value in bytes, seconds or plain number. */
 TLOP_API tlop_status tlop_value_parse(tlop_ctx *ctx, const char *text, double *value, tlop_kind *kind);
 
@@ -216,6 +222,8 @@ TLOP_API unsigned tlop_name_distance(const char *a, const char *b);
 TLOP_API int tlop_model_has_param(const tlop_model *model, const char *name);
 /* Does a function or algorithm of the model have an operator parameter of this name? */
 TLOP_API int tlop_model_has_op_param(const tlop_model *model, const char *name);
+/* Does a function or algorithm of the model have a mapping parameter of this name? */
+TLOP_API int tlop_model_has_mapping_param(const tlop_model *model, const char *name);
 /* The form the papers derive by hand: ∥ pushed into the transfers, like terms combined,
  * sums closed where they have a closed form, assumptions applied. The result evaluates to
  * the same value for every valuation that satisfies the assumptions. */

@@ -17,7 +17,8 @@ typedef struct tlop_rt_msg {
   bool net;
 } tlop_rt_msg;
 
-/* A JIT'd L(m, τ) on one channel: the point x with m and τ appended. */
+/* A JIT'd transmission T(m, τ) on one channel (its L without a T): the point x with m
+ * and τ appended. */
 typedef double (*tlop_rt_price)(const double *x, const void *tables, uint8_t *xflags);
 /* What the code of a messages stage calls, the JIT's and emitted objects' (hence exported
  * by libtlop): msgs_cost with the price functions of shm and net (NULL: no such channel),

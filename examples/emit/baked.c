@@ -1,7 +1,7 @@
 /* baked.c — cost functions with their table compiled in (`tlop emit --bake-params`): the
  * program needs the object and libm, and nothing of tlop at run time.
  *
- *   tlop emit stdlib/mpich/bcast.tlop bcast_binomial allgather_ring --bake-params shm.txt \
+ *   tlop emit stdlib/mpich/bcast.tlop bcast_binomial allgather_rda --bake-params shm.txt \
  *       --target object -o bcast_baked.o --header bcast_baked.h
  *   cc baked.c bcast_baked.o -lm -o baked && ./baked
  *
@@ -11,9 +11,9 @@
 #include <stdio.h>
 
 int main(void) {
-  printf("m,P,bcast_binomial,allgather_ring\n");
+  printf("m,P,bcast_binomial,allgather_rda\n");
   for (double m = 1024; m <= 4194304; m *= 4)
     for (double P = 2; P <= 64; P *= 2)
-      printf("%.17g,%.17g,%.17g,%.17g\n", m, P, bcast_binomial(m, P), allgather_ring(m, P));
+      printf("%.17g,%.17g,%.17g,%.17g\n", m, P, bcast_binomial(m, P), allgather_rda(m, P));
   return 0;
 }

@@ -4,7 +4,7 @@
 set -euo pipefail
 tlop=$1 example=$2 baked=$3 src=$4
 table=$src/examples/emit/shm.txt
-expected=$("$tlop" sweep "$src/stdlib/mpich/bcast.tlop" bcast_binomial allgather_ring \
+expected=$("$tlop" sweep "$src/stdlib/mpich/bcast.tlop" bcast_binomial allgather_rda \
   --grid m=1KiB..4MiB:*4 --grid P=2..64:*2 --params "$table" --engine interp 2>/dev/null)
 [ "$(echo "$expected" | wc -l)" -eq 43 ] || { echo "unexpected sweep output"; exit 1; }
 # the same doubles: tlop writes the shortest text that reads back, the examples %.17g

@@ -2,7 +2,7 @@
  * header declares them, and the tables they read come from a platform loaded through
  * tlop.h at run time (here the stdlib's `generic`, its shm channel backed by TABLE).
  *
- *   tlop emit stdlib/mpich/bcast.tlop bcast_binomial allgather_ring --params shm.txt \
+ *   tlop emit stdlib/mpich/bcast.tlop bcast_binomial allgather_rda --params shm.txt \
  *       --target object -o bcast_costs.o --header bcast_costs.h
  *   cc main.c bcast_costs.o -ltlop -lm -o costs && ./costs shm.txt
  *
@@ -29,11 +29,11 @@ int main(int argc, char **argv) {
     fprintf(stderr, "%s: cannot load the platform with table %s\n", argv[0], argv[1]);
     return 1;
   }
-  printf("m,P,bcast_binomial,allgather_ring\n");
+  printf("m,P,bcast_binomial,allgather_rda\n");
   for (double m = 1024; m <= 4194304; m *= 4)
     for (double P = 2; P <= 64; P *= 2)
       printf("%.17g,%.17g,%.17g,%.17g\n", m, P, bcast_binomial(m, P, tables),
-             allgather_ring(m, P, tables));
+             allgather_rda(m, P, tables));
   tlop_platform_free(pf);
   tlop_ctx_free(ctx);
   return 0;

@@ -197,7 +197,7 @@ const char *const *tlop_algorithm_params(const tlop_model *model, const char *na
   const char **names = arena_alloc(model->ctx->ar, (size_t)(fn->nargs + 1) * sizeof *names);
   size_t n = 0;
   for (int i = 0; i < fn->nargs; i++)
-    if (fn->args[i]->k.tag != K_OP) /* bound by name when the expression is built */
+    if (!kind_by_name(fn->args[i]->k)) /* bound by name when the expression is built */
       names[n++] = fn->args[i]->name->name;
   *count = n;
   return names;
@@ -290,15 +290,64 @@ tlop_status tlop_env_set_op(tlop_env *env, const char *name, const char *op) {
   return env_put_op(env, ctx_sym(env->ctx, name), ctx_sym(env->ctx, op));
 }
 
-int tlop_model_has_op_param(const tlop_model *model, const char *name) {
+/* "nodes(0,0, 1,1)" → "nodes(0, 0, 1, 1)": whole numbers ≥ 0, as lowering reads them; NULL
+ * when the text is not such a list. */
+static char *nodes_text(const char *s) {
+  if (strncmp(s, "nodes(", 6) != 0)
+    return NULL;
+  strbuf b = {0};
+  sb_puts(&b, "nodes(");
+  const char *p = s + 6;
+  for (int n = 0;; n++) {
+    p += strspn(p, " ");
+    char *end;
+    double v = strtod(p, &end);
+    if (end == p || !(v >= 0 && v == floor(v) && v < 1e15))
+      break;
+    sb_printf(&b, "%s%.17g", n ? ", " : "", v);
+    p = end + strspn(end, " ");
+    if (*p == ')' && p[1] == 0)
+      return sb_take(&b);
+    if (*p++ != ',')
+      break;
+  }
+  free(b.s);
+  return NULL;
+}
+
+tlop_status tlop_env_set_mapping(tlop_env *env, const char *name, const char *mapping) {
+  if (!name || !*name || !mapping)
+    return TLOP_ERR_ARG;
+  char *text = strcmp(mapping, "sequential") && strcmp(mapping, "round_robin")
+                   ? nodes_text(mapping)
+                   : xstrdup(mapping);
+  if (!text) {
+    diag_error(env->ctx, (span){0}, "the value given for '%s' must be a mapping: sequential, "
+               "round_robin or nodes(n0, n1, …) of whole numbers, not '%s'", name, mapping);
+    return TLOP_ERR_ARG;
+  }
+  tlop_status st = env_put_op(env, ctx_sym(env->ctx, name), ctx_sym(env->ctx, text));
+  free(text);
+  return st;
+}
+
+static int has_param_of(const tlop_model *model, const char *name, kind_tag tag) {
   sym s = ctx_sym(model->ctx, name);
   for (size_t i = 0; i < model->funcs.cap; i++) {
     const ast_decl *fn = model->funcs.vals[i];
     for (int j = 0; model->funcs.keys[i] && j < fn->nargs; j++)
-      if (fn->args[j]->name == s && fn->args[j]->k.tag == K_OP)
+      if (fn->args[j]->name == s && fn->args[j]->k.tag == tag)
         return 1;
   }
   return 0;
+}
+
+int tlop_model_has_op_param(const tlop_model *model, const char *name) {
+  return has_param_of(model, name, K_OP);
+}
+
+int tlop_model_has_mapping_param(const tlop_model *model, const char *name) {
+  return has_param_of(model, name, K_MAP);
 }
 
 tlop_status tlop_env_set(tlop_env *env, const char *name, double value, tlop_kind k) {
@@ -368,7 +417,7 @@ int tlop_model_has_param(const tlop_model *model, const char *name) {
 
 tlop_status tlop_algorithm_expr(tlop_model *model, const char *name, const tlop_env *env,
                                 tlop_expr **out) {
-  return expr_of_algorithm(model, name, env, out);
+  return expr_of_algorithm(model, name, env, false, out);
 }
 
 tlop_status tlop_simplify(const tlop_expr *expr, const tlop_simp_opts *opts, tlop_expr **out) {

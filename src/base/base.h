@@ -122,13 +122,17 @@ void diag_emit(tlop_ctx *ctx, tlop_severity sev, span at, const char *fmt, va_li
 /* A kind is a unit: bytes^b · seconds^s, or a bare number that adopts what it meets,
  * a truth value, unknown (an unannotated parameter, which defers the check), or a
  * reduction operator (a parameter `op: op`: a name, never a number). */
-typedef enum { K_DIM, K_NUM, K_BOOL, K_ANY, K_OP } kind_tag;
+typedef enum { K_DIM, K_NUM, K_BOOL, K_ANY, K_OP, K_MAP } kind_tag;
 typedef struct kind {
   kind_tag tag;
   int8_t b, s;
 } kind;
 
-extern const kind KIND_NUM, KIND_COUNT, KIND_SIZE, KIND_TIME, KIND_BOOL, KIND_ANY, KIND_OP;
+extern const kind KIND_NUM, KIND_COUNT, KIND_SIZE, KIND_TIME, KIND_BOOL, KIND_ANY, KIND_OP,
+    KIND_MAP;
+/* A reduction operator or a mapping: a name, not a number, bound when an expression is
+ * lowered (--set op=max, --set map=round_robin). */
+static inline bool kind_by_name(kind k) { return k.tag == K_OP || k.tag == K_MAP; }
 bool kind_eq(kind a, kind b);
 /* Dimensioned as bytes^b · seconds^s (b = s = 0: a count). */
 bool kind_is_dim(kind k, int b, int s);
@@ -204,6 +208,8 @@ struct tlop_env {
 void ctx_track_model(tlop_ctx *ctx, tlop_model *model);
 /* The operator env gives for name, or NULL. */
 sym env_op(const tlop_env *env, sym name);
+/* Whether env gives name a number. */
+bool env_has_value(const tlop_env *env, sym name);
 /* Binds env values of a model into a kinds map, for checking expressions. */
 void env_kinds(const tlop_env *env, ptrmap *out);
 

@@ -21,6 +21,13 @@ sym env_op(const tlop_env *env, sym name) {
   return NULL;
 }
 
+bool env_has_value(const tlop_env *env, sym name) {
+  for (size_t i = 0; env && i < env->n; i++)
+    if (env->names[i] == name)
+      return true;
+  return false;
+}
+
 void env_kinds(const tlop_env *env, ptrmap *out) {
   if (!env)
     return;

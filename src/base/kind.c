@@ -7,7 +7,7 @@
 
 const kind KIND_NUM = {K_NUM, 0, 0}, KIND_COUNT = {K_DIM, 0, 0}, KIND_SIZE = {K_DIM, 1, 0},
            KIND_TIME = {K_DIM, 0, 1}, KIND_BOOL = {K_BOOL, 0, 0}, KIND_ANY = {K_ANY, 0, 0},
-           KIND_OP = {K_OP, 0, 0};
+           KIND_OP = {K_OP, 0, 0}, KIND_MAP = {K_MAP, 0, 0};
 
 bool kind_eq(kind a, kind b) { return a.tag == b.tag && a.b == b.b && a.s == b.s; }
 
@@ -24,6 +24,8 @@ const char *kind_name(kind k, char *buf, size_t n) {
     return "value of unknown kind";
   if (k.tag == K_OP)
     return "reduction operator";
+  if (k.tag == K_MAP)
+    return "mapping";
   if (kind_is_dim(k, 0, 0))
     return "count";
   if (kind_is_dim(k, 1, 0))

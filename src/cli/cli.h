@@ -241,11 +241,22 @@ bool cli_evaluator_open(cli *c, cli_evaluator *ev, tlop_expr **exprs, size_t n,
 tlop_status cli_evaluator_run(const cli_evaluator *ev, size_t which, const double *pts, size_t k,
                               double *out);
 void cli_evaluator_close(cli *c, cli_evaluator *ev);
-/* Every algorithm (each must be one of the model, named in FILE) at every point of the grid,
- * res[a * npts + i]; the evaluator stays open (close it) for more points. */
-bool cli_grid_costs(cli *c, tlop_model *m, const char *file, char **algos, size_t n,
-                    const tlop_platform *pf, const tlop_env *env, const cli_grid *g,
-                    tlop_expr **exprs, cli_evaluator *ev, double *res);
+/* The errors of a candidate while its points are evaluated one by one (quiet: dropped). */
+typedef struct cli_refusals {
+  bool quiet;  /* drop errors (refinement of a candidate already left out) */
+  char *first; /* the current candidate's first error, while collecting */
+} cli_refusals;
+/* A diagnostic callback (user: cli_refusals): warnings to stderr, the first error kept. */
+void cli_collect_errors(void *user, const tlop_diag *d);
+/* Every algorithm (each must be one of the model, named in FILE) at every point of the
+ * grid, res[a * npts + i]; the points a candidate refuses (an algorithm refusing a P
+ * outside its domain) at +inf, said once per candidate with its first error, and
+ * refused[a] whether candidate a was left out anywhere. False when no candidate evaluates
+ * at some point. The evaluator stays open (close it) for more points. */
+bool cli_grid_costs_skipping(cli *c, tlop_model *m, const char *file, char **names,
+                             size_t ncand, const tlop_platform *pf, const tlop_env *env,
+                             const cli_grid *g, tlop_expr **exprs, cli_evaluator *ev,
+                             double *costs, bool *refused);
 
 /* ---- sweep_rows.c: the rows of a sweep, formatted on threads, written in order ---- */
 typedef enum { ROWS_CSV, ROWS_JSON, ROWS_TABLE, ROWS_NPY } rows_format;

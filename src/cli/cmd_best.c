@@ -158,87 +158,18 @@ static char **candidates(tlop_model *m, const tlop_catalog *cat, const char *col
   return names;
 }
 
-/* A candidate that does not evaluate at a point (an algorithm refusing a P outside its
- * domain, such as a recursive doubling that needs a power of two) is left out there: its
- * cost is +inf, so it neither wins nor runs up. Its first error is kept, shown once with
- * the number of points it was left out at; warnings go to stderr as usual. */
-typedef struct refusals {
-  bool quiet;        /* drop errors (refinement of a candidate already left out) */
-  char *first;       /* the current candidate's first error, while collecting */
-} refusals;
-
-static void collect_errors(void *user, const tlop_diag *d) {
-  refusals *r = user;
-  if (d->severity != TLOP_ERROR)
-    fputs(d->text, stderr);
-  else if (!r->quiet && !r->first)
-    r->first = strdup(d->text);
-}
-
-/* cli_grid_costs, with the points a candidate refuses at +inf; refused[a] says whether
- * candidate a was left out anywhere. False when no candidate evaluates at some point. */
-static bool grid_costs_skipping(cli *c, tlop_model *m, const char *file, char **names,
-                                size_t ncand, const tlop_platform *pf, const tlop_env *env,
-                                const cli_grid *g, tlop_expr **exprs, cli_evaluator *ev,
-                                double *costs, bool *refused) {
-  for (size_t a = 0; a < ncand; a++) {
-    size_t np;
-    if (!tlop_algorithm_params(m, names[a], &np)) {
-      fprintf(stderr, "tlop best: '%s' is not an algorithm of %s\n", names[a], file);
-      return false;
-    }
-    if (!(exprs[a] = cli_expr(c, m, names[a], env, false)))
-      return false;
-  }
-  if (!cli_check_sets(c, m, names, exprs, ncand) || !cli_evaluator_open(c, ev, exprs, ncand, pf, env, g))
-    return false;
-  refusals r = {false, NULL};
-  tlop_ctx_set_diag(c->ctx, collect_errors, &r);
-  for (size_t a = 0; a < ncand; a++) {
-    double *row = costs + a * g->npts;
-    refused[a] = false;
-    if (cli_evaluator_run(ev, a, g->pts, g->npts, row) == TLOP_OK)
-      continue;
-    size_t left_out = 0; /* point by point: which points this candidate refuses */
-    for (size_t i = 0; i < g->npts; i++)
-      if (cli_evaluator_run(ev, a, g->pts + i * g->naxes, 1, &row[i]) != TLOP_OK)
-        row[i] = INFINITY, left_out++;
-    refused[a] = left_out > 0;
-    if (left_out)
-      fprintf(stderr, "tlop best: %s does not evaluate at %zu of %zu grid points and is left "
-              "out there; the first error:\n%s", names[a], left_out, g->npts,
-              r.first ? r.first : "(no message)\n");
-    free(r.first);
-    r.first = NULL;
-  }
-  tlop_ctx_set_diag(c->ctx, cli_print_diag, NULL);
-  for (size_t i = 0; i < g->npts; i++) {
-    size_t a = 0;
-    while (a < ncand && isinf(costs[a * g->npts + i]))
-      a++;
-    if (a == ncand) {
-      fprintf(stderr, "tlop best: no candidate evaluates at");
-      for (size_t j = 0; j < g->naxes; j++)
-        fprintf(stderr, " %s=%.17g", g->names[j], g->pts[i * g->naxes + j]);
-      fputc('\n', stderr);
-      return false;
-    }
-  }
-  return true;
-}
-
 typedef struct refine_ctx {
   const cli_evaluator *ev;
   size_t ncand;
   const bool *refused;
-  refusals *quiet;
+  cli_refusals *quiet;
 } refine_ctx;
 
 /* Refining re-evaluates points between grid points: the grid's evaluation has already
  * warned of whatever a table extrapolates there, so only errors are shown, and none of a
  * candidate the grid left out somewhere (it is left out again, at +inf). */
 static void errors_only(void *user, const tlop_diag *d) {
-  const refusals *r = user;
+  const cli_refusals *r = user;
   if (d->severity == TLOP_ERROR && !r->quiet)
     fputs(d->text, stderr);
 }
@@ -316,7 +247,7 @@ typedef struct run {
   cli_evaluator ev;
   tlop_expr **exprs;
   double *costs;
-  bool *refused; /* candidates left out somewhere (grid_costs_skipping) */
+  bool *refused; /* candidates left out somewhere (cli_grid_costs_skipping) */
   tlop_decision *d;
   const tlop_catalog_entry **cands;
 } run;
@@ -430,13 +361,13 @@ static int decide(cli *c, tlop_model *m, const char *file, const tlop_catalog *c
   u->costs = malloc(u->ncand * u->g.npts * sizeof *u->costs);
   u->refused = calloc(u->ncand, sizeof *u->refused);
   if (!u->exprs || !u->costs || !u->refused ||
-      !grid_costs_skipping(c, m, file, u->names, u->ncand, pf, env, &u->g, u->exprs, &u->ev,
+      !cli_grid_costs_skipping(c, m, file, u->names, u->ncand, pf, env, &u->g, u->exprs, &u->ev,
                            u->costs, u->refused) ||
       tlop_best_decide(u->g.axes[1].values, u->g.axes[1].count, u->g.axes[0].values,
                        u->g.axes[0].count, u->costs, u->ncand, bo.tie, &u->d) != TLOP_OK)
     return 0;
   if (bo.refine) {
-    refusals quiet = {false, NULL};
+    cli_refusals quiet = {false, NULL};
     refine_ctx rctx = {&u->ev, u->ncand, u->refused, &quiet};
     tlop_ctx_set_diag(c->ctx, errors_only, &quiet);
     tlop_status st = tlop_best_refine(u->d, bo.tie, cost_at, &rctx);

@@ -66,7 +66,8 @@ static void costs_figure(FILE *g, const cli_grid *grid, char **algos, size_t nal
   for (size_t i = 0; i < grid->npts; i++) {
     fprintf(g, "%.17g", grid->pts[i]);
     for (size_t a = 0; a < nalgo; a++)
-      fprintf(g, " %.9g", res[a * grid->npts + i] > 0 ? res[a * grid->npts + i] * scale : NAN);
+      fprintf(g, " %.9g", isfinite(res[a * grid->npts + i]) && res[a * grid->npts + i] > 0
+                              ? res[a * grid->npts + i] * scale : NAN);
     fputc('\n', g);
   }
   fputs("EOD\nplot ", g);
@@ -127,6 +128,7 @@ int cmd_plot(cli *c, int argc, char **argv) {
   tlop_platform *pf = NULL;
   tlop_expr **exprs = calloc(nalgo, sizeof *exprs);
   double *res = NULL;
+  bool *refused = NULL; /* an algorithm left out at the points it refuses, with a note */
   cli_grid g = {0};
   cli_evaluator ev = {0};
   FILE *fig = NULL;
@@ -136,7 +138,10 @@ int cmd_plot(cli *c, int argc, char **argv) {
       !cli_grid_open(c, m, env, algos, nalgo, &g))
     goto done;
   res = malloc(nalgo * g.npts * sizeof *res);
-  if (!cli_grid_costs(c, m, argv[optind], algos, nalgo, pf, env, &g, exprs, &ev, res))
+  refused = malloc(nalgo * sizeof *refused);
+  if (!res || !refused ||
+      !cli_grid_costs_skipping(c, m, argv[optind], algos, nalgo, pf, env, &g, exprs, &ev, res,
+                               refused))
     goto done;
   if (!(fig = gp_open("plot", c->o.output)))
     goto done;
@@ -150,6 +155,7 @@ done:
   cli_evaluator_close(c, &ev);
   free(exprs);
   free(res);
+  free(refused);
   tlop_env_free(env);
   tlop_platform_free(pf);
   return rc;

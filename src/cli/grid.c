@@ -1,9 +1,11 @@
-/* grid.c — what `tlop sweep` and `tlop best` share: the grid of the --grid axes (the
+/* grid.c — what `tlop sweep`, `tlop best` and `tlop plot` share: the grid of the --grid axes (the
  * cartesian product, first axis outermost) and the engine that evaluates expressions at its
  * points (--engine: interpreted, or compiled by the JIT for large grids). */
 #include "cli.h"
 
+#include <math.h>
 #include <stdint.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -156,23 +158,65 @@ tlop_status cli_evaluator_run(const cli_evaluator *ev, size_t which, const doubl
                                     out);
 }
 
-bool cli_grid_costs(cli *c, tlop_model *m, const char *file, char **algos, size_t n,
-                    const tlop_platform *pf, const tlop_env *env, const cli_grid *g,
-                    tlop_expr **exprs, cli_evaluator *ev, double *res) {
-  for (size_t a = 0; a < n; a++) {
+/* A candidate that does not evaluate at a point (an algorithm refusing a P outside its
+ * domain, such as a recursive doubling that needs a power of two) is left out there: its
+ * cost is +inf, so it neither wins nor runs up. Its first error is kept, shown once with
+ * the number of points it was left out at; warnings go to stderr as usual. */
+void cli_collect_errors(void *user, const tlop_diag *d) {
+  cli_refusals *r = user;
+  if (d->severity != TLOP_ERROR)
+    fputs(d->text, stderr);
+  else if (!r->quiet && !r->first)
+    r->first = strdup(d->text);
+}
+
+bool cli_grid_costs_skipping(cli *c, tlop_model *m, const char *file, char **names,
+                                size_t ncand, const tlop_platform *pf, const tlop_env *env,
+                                const cli_grid *g, tlop_expr **exprs, cli_evaluator *ev,
+                                double *costs, bool *refused) {
+  for (size_t a = 0; a < ncand; a++) {
     size_t np;
-    if (!tlop_algorithm_params(m, algos[a], &np)) {
-      fprintf(stderr, "tlop %s: '%s' is not an algorithm of %s\n", c->cmd, algos[a], file);
+    if (!tlop_algorithm_params(m, names[a], &np)) {
+      fprintf(stderr, "tlop %s: '%s' is not an algorithm of %s\n", c->cmd, names[a], file);
       return false;
     }
-    if (!(exprs[a] = cli_expr(c, m, algos[a], env, false)))
+    if (!(exprs[a] = cli_expr(c, m, names[a], env, false)))
       return false;
   }
-  if (!cli_check_sets(c, m, algos, exprs, n) || !cli_evaluator_open(c, ev, exprs, n, pf, env, g))
+  if (!cli_check_sets(c, m, names, exprs, ncand) || !cli_evaluator_open(c, ev, exprs, ncand, pf, env, g))
     return false;
-  for (size_t a = 0; a < n; a++)
-    if (cli_evaluator_run(ev, a, g->pts, g->npts, res + a * g->npts) != TLOP_OK)
+  cli_refusals r = {false, NULL};
+  tlop_ctx_set_diag(c->ctx, cli_collect_errors, &r);
+  for (size_t a = 0; a < ncand; a++) {
+    double *row = costs + a * g->npts;
+    refused[a] = false;
+    if (cli_evaluator_run(ev, a, g->pts, g->npts, row) == TLOP_OK)
+      continue;
+    size_t left_out = 0; /* point by point: which points this candidate refuses */
+    for (size_t i = 0; i < g->npts; i++)
+      if (cli_evaluator_run(ev, a, g->pts + i * g->naxes, 1, &row[i]) != TLOP_OK)
+        row[i] = INFINITY, left_out++;
+    refused[a] = left_out > 0;
+    if (left_out)
+      fprintf(stderr, "tlop %s: %s does not evaluate at %zu of %zu grid points and is left "
+              "out there; the first error:\n%s", c->cmd, names[a], left_out, g->npts,
+              r.first ? r.first : "(no message)\n");
+    free(r.first);
+    r.first = NULL;
+  }
+  tlop_ctx_set_diag(c->ctx, cli_print_diag, NULL);
+  for (size_t i = 0; i < g->npts; i++) {
+    size_t a = 0;
+    while (a < ncand && isinf(costs[a * g->npts + i]))
+      a++;
+    if (a == ncand) {
+      fprintf(stderr, "tlop %s: no candidate evaluates at", c->cmd);
+      for (size_t j = 0; j < g->naxes; j++)
+        fprintf(stderr, " %s=%.17g", g->names[j], g->pts[i * g->naxes + j]);
+      fputc('\n', stderr);
       return false;
+    }
+  }
   return true;
 }
 

@@ -295,7 +295,7 @@ static bool next_set(char **rest, char **name, char **value) {
 }
 
 /* A name that the model's functions declare an operator (op: op) takes an operator's name
- * (op=max). */
+ * (op=max), a mapping (map: mapping) a mapping's (map=round_robin, map=nodes(0,0,1,1)). */
 static bool set_values(cli *c, tlop_model *model, tlop_env *env, const char *spec) {
   char *copy = strdup(spec), *rest = copy, *name, *value;
   bool ok = true;
@@ -304,8 +304,9 @@ static bool set_values(cli *c, tlop_model *model, tlop_env *env, const char *spe
       cli_misuse(c, "--set takes NAME=VALUE, not '%s'", name);
       ok = false;
     } else {
-      ok = (tlop_model_has_op_param(model, name) ? tlop_env_set_op(env, name, value)
-                                                 : tlop_env_set_text(env, name, value)) == TLOP_OK;
+      ok = (tlop_model_has_mapping_param(model, name) ? tlop_env_set_mapping(env, name, value)
+            : tlop_model_has_op_param(model, name)    ? tlop_env_set_op(env, name, value)
+                                                      : tlop_env_set_text(env, name, value)) == TLOP_OK;
     }
   }
   free(copy);
@@ -343,6 +344,7 @@ bool cli_check_sets(cli *c, tlop_model *m, char *const *texts, tlop_expr *const 
     const char *nearest;
     while (next_set(&rest, &name, &value))
       if (value && !tlop_model_has_param(m, name) && !tlop_model_has_op_param(m, name) &&
+          !tlop_model_has_mapping_param(m, name) &&
           !used_by(m, texts, exprs, n, name, &nearest)) {
         if (nearest)
           cli_misuse(c, "--set %s: nothing evaluated has a variable '%s' (did you mean '%s'?)",

@@ -247,6 +247,7 @@ static void describe_transfer(char *buf, size_t n, ir_op op, const pf_channel *c
   const char *ch = channel ? channel->name->name : "";
   switch (op) {
   case IR_L: snprintf(buf, n, "L[%s](%s, %s)", ch, size, tau); break;
+  case IR_TX: snprintf(buf, n, "T[%s](%s, %s)", ch, size, tau); break;
   case IR_O: snprintf(buf, n, "o[%s](%s)", ch, size); break;
   case IR_PACK: snprintf(buf, n, "p[%s](%s)", ch, size); break;
   default: snprintf(buf, n, "γ(%s, %s)", size, tau); break;
@@ -341,12 +342,25 @@ static bool transfer_cost(eval_state *es, const ir_node *n, const pf_channel *ch
   return check_cost(es, n, IR_L, ch, m, tau, *out);
 }
 
-static bool eval_L(eval_state *es, const ir_node *n, double *out) {
+/* One message on channel ch: its T, else its L. */
+static bool transmission_cost(eval_state *es, const ir_node *n, const pf_channel *ch, double m,
+                              double tau, double *out) {
+  if (!ch->T)
+    return transfer_cost(es, n, ch, m, tau, out);
+  return check_size(es, n, m) && check_tau(es, n, tau) &&
+         eval_analytic(es, ch->T, ch->T_m, m, ch->T_tau, tau, out) &&
+         check_cost(es, n, IR_TX, ch, m, tau, *out);
+}
+
+/* L(m, τ) or T(m, τ), τ times the ∥ around that applies to the channel. */
+static bool eval_L_or_T(eval_state *es, const ir_node *n, double *out) {
   const pf_channel *ch = channel_of(es, n);
   double m, tau;
   if (!ch || !eval(es, n->kid[0], &m) || !eval(es, n->kid[1], &tau))
     return false;
-  return transfer_cost(es, n, ch, m, tau * par_factor(es, ch), out);
+  tau *= par_factor(es, ch);
+  return n->op == IR_TX ? transmission_cost(es, n, ch, m, tau, out)
+                        : transfer_cost(es, n, ch, m, tau, out);
 }
 
 static bool eval_o_or_p(eval_state *es, const ir_node *n, double *out) {
@@ -665,6 +679,14 @@ bool eval_messages(eval_state *es, const ir_node *n, msg **msgs, size_t *count) 
     double a, b;
     if (!(ok = node_of(es, n, m->src, &a) && node_of(es, n, m->dst, &b)))
       break;
+    if (a < 0 || b < 0) { /* place(nodes(…), M, P) lowers a list shorter than P so */
+      char rank[40];
+      fmt_double(rank, sizeof rank, a < 0 ? m->src : m->dst);
+      fail(es, n, "rank %s has no node: the mapping's nodes(…) lists fewer nodes than the "
+           "stage's P ranks", rank);
+      ok = false;
+      break;
+    }
     m->net = a != b;
     m->node = b;
   }
@@ -673,7 +695,7 @@ bool eval_messages(eval_state *es, const ir_node *n, msg **msgs, size_t *count) 
   return ok;
 }
 
-static int msg_order(const void *a, const void *b) {
+int msg_resource_order(const void *a, const void *b) {
   const msg *x = a, *y = b;
   if (x->net != y->net)
     return x->net - y->net;
@@ -687,7 +709,7 @@ static int msg_order(const void *a, const void *b) {
  * resources do not contend: the slowest one. ms is sorted in place. */
 bool msgs_cost(msg *ms, size_t n, const double par[2], const msg_pricer pr[2], double *out) {
   if (n > 1)
-    qsort(ms, n, sizeof *ms, msg_order);
+    qsort(ms, n, sizeof *ms, msg_resource_order);
   double worst = 0, *size = xmalloc(n * sizeof *size), *count = xmalloc(n * sizeof *count);
   bool ok = true;
   for (size_t i = 0, j; ok && i < n; i = j) {
@@ -704,16 +726,19 @@ bool msgs_cost(msg *ms, size_t n, const double par[2], const msg_pricer pr[2], d
   return ok;
 }
 
-/* A message's transfers the interpreter prices: the stage's channel, or why it has none. */
+/* A message the interpreter prices (its channel's T, or its L in messages[L]): the
+ * stage's channel, or why it has none. */
 typedef struct priced_message {
   priced_transfer t;
-  bool net;
+  bool net, by_L;
 } priced_message;
 
 static bool price_message(void *self, double m, double tau, double *cost) {
   priced_message *pm = self;
-  if (pm->t.ch)
+  if (pm->t.ch && pm->by_L)
     return transfer_cost(pm->t.es, pm->t.at, pm->t.ch, m, tau, cost);
+  if (pm->t.ch)
+    return transmission_cost(pm->t.es, pm->t.at, pm->t.ch, m, tau, cost);
   fail(pm->t.es, pm->t.at, "messages %s need a channel '%s' on platform '%s'",
        pm->net ? "between nodes" : "within a node", pm->net ? "net" : "shm",
        pm->t.es->pf->name->name);
@@ -730,7 +755,7 @@ static bool eval_msgs(eval_state *es, const ir_node *n, double *out) {
   double par[2];
   for (int net = 0; net < 2; net++) {
     const pf_channel *ch = pf_channel_find(es->pf, ctx_sym(es->ctx, net ? "net" : "shm"));
-    pm[net] = (priced_message){{es, n, ch}, net};
+    pm[net] = (priced_message){{es, n, ch}, net, n->num != 0};
     pr[net] = (msg_pricer){price_message, &pm[net]};
     par[net] = par_factor(es, ch);
   }
@@ -1251,7 +1276,8 @@ static bool eval(eval_state *es, const ir_node *n, double *out) {
   case IR_FLOW:
     return eval_flow(es, n, out);
   case IR_L:
-    return eval_L(es, n, out);
+  case IR_TX:
+    return eval_L_or_T(es, n, out);
   case IR_O:
   case IR_PACK:
     return eval_o_or_p(es, n, out);

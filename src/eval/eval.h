@@ -56,13 +56,16 @@ bool eval_extrapolation_from_zero_row(const eval_state *es, int bit);
 bool eval_schedule_taus(eval_state *es, const ir_node *n, const double **taus, size_t *nsteps);
 /* The messages of a messages stage, with their nodes. */
 bool eval_messages(eval_state *es, const ir_node *n, msg **msgs, size_t *count);
+/* qsort's order of messages by resource: within a node first, then by destination node,
+ * then by size (msgs_cost prices each resource's run). */
+int msg_resource_order(const void *a, const void *b);
 
 /* The flows of a flows stage, each interval of its progression as the paper writes the
  * pattern ("0 → 1 → 2 [0, 3] & 2 → 3 [0]"), for explain; *text is malloc'd. */
 bool eval_flows_trace(eval_state *es, const ir_node *n, char **text);
 
-/* Prices L(m, τ) on one channel; false when it cannot (a diagnostic was given, or the
- * point is left to the interpreter). */
+/* Prices one message on one channel (its T, else its L); false when it cannot (a
+ * diagnostic was given, or the point is left to the interpreter). */
 typedef struct msg_pricer {
   bool (*L)(void *self, double m, double tau, double *cost);
   void *self;
@@ -101,6 +104,8 @@ struct pf_channel {
   const char *table_path;
   ir_node *L, *o, *p;     /* analytic bodies, over the variables below */
   sym L_m, L_tau, o_m, p_m;
+  ir_node *T;             /* one message's whole cost, over the platform's L, o, p; */
+  sym T_m, T_tau;         /* NULL: L(m, τ) of the channel */
 };
 
 struct tlop_platform {

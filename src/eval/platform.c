@@ -77,6 +77,15 @@ pf_channel *pf_add_channel(tlop_platform *pf, sym name) {
   return &pf->ch[pf->nch - 1];
 }
 
+/* A channel's T names its own L, o and p without brackets: body with those bound to ch. */
+static ir_node *own_channel(tlop_ctx *ctx, ir_node *body, sym ch) {
+  ir_node *k[3] = {NULL, NULL, NULL};
+  for (int i = 0; i < body->nkids; i++)
+    k[i] = ir_has_cost(body->kid[i]) ? own_channel(ctx, body->kid[i], ch) : body->kid[i];
+  bool unbracketed = !body->name && (body->op == IR_L || body->op == IR_O || body->op == IR_PACK);
+  return ir_make(ctx, (ir_op)body->op, unbracketed ? ch : body->name, body->num, k[0], k[1], k[2]);
+}
+
 static bool build(tlop_platform *pf, ast_decl *decl) {
   tlop_ctx *ctx = pf->ctx;
   int before = ctx->errors;
@@ -98,18 +107,25 @@ static bool build(tlop_platform *pf, ast_decl *decl) {
     if (d->path) {
       ch->table_path = table_path(ctx, decl->mod, d->path);
       ch->table = read_table(ctx, ch->table_path, d->path_sp, TAB_CHANNEL);
-      continue;
     }
     for (int j = 0; j < d->nmembers; j++) {
       ast_decl *fn = d->members[j];
       ir_node *body = lower_function(pf->model, fn, NULL);
       switch (fn->name->name[0]) {
+      case 'T':
+        ch->T = own_channel(ctx, body, ch->name);
+        ch->T_m = fn->args[0]->name, ch->T_tau = fn->args[1]->name;
+        break;
       case 'L': ch->L = body, ch->L_m = fn->args[0]->name, ch->L_tau = fn->args[1]->name; break;
       case 'o': ch->o = body, ch->o_m = fn->args[0]->name; break;
       case 'p': ch->p = body, ch->p_m = fn->args[0]->name; break;
       }
     }
   }
+  /* a transmission names channels of its platform only */
+  for (size_t i = 0; i < pf->nch && ctx->errors == before; i++)
+    if (pf->ch[i].T)
+      pf_check_expr(pf, pf->ch[i].T);
   return ctx->errors == before;
 }
 
@@ -211,7 +227,7 @@ static void check_walk(const tlop_platform *pf, const ir_node *n, ptrmap *seen, 
   if (ptrmap_get(seen, n) || !ir_has_cost(n))
     return;
   ptrmap_put(seen, n, (void *)n);
-  bool channel_op = channels && (n->op == IR_L || n->op == IR_O || n->op == IR_PACK ||
+  bool channel_op = channels && (n->op == IR_L || n->op == IR_O || n->op == IR_PACK || n->op == IR_TX ||
                                  n->op == IR_SCHED || (n->op == IR_PAR && n->name));
   if (channel_op && pf->nch == 0) {
     diag_error(pf->ctx, n->origin, "platform '%s' declares no channel: it cannot price '%s'",
@@ -271,7 +287,7 @@ static tlop_status check_algorithms(const tlop_platform *pf, tlop_model *model,
     ast_decl *fn = ptrmap_get(&model->funcs, ctx_sym(pf->ctx, model->algos[a]));
     bool bound = true; /* an operator without default nor value: nothing to check yet */
     for (int i = 0; i < fn->nargs; i++)
-      bound &= fn->args[i]->k.tag != K_OP || fn->args[i]->dflt || env_op(env, fn->args[i]->name);
+      bound &= !kind_by_name(fn->args[i]->k) || fn->args[i]->dflt || env_op(env, fn->args[i]->name);
     ir_node *body = bound ? lower_function(model, fn, env) : NULL;
     ok &= !body || check_node(pf, body, channels);
   }

@@ -59,6 +59,7 @@ struct chk_state {
   ast_decl **active;  /* functions whose bodies are being checked, outermost first */
   size_t nactive, active_cap;
   bool in_channel;    /* checking a channel's own L/o/p: no transfers inside */
+  bool in_transmission; /* checking a channel's T: L, o and p of channels, no T nor γ */
   bool implicit;      /* unknown names are new variables (assumptions, symbolic work) */
   bool in_schedule;   /* checking a schedule's statements: `at` is allowed */
   bool in_messages;   /* checking a messages stage: `send` is allowed */
@@ -111,7 +112,7 @@ static void note_at(chk_state *c, span at, const char *fmt, ...) {
 
 /* ---- builtins ---- */
 
-typedef enum { B_SCALAR1, B_LOG, B_SAME1, B_MINMAX, B_L, B_O, B_P, B_GAMMA, B_INTEGER } builtin_kind;
+typedef enum { B_SCALAR1, B_LOG, B_SAME1, B_MINMAX, B_L, B_T, B_O, B_P, B_GAMMA, B_INTEGER } builtin_kind;
 
 static const struct builtin {
   const char *name;
@@ -133,6 +134,14 @@ static const struct builtin *builtin_find(sym name) {
 }
 
 bool chk_is_builtin(sym name) { return builtin_find(name) != NULL; }
+
+/* T[ch](m, τ), a channel's transmission: the builtin only with its channel, so that a
+ * function T (the stdlib's T(m)) keeps its name. */
+static const struct builtin transmission = {"T", B_T, 2, 2};
+
+static bool is_transmission(const ast_expr *call) {
+  return call->u.call.channel && strcmp(call->u.call.name->name, "T") == 0;
+}
 
 /* ---- kind arithmetic ---- */
 
@@ -159,7 +168,7 @@ static kind unify(chk_state *c, kind a, span as, kind b, span bs, const char *wh
 static void expect(chk_state *c, kind got, kind want, span at, const char *role) {
   if (got.tag == K_ANY || want.tag == K_ANY)
     return;
-  if (got.tag == K_NUM && want.tag != K_BOOL && want.tag != K_OP)
+  if (got.tag == K_NUM && want.tag != K_BOOL && !kind_by_name(want))
     return;
   if (kind_eq(got, want))
     return;
@@ -304,12 +313,47 @@ static void check_op(chk_state *c, sym name, span at, const scope *sc, const cha
              name->name, kind_name(*k, b, sizeof b));
 }
 
+/* Where a mapping stands (place's first argument, the argument of a `mapping` parameter):
+ * a parameter declared ': mapping', sequential, round_robin, or nodes(n0, n1, …) of whole
+ * numbers — the node of each rank in order. */
+static void check_mapping_value(chk_state *c, ast_expr *e, const scope *sc, const char *role) {
+  static const char expected[] = "sequential, round_robin, nodes(n0, n1, …) or a parameter "
+                                 "declared ': mapping'";
+  if (e->kind == E_NAME) {
+    sym name = e->u.name.name;
+    const kind *k = local_kind(c, name, sc);
+    char b[48];
+    if (k && k->tag != K_MAP)
+      error_at(c, e->sp, "%s must be a mapping (%s), but '%s' is a %s", role, expected,
+               name->name, kind_name(*k, b, sizeof b));
+    else if (!k && strcmp(name->name, "sequential") != 0 && strcmp(name->name, "round_robin") != 0)
+      error_at(c, e->sp, "unknown mapping '%s': %s must be %s", name->name, role, expected);
+    return;
+  }
+  bool nodes = e->kind == E_CALL && !e->u.call.channel && !strcmp(e->u.call.name->name, "nodes") &&
+               e->u.call.nargs > 0;
+  for (int i = 0; nodes && i < e->u.call.nargs; i++) {
+    const ast_expr *a = e->u.call.args[i];
+    if (a->kind != E_NUM || a->u.num.v < 0 || a->u.num.v != floor(a->u.num.v)) {
+      error_at(c, a->sp, "a node of nodes(…) is a whole number ≥ 0 written out");
+      return;
+    }
+  }
+  if (!nodes)
+    error_at(c, e->sp, "%s must be a mapping: %s", role, expected);
+}
+
 static kind check_name(chk_state *c, ast_expr *e, const scope *sc) {
   sym name = e->u.name.name;
   const kind *lk = local_kind(c, name, sc);
   if (lk && lk->tag == K_OP) {
     error_at(c, e->sp, "'%s' is a reduction operator, not a number: it can only be gamma's "
              "operator or the argument of an operator parameter", name->name);
+    return KIND_ANY;
+  }
+  if (lk && lk->tag == K_MAP) {
+    error_at(c, e->sp, "'%s' is a mapping, not a number: it can only place a messages stage, "
+             "place(%s, M, P), or be the argument of a mapping parameter", name->name, name->name);
     return KIND_ANY;
   }
   if (lk)
@@ -344,12 +388,16 @@ static kind check_builtin(chk_state *c, ast_expr *e, const struct builtin *b, ki
   ast_expr **a = e->u.call.args;
   int n = e->u.call.nargs;
   const char *name = b->name;
-  bool transfer = b->kind == B_L || b->kind == B_O || b->kind == B_P || b->kind == B_GAMMA;
-  if (e->u.call.channel && !(b->kind == B_L || b->kind == B_O || b->kind == B_P))
-    error_at(c, e->u.call.name_sp, "only L, o and p take a channel, not %s", name);
+  bool channeled = b->kind == B_L || b->kind == B_T || b->kind == B_O || b->kind == B_P;
+  bool transfer = channeled || b->kind == B_GAMMA;
+  if (e->u.call.channel && !channeled)
+    error_at(c, e->u.call.name_sp, "only L, o, p and T take a channel, not %s", name);
   if (transfer && c->in_channel)
     error_at(c, e->sp, "a channel's own cost cannot use %s: write it with numbers and "
              "its parameters", name);
+  if ((b->kind == B_T || b->kind == B_GAMMA) && c->in_transmission)
+    error_at(c, e->sp, "a channel's T cannot use %s: write it with L, o and p of the "
+             "platform's channels", name);
   if (b->kind == B_GAMMA && !e->u.call.op)
     error_at(c, e->sp, "gamma takes the operator first: gamma(sum, m, τ)");
   else if (b->kind == B_GAMMA)
@@ -378,6 +426,7 @@ static kind check_builtin(chk_state *c, ast_expr *e, const struct builtin *b, ki
     return k;
   }
   case B_L:
+  case B_T:
   case B_GAMMA:
     snprintf(role, sizeof role, "the message size of %s", name);
     expect(c, args[0], KIND_SIZE, a[0]->sp, role);
@@ -414,30 +463,32 @@ static int required_args(const ast_decl *fn) {
 static kind check_call(chk_state *c, ast_expr *e, const scope *sc) {
   sym name = e->u.call.name;
   int n = e->u.call.nargs;
-  ast_decl *fn = ptrmap_get(&c->model->funcs, name);
+  ast_decl *fn = is_transmission(e) ? NULL : ptrmap_get(&c->model->funcs, name);
   int nkinds = fn && fn->nargs > n ? fn->nargs : n;
   kind *args = xcalloc((size_t)nkinds, sizeof *args);
   char role[96];
   for (int i = 0; i < n; i++) {
     ast_expr *a = e->u.call.args[i];
-    if (!(fn && i < fn->nargs && fn->args[i]->k.tag == K_OP)) {
+    if (!(fn && i < fn->nargs && kind_by_name(fn->args[i]->k))) {
       args[i] = check(c, a, sc);
       continue;
     }
     snprintf(role, sizeof role, "argument '%s' of %s", fn->args[i]->name->name, name->name);
-    if (a->kind == E_NAME)
+    args[i] = fn->args[i]->k;
+    if (fn->args[i]->k.tag == K_MAP)
+      check_mapping_value(c, a, sc, role);
+    else if (a->kind == E_NAME)
       check_op(c, a->u.name.name, a->sp, sc, role);
     else
       error_at(c, a->sp, "%s must be a reduction operator: a name such as sum or max, or a "
                "parameter declared ': op'", role);
-    args[i] = KIND_OP;
   }
   kind result = KIND_ANY;
-  const struct builtin *b = fn ? NULL : builtin_find(name);
+  const struct builtin *b = is_transmission(e) ? &transmission : fn ? NULL : builtin_find(name);
   if (fn) {
     int need = required_args(fn);
     if (e->u.call.channel)
-      error_at(c, e->u.call.name_sp, "'%s' is a function: only L, o and p take a channel",
+      error_at(c, e->u.call.name_sp, "'%s' is a function: only L, o, p and T take a channel",
                name->name);
     if (n < need || n > fn->nargs) {
       if (need == fn->nargs)
@@ -476,6 +527,9 @@ static kind check_call(chk_state *c, ast_expr *e, const scope *sc) {
              "not a function", name->name);
   } else if (ptrmap_get(&c->model->values, name)) {
     error_at(c, e->u.call.name_sp, "'%s' is a parameter, not a function", name->name);
+  } else if (strcmp(name->name, "T") == 0) {
+    error_at(c, e->u.call.name_sp, "undefined function 'T': a channel's transmission names "
+             "its channel, T[shm](m, τ)");
   } else {
     const char *near = suggest(c, name, sc, true);
     if (near)
@@ -699,23 +753,36 @@ static void check_placements(chk_state *c, ast_expr *e, ast_expr *body, bool *al
 /* messages on MAPPING(args) { sends }: the mapping places ranks on nodes. */
 static kind check_messages(chk_state *c, ast_expr *e, const scope *sc) {
   static const struct { const char *name; int min, max; } mappings[] = {
-      {"sequential", 1, 1}, {"round_robin", 1, 1}, {"nodes", 1, 4096}, {"by", 1, 1}};
+      {"sequential", 1, 1}, {"round_robin", 1, 1}, {"nodes", 1, 4096}, {"by", 1, 1},
+      {"place", 3, 3}};
   const char *name = e->u.msgs.mapping->name;
   int n = e->u.msgs.nargs, found = -1;
-  for (int i = 0; i < 4; i++)
+  if (e->u.msgs.priced && strcmp(e->u.msgs.priced->name, "L") != 0)
+    error_at(c, e->u.msgs.priced_sp, "a messages stage prices each message by its channel's "
+             "T, or by its transfer with messages[L]; not by '%s'", e->u.msgs.priced->name);
+  for (int i = 0; i < 5; i++)
     if (!strcmp(name, mappings[i].name))
       found = i;
   if (found < 0)
     error_at(c, e->u.msgs.mapping_sp, "unknown mapping '%s': expected sequential(Q), "
-             "round_robin(M), nodes(n0, n1, …) or by(node of rank p)", name);
+             "round_robin(M), nodes(n0, n1, …), by(node of rank p) or place(mapping, M, P)",
+             name);
   else if (n < mappings[found].min || n > mappings[found].max)
     error_at(c, e->u.msgs.mapping_sp, "%s takes %s", name,
-             mappings[found].max == 1 ? "one argument" : "the node of each rank in order");
-  /* by(e): e gives the node of rank p */
+             mappings[found].max == 1   ? "one argument"
+             : mappings[found].max == 3 ? "a mapping, the node count M and the rank count P"
+                                        : "the node of each rank in order");
+  /* by(e): e gives the node of rank p; place(map, M, P): a mapping, then two counts */
+  bool place = found == 4 && n == 3;
   scope rank = {ctx_sym(c->model->ctx, "p"), KIND_COUNT, sc};
-  for (int i = 0; i < n; i++)
+  if (place)
+    check_mapping_value(c, e->u.msgs.args[0], sc, "the first argument of place");
+  static const char *const place_roles[] = {"", "the node count M of place", "the rank count P of place"};
+  for (int i = place; i < n; i++)
     expect(c, check(c, e->u.msgs.args[i], found == 3 ? &rank : sc), KIND_COUNT,
-           e->u.msgs.args[i]->sp, found == 3 ? "the node of a rank" : "an argument of a mapping");
+           e->u.msgs.args[i]->sp, found == 3 ? "the node of a rank"
+                                  : place    ? place_roles[i]
+                                             : "an argument of a mapping");
   check_placements(c, e, e->u.msgs.body, &c->in_messages, sc);
   return KIND_TIME;
 }
@@ -879,16 +946,23 @@ static void check_defaults(chk_state *c, const ast_decl *fn) {
       continue;
     }
     seen = true;
-    char b[48];
-    if (a->k.tag != K_OP)
-      error_at(c, a->dflt->sp, "only an operator parameter takes a default (op: op = sum); "
-               "'%s' is a %s", a->name->name, kind_name(a->k, b, sizeof b));
-    else if (a->dflt->kind != E_NAME)
+    char role[96];
+    snprintf(role, sizeof role, "the default of parameter '%s'", a->name->name);
+    if (a->k.tag == K_MAP)
+      check_mapping_value(c, a->dflt, NULL, role);
+    else if (a->k.tag == K_OP && a->dflt->kind != E_NAME)
       error_at(c, a->dflt->sp, "the default of operator parameter '%s' must be an operator's "
                "name, such as sum or max", a->name->name);
+    else if (a->k.tag != K_OP && a->k.tag != K_ANY)
+      /* a number's default sees the model's globals only, not the other parameters */
+      expect(c, check(c, a->dflt, NULL), a->k, a->dflt->sp, role);
+    else if (a->k.tag == K_ANY)
+      error_at(c, a->dflt->sp, "parameter '%s' has a default but no kind: declare it "
+               "('%s: count = …')", a->name->name, a->name->name);
   }
 }
 
+/* A channel's L, o, p (numbers and parameters only) or T (the platform's L, o and p). */
 static void check_channel_fn(chk_state *c, ast_decl *fn, const kind *want, int nwant,
                              const char *shape) {
   if (fn->nargs != nwant) {
@@ -909,9 +983,11 @@ static void check_channel_fn(chk_state *c, ast_decl *fn, const kind *want, int n
     }
     args[i] = want[i];
   }
-  c->in_channel = true;
+  bool transmission = fn->name && strcmp(fn->name->name, "T") == 0;
+  c->in_channel = !transmission;
+  c->in_transmission = transmission;
   kind k = check_body(c, fn, args);
-  c->in_channel = false;
+  c->in_channel = c->in_transmission = false;
   expect(c, k, KIND_TIME, fn->body->sp, "a channel's cost");
 }
 
@@ -932,9 +1008,7 @@ static void check_platform(chk_state *c, ast_decl *pf) {
       note_at(c, old->name_sp, "the first declaration is here");
     }
     ptrmap_put(&seen, ch->name, ch);
-    if (ch->path)
-      continue;
-    bool has_L = false;
+    bool has_L = ch->path != NULL;
     ptrmap defs = {0};
     for (int j = 0; j < ch->nmembers; j++) {
       ast_decl *fn = ch->members[j];
@@ -942,14 +1016,19 @@ static void check_platform(chk_state *c, ast_decl *pf) {
       if (ptrmap_get(&defs, fn->name))
         error_at(c, fn->name_sp, "'%s' is defined twice in channel '%s'", n, ch->name->name);
       ptrmap_put(&defs, fn->name, fn);
-      if (strcmp(n, "L") == 0) {
+      if (strcmp(n, "T") == 0) {
+        check_channel_fn(c, fn, size_count, 2, "T(m, τ)");
+      } else if (ch->path) {
+        error_at(c, fn->name_sp, "a channel read from a table defines only its transmission "
+                 "T(m, τ); '%s' comes from the table", n);
+      } else if (strcmp(n, "L") == 0) {
         has_L = true;
         check_channel_fn(c, fn, size_count, 2, "L(m, τ)");
       } else if (strcmp(n, "o") == 0 || strcmp(n, "p") == 0) {
         check_channel_fn(c, fn, size_count, 1, strcmp(n, "o") == 0 ? "o(m)" : "p(m)");
       } else {
-        error_at(c, fn->name_sp, "a channel defines L(m, τ), o(m) and p(m); '%s' is none of "
-                 "them", n);
+        error_at(c, fn->name_sp, "a channel defines L(m, τ), o(m), p(m) and T(m, τ); '%s' is "
+                 "none of them", n);
       }
     }
     ptrmap_free(&defs);
@@ -1044,6 +1123,9 @@ int chk_model(tlop_model *model) {
         if (d->k.tag == K_OP)
           error_at(c, d->name_sp, "a param cannot be a reduction operator: give the functions "
                    "that reduce a parameter '%s: op = sum'", d->name->name);
+        if (d->k.tag == K_MAP)
+          error_at(c, d->name_sp, "a param cannot be a mapping: give the functions that place "
+                   "ranks a parameter '%s: mapping = sequential'", d->name->name);
         if (literal_param(d))
           declared_kind(c, d);
         else

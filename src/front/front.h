@@ -57,7 +57,8 @@ struct ast_expr {
     struct { ast_expr *count, *body; } repeat;
     struct { sym channel; ast_expr *size, *body; } sched;
     struct { ast_expr *step, *count; } at;
-    struct { sym mapping; span mapping_sp; ast_expr **args; int nargs; ast_expr *body; } msgs;
+    /* priced: NULL (each message its channel's T) or L (`messages[L]`: its transfer) */
+    struct { sym mapping, priced; span mapping_sp, priced_sp; ast_expr **args; int nargs; ast_expr *body; } msgs;
     struct { ast_expr *src, *dst, *size, *start; } send; /* start: NULL unless `at` */
     struct { ast_expr *cuts, *alone, *body; } flows;      /* cuts, alone: NULL if missing */
   } u;

@@ -94,12 +94,13 @@ static tlop_status env_fits(tlop_model *model, const ast_decl *fn, const tlop_en
   tlop_status st = TLOP_OK;
   for (int i = 0; i < fn->nargs; i++) {
     const ast_arg *arg = fn->args[i];
-    /* an operator is bound when lowered: it must be given by name, or have a default */
+    /* an operator or a mapping is bound when lowered: it must be given by name, or have a
+     * default */
     sym op = env_op(env, arg->name);
-    bool want_op = arg->k.tag == K_OP;
+    bool want_op = kind_by_name(arg->k);
     if (op && !want_op) {
       char b[48];
-      diag_error(model->ctx, (span){0}, "the value given for '%s' is the operator '%s', but "
+      diag_error(model->ctx, (span){0}, "the value given for '%s' is the name '%s', but "
                  "'%s' of %s is a %s", arg->name->name, op->name, arg->name->name,
                  fn->name->name, kind_name(arg->k, b, sizeof b));
       diag_note(model->ctx, arg->sp, "'%s' is declared here", arg->name->name);
@@ -116,10 +117,11 @@ static tlop_status env_fits(tlop_model *model, const ast_decl *fn, const tlop_en
       if (env->names[j] != arg->name)
         continue;
       if (want_op) {
-        char b[48];
+        char b[48], b2[48];
         diag_error(model->ctx, (span){0}, "the value given for '%s' is a %s, but '%s' of %s is "
-                   "a reduction operator: give its name (%s=max)", arg->name->name,
-                   kind_name(got, b, sizeof b), arg->name->name, fn->name->name, arg->name->name);
+                   "a %s: give its name (%s=%s)", arg->name->name, kind_name(got, b, sizeof b),
+                   arg->name->name, fn->name->name, kind_name(arg->k, b2, sizeof b2),
+                   arg->name->name, arg->k.tag == K_OP ? "max" : "round_robin");
         diag_note(model->ctx, arg->sp, "'%s' is declared here", arg->name->name);
         st = TLOP_ERR_CHECK;
       } else if (want.tag == K_DIM && got.tag == K_DIM && !kind_eq(got, want)) {
@@ -142,7 +144,7 @@ static tlop_status env_fits(tlop_model *model, const ast_decl *fn, const tlop_en
 }
 
 tlop_status expr_of_algorithm(tlop_model *model, const char *name, const tlop_env *env,
-                              tlop_expr **out) {
+                              bool defaults_free, tlop_expr **out) {
   *out = NULL;
   if (!model || !name)
     return TLOP_ERR_ARG;
@@ -154,7 +156,7 @@ tlop_status expr_of_algorithm(tlop_model *model, const char *name, const tlop_en
     return fits;
   expr_let *lets = NULL;
   size_t nlets = 0;
-  ir_node *n = lower_function_lets(model, fn, env, &lets, &nlets);
+  ir_node *n = lower_function_lets(model, fn, env, defaults_free, &lets, &nlets);
   if (!n)
     return TLOP_ERR_CHECK;
   tlop_expr *e = arena_alloc(model->ctx->ar, sizeof *e);
@@ -166,7 +168,9 @@ tlop_status expr_of_algorithm(tlop_model *model, const char *name, const tlop_en
   kind *kinds = arena_alloc(model->ctx->ar, (size_t)(fn->nargs ? fn->nargs : 1) * sizeof *kinds);
   size_t nfree = 0;
   for (int i = 0; i < fn->nargs; i++)
-    if (fn->args[i]->k.tag != K_OP) /* operators were bound when lowered */
+    /* operators and mappings were bound when lowered, so were defaults nothing gives */
+    if (!kind_by_name(fn->args[i]->k) &&
+        (!fn->args[i]->dflt || defaults_free || env_has_value(env, fn->args[i]->name)))
       names[nfree] = fn->args[i]->name, kinds[nfree++] = fn->args[i]->k;
   e->free = names, e->free_kinds = kinds, e->nfree = nfree;
   *out = e;

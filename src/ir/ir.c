@@ -93,7 +93,7 @@ ir_node *ir_make(tlop_ctx *ctx, ir_op op, sym name, double num, ir_node *a, ir_n
   if (op == IR_VAR || op == IR_SUM || op == IR_MSGS || op == IR_FLOWS)
     n->vars = 1ull << (name->id % 64);
   /* a ∥ is a cost even over a plain time: ∥ of 0 fails, so it is priced only if counted */
-  if (op == IR_L || op == IR_O || op == IR_GAMMA || op == IR_PACK || op == IR_PAR)
+  if (op == IR_L || op == IR_O || op == IR_GAMMA || op == IR_PACK || op == IR_TX || op == IR_PAR)
     n->flags |= IR_HAS_COST;
   if (op == IR_STAGE || op == IR_REPEAT)
     n->flags |= IR_HAS_STAGE;
@@ -404,7 +404,7 @@ static void collect(const ir_node *n, ptrmap *seen, ir_names *vars, ir_names *in
     add_name(vars, n->name);
   if (n->op == IR_SUM || n->op == IR_MSGS || n->op == IR_FLOWS)
     add_name(indices, n->name);
-  if ((n->op == IR_L || n->op == IR_O || n->op == IR_PACK) && n->name)
+  if ((n->op == IR_L || n->op == IR_O || n->op == IR_PACK || n->op == IR_TX) && n->name)
     add_name(channels, n->name);
   for (int i = 0; i < n->nkids; i++)
     collect(n->kid[i], seen, vars, indices, channels);

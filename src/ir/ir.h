@@ -28,11 +28,12 @@
   X(O, "o", 1)          /* name = channel or NULL; kid m */                    \
   X(GAMMA, "gamma", 2)  /* name = operator; kids m, tau */                     \
   X(PACK, "p", 1)       /* name = channel or NULL; kid m */                    \
+  X(TX, "T", 2)         /* name = channel; kids m, tau: one message's whole cost */ \
   X(STAGE, "stage", 1)  /* name = label or NULL; transparent for evaluation */ \
   X(REPEAT, "repeat", 2) /* kids count, body: count × body, one stage repeated */ \
   X(SCHED, "schedule", 2) /* name = channel or NULL; kids size, placements */    \
   X(AT, "at", 2)        /* kids step, count: transfers placed in a schedule */   \
-  X(MSGS, "messages", 2) /* name = the rank variable; kids node(rank), sends */   \
+  X(MSGS, "messages", 2) /* name = rank variable; num 1: priced by L; kids node(rank), sends */ \
   X(SEND, "send", 3)    /* kids src, dst, size: a message of a messages stage */   \
   X(FLOWS, "flows", 3)  /* name = Q; kids alone(Q), sum over entry of cut(entry), flows */ \
   X(FLOW, "flow", 2)    /* kids send(src, dst, size), start: a flow of a flows stage */
@@ -164,10 +165,12 @@ ir_node *lower_expr(tlop_model *model, ast_expr *e, const tlop_env *env);
 ir_node *lower_expr_lets(tlop_model *model, ast_expr *e, const tlop_env *env, expr_let **lets,
                          size_t *nlets);
 /* Lowers an algorithm or function body with its parameters as free variables, except
- * its operators: env's value for one, else its default. */
+ * its operators and mappings (env's value for one, else its default) and its numbers
+ * with a default that env does not give, which take the default — unless defaults_free
+ * (compiled functions take every number). */
 ir_node *lower_function(tlop_model *model, ast_decl *fn, const tlop_env *env);
 ir_node *lower_function_lets(tlop_model *model, ast_decl *fn, const tlop_env *env,
-                             expr_let **lets, size_t *nlets);
+                             bool defaults_free, expr_let **lets, size_t *nlets);
 
 
 /* A lowered expression: what the front end hands to every later stage. */
@@ -206,10 +209,11 @@ ir_node *expr_parse_checked(tlop_model *model, const char *what, const char *tex
                             expr_let **lets, size_t *nlets, tlop_expr *named);
 tlop_status expr_of_text(tlop_model *model, const char *text, const tlop_env *env, bool implicit,
                          tlop_expr **out);
-/* An algorithm's body with its parameters free (operators bound from env or defaults);
- * TLOP_ERR_ARG when the model has no such algorithm. */
+/* An algorithm's body with its parameters free (operators and mappings bound from env or
+ * defaults, numbers with a default that env does not give bound to it unless
+ * defaults_free); TLOP_ERR_ARG when the model has no such algorithm. */
 tlop_status expr_of_algorithm(tlop_model *model, const char *name, const tlop_env *env,
-                              tlop_expr **out);
+                              bool defaults_free, tlop_expr **out);
 /* A count is a whole number, 0 or more: false, after an error saying where v came from
  * ("the value given for"), when v is not one. */
 bool count_fits(tlop_ctx *ctx, const char *given, double v, const char *name, const char *owner,

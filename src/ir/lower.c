@@ -127,6 +127,8 @@ static ir_node *lower_builtin(lowerer *lw, ast_expr *e, ir_node **a, int n, cons
   sym ch = e->u.call.channel;
   if (!strcmp(name, "L"))
     return ir_make(ctx, IR_L, ch, 0, a[0], a[1], NULL);
+  if (!strcmp(name, "T"))
+    return ir_make(ctx, IR_TX, ch, 0, a[0], a[1], NULL);
   if (!strcmp(name, "o"))
     return ir_make(ctx, IR_O, ch, 0, a[0], NULL, NULL);
   if (!strcmp(name, "p"))
@@ -152,9 +154,33 @@ static ir_node *lower_builtin(lowerer *lw, ast_expr *e, ir_node **a, int n, cons
   return NULL;
 }
 
-/* fn's parameter i is an operator: an argument or default, a name the checker allowed. */
-static bool is_op_param(const ast_decl *fn, int i) {
-  return fn && i < fn->nargs && fn->args[i]->k.tag == K_OP;
+/* fn's parameter i is an operator or a mapping: an argument or default, a name (or a
+ * nodes(…) list) the checker allowed. */
+static bool is_named_param(const ast_decl *fn, int i) {
+  return fn && i < fn->nargs && kind_by_name(fn->args[i]->k);
+}
+
+/* The operator or mapping an argument or default names: a parameter's value, else the
+ * name itself (sum, sequential, round_robin); nodes(…) as its text "nodes(0, 0, 1, 1)". */
+static sym named_value(lowerer *lw, const ast_expr *a, const binding *env) {
+  if (a->kind == E_NAME)
+    return op_value(lw, a->u.name.name, env);
+  strbuf b = {0};
+  sb_puts(&b, "nodes(");
+  for (int i = 0; i < a->u.call.nargs; i++)
+    sb_printf(&b, "%s%.17g", i ? ", " : "", a->u.call.args[i]->u.num.v);
+  sb_puts(&b, ")");
+  sym s = ctx_sym(ctx_of(lw), b.s);
+  free(b.s);
+  return s;
+}
+
+/* A number a call leaves out: the value given for it (--set M=4: the variable, which the
+ * evaluation binds), else its default, which sees the globals only. */
+static ir_node *left_out_number(lowerer *lw, const ast_arg *arg) {
+  if (env_has_value(lw->env, arg->name))
+    return ir_var(ctx_of(lw), arg->name);
+  return lower(lw, arg->dflt, NULL);
 }
 
 /* A value given for a free name of the expression's own text (--set P=4.5) that a call
@@ -194,10 +220,12 @@ static void check_given_value(lowerer *lw, const ast_decl *fn, int i, const ast_
 
 static ir_node *lower_call(lowerer *lw, ast_expr *e, const binding *env) {
   int n = e->u.call.nargs;
-  ast_decl *fn = ptrmap_get(&lw->model->funcs, e->u.call.name);
+  /* T[ch](…) is the channel's transmission, even where a function T is defined */
+  bool transmission = e->u.call.channel && !strcmp(e->u.call.name->name, "T");
+  ast_decl *fn = transmission ? NULL : ptrmap_get(&lw->model->funcs, e->u.call.name);
   ir_node *small[8], **a = n <= 8 ? small : xcalloc((size_t)n, sizeof *a);
   for (int i = 0; i < n; i++) {
-    a[i] = is_op_param(fn, i) ? NULL : lower(lw, e->u.call.args[i], env);
+    a[i] = is_named_param(fn, i) ? NULL : lower(lw, e->u.call.args[i], env);
     if (fn && i < fn->nargs && a[i])
       check_given_value(lw, fn, i, e->u.call.args[i], env);
   }
@@ -213,12 +241,14 @@ static ir_node *lower_call(lowerer *lw, ast_expr *e, const binding *env) {
     binding *frames = xcalloc((size_t)fn->nargs, sizeof *frames);
     const binding *scope = NULL;
     for (int i = 0; i < fn->nargs; i++) {
-      sym left_out = is_op_param(fn, i) && i >= n ? env_op(lw->env, fn->args[i]->name) : NULL;
-      sym op = !is_op_param(fn, i) ? NULL
-               : i < n    ? op_value(lw, e->u.call.args[i]->u.name.name, env)
+      bool named = is_named_param(fn, i);
+      sym left_out = named && i >= n ? env_op(lw->env, fn->args[i]->name) : NULL;
+      sym op = !named     ? NULL
+               : i < n    ? named_value(lw, e->u.call.args[i], env)
                : left_out ? left_out
-                          : fn->args[i]->dflt->u.name.name;
-      frames[i] = (binding){fn->args[i]->name, i < n ? a[i] : NULL, scope, op};
+                          : named_value(lw, fn->args[i]->dflt, NULL);
+      ir_node *value = i < n ? a[i] : named ? NULL : left_out_number(lw, fn->args[i]);
+      frames[i] = (binding){fn->args[i]->name, value, scope, op};
       scope = &frames[i];
     }
     /* The caller's locals reach the body only inside the arguments, which the capture
@@ -236,21 +266,53 @@ static ir_node *lower_call(lowerer *lw, ast_expr *e, const binding *env) {
   return r;
 }
 
+/* nodes(n0, n1, …) as place(…) takes it: rank p on the p-th node; a rank beyond the list,
+ * or every rank of a P longer than it, on node −1, which the evaluation refuses. */
+static ir_node *listed_nodes(tlop_ctx *ctx, const char *text, ir_node *p, ir_node *P) {
+  double *v = NULL;
+  size_t k = 0, cap = 0;
+  for (const char *s = text + strlen("nodes("); *s && *s != ')';) {
+    char *end;
+    double x = strtod(s, &end);
+    VEC_PUSH(v, k, cap, x);
+    s = end + strspn(end, ", ");
+  }
+  ir_node *node = ir_num(ctx, -1);
+  for (size_t i = k; i-- > 0;)
+    node = ir_make(ctx, IR_IF, NULL, 0, ir_bin(ctx, IR_EQ, p, ir_num(ctx, (double)i)),
+                   ir_num(ctx, v[i]), node);
+  free(v);
+  return ir_make(ctx, IR_IF, NULL, 0, ir_bin(ctx, IR_LE, P, ir_num(ctx, (double)k)), node,
+                 ir_num(ctx, -1));
+}
+
+/* place(map, M, P): the mapping map puts P ranks on M nodes — sequential, ⌈P/M⌉ ranks a
+ * node (node p ÷ ⌈P/M⌉); round_robin, node p mod M; nodes(…), the node listed for p. */
+static ir_node *placed(lowerer *lw, sym mapping, ir_node *p, ir_node *M, ir_node *P) {
+  tlop_ctx *ctx = ctx_of(lw);
+  if (!strcmp(mapping->name, "sequential"))
+    return ir_un(ctx, IR_FLOOR, ir_bin(ctx, IR_DIV, p, ir_un(ctx, IR_CEIL, ir_bin(ctx, IR_DIV, P, M))));
+  if (!strcmp(mapping->name, "round_robin"))
+    return ir_bin(ctx, IR_MOD, p, M);
+  return listed_nodes(ctx, mapping->name, p, P);
+}
+
 /* A messages stage: the mapping becomes the node of a rank variable (p, or p' … when an
  * argument of the mapping uses p): sequential(Q) is ⌊p/Q⌋, round_robin(M) is p mod M,
- * nodes(n0, n1, …) picks the p-th (the last for the ranks beyond), by(e) is e. */
+ * nodes(n0, n1, …) picks the p-th (the last for the ranks beyond), by(e) is e,
+ * place(map, M, P) as placed says. */
 static ir_node *lower_messages(lowerer *lw, ast_expr *e, const binding *env) {
   tlop_ctx *ctx = ctx_of(lw);
   int n = e->u.msgs.nargs;
   ir_node **args = xcalloc((size_t)n, sizeof *args);
   const char *kind = e->u.msgs.mapping->name;
-  bool by = !strcmp(kind, "by");
-  for (int i = 0; i < n && !by; i++)
+  bool by = !strcmp(kind, "by"), place = !strcmp(kind, "place");
+  for (int i = place; i < n && !by; i++)
     args[i] = lower(lw, e->u.msgs.args[i], env);
   sym rank = ctx_sym(ctx, "p");
   for (bool again = true; again;) {
     again = false;
-    for (int i = 0; i < n && !by; i++)
+    for (int i = place; i < n && !by; i++)
       again |= ir_uses(args[i], rank);
     if (again) {
       strbuf b = {0};
@@ -263,6 +325,8 @@ static ir_node *lower_messages(lowerer *lw, ast_expr *e, const binding *env) {
   if (by) {
     binding b = {ctx_sym(ctx, "p"), p, env, NULL};
     node = lower(lw, e->u.msgs.args[0], &b);
+  } else if (place) {
+    node = placed(lw, named_value(lw, e->u.msgs.args[0], env), p, args[1], args[2]);
   } else if (!strcmp(kind, "sequential")) {
     node = ir_un(ctx, IR_FLOOR, ir_bin(ctx, IR_DIV, p, args[0]));
   } else if (!strcmp(kind, "round_robin")) {
@@ -273,7 +337,9 @@ static ir_node *lower_messages(lowerer *lw, ast_expr *e, const binding *env) {
       node = ir_make(ctx, IR_IF, NULL, 0, ir_bin(ctx, IR_EQ, p, ir_num(ctx, i)), args[i], node);
   }
   free(args);
-  return ir_make(ctx, IR_MSGS, rank, 0, node, lower(lw, e->u.msgs.body, env), NULL);
+  /* num 1: messages[L], each message priced by its channel's L rather than its T */
+  return ir_make(ctx, IR_MSGS, rank, e->u.msgs.priced ? 1 : 0, node, lower(lw, e->u.msgs.body, env),
+                 NULL);
 }
 
 /* One of a flows stage's two functions: e with `name` bound to the variable v. */
@@ -467,19 +533,23 @@ ir_node *lower_expr(tlop_model *model, ast_expr *e, const tlop_env *env) {
 }
 
 ir_node *lower_function(tlop_model *model, ast_decl *fn, const tlop_env *env) {
-  return lower_function_lets(model, fn, env, NULL, NULL);
+  return lower_function_lets(model, fn, env, false, NULL, NULL);
 }
 
 ir_node *lower_function_lets(tlop_model *model, ast_decl *fn, const tlop_env *env,
-                             expr_let **lets, size_t *nlets) {
+                             bool defaults_free, expr_let **lets, size_t *nlets) {
   lowerer lw = {.model = model};
   binding *frames = xcalloc((size_t)fn->nargs, sizeof *frames);
   const binding *scope = NULL;
   for (int i = 0; i < fn->nargs; i++) {
     const ast_arg *arg = fn->args[i];
-    if (is_op_param(fn, i)) {
+    if (is_named_param(fn, i)) {
       sym given = env_op(env, arg->name);
-      frames[i] = (binding){arg->name, NULL, scope, given ? given : arg->dflt->u.name.name};
+      sym dflt = arg->dflt ? named_value(&lw, arg->dflt, NULL) : NULL; /* env_fits: given */
+      frames[i] = (binding){arg->name, NULL, scope, given ? given : dflt};
+    } else if (arg->dflt && !defaults_free && !env_has_value(env, arg->name)) {
+      /* a number with a default that nothing gives: the default (M = 1 node) */
+      frames[i] = (binding){arg->name, lower(&lw, arg->dflt, NULL), scope, NULL};
     } else {
       frames[i] = (binding){arg->name, at(ir_var(model->ctx, arg->name), arg->sp), scope, NULL};
     }

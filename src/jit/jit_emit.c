@@ -161,7 +161,8 @@ tlop_status tlop_jit_emit(tlop_jit *jit, tlop_model *model, const char *const *a
     size_t np = 0;
     const char *const *params = tlop_algorithm_params(model, algos[a], &np);
     tlop_expr *e;
-    tlop_status est = params ? tlop_algorithm_expr(model, algos[a], env, &e) : TLOP_ERR_ARG;
+    /* the C function takes every number, a parameter with a default (M) too */
+    tlop_status est = params ? expr_of_algorithm(model, algos[a], env, true, &e) : TLOP_ERR_ARG;
     if (est != TLOP_OK) {
       if (est == TLOP_ERR_ARG)
         diag_error(ctx, (span){0}, "'%s' is not an algorithm of the model", algos[a]);

@@ -105,8 +105,8 @@ typedef struct jit_fn {
     LLVMValueRef mult;           /* how many times the loops around place each `at` or `send` */
     const ir_node *stage;        /* the messages stage (its mapping); NULL: a schedule */
   } *place;
-  LLVMValueRef price[2];         /* L of shm and net for tlop_rt_messages, once made */
-  bool priced;
+  LLVMValueRef price[2][2];      /* [by L][net]: T (or L) of shm and net for */
+  bool priced[2];                /* tlop_rt_messages, once made */
   bool outline;          /* table look-ups are calls (see JIT_INLINE_LOOKUPS) */
   bool failed;
 } jit_fn;
@@ -475,10 +475,10 @@ static bool in_place(jit_fn *f, const ir_node *n) {
   for (int i = 0; i < n->nkids && !r; i++)
     r = in_place(f, n->kid[i]);
   const tlop_platform *pf = f->g->pf;
-  if (!r && pf && (n->op == IR_L || n->op == IR_O || n->op == IR_PACK)) {
+  if (!r && pf && (n->op == IR_L || n->op == IR_TX || n->op == IR_O || n->op == IR_PACK)) {
     const pf_channel *ch = pf_channel_find(pf, n->name);
     r = ch && ((ch->L && in_place(f, ch->L)) || (ch->o && in_place(f, ch->o)) ||
-               (ch->p && in_place(f, ch->p)));
+               (ch->p && in_place(f, ch->p)) || (n->op == IR_TX && ch->T && in_place(f, ch->T)));
   }
   if (!r && pf && n->op == IR_GAMMA && pf->gamma_expr)
     r = in_place(f, pf->gamma_expr);
@@ -563,10 +563,11 @@ static void params_first(jit_fn *f, const ir_node *n, ptrmap *seen) {
   for (int i = 0; i < n->nkids; i++)
     params_first(f, n->kid[i], seen);
   const tlop_platform *pf = f->g->pf;
-  if (pf && (n->op == IR_L || n->op == IR_O || n->op == IR_PACK)) {
+  if (pf && (n->op == IR_L || n->op == IR_TX || n->op == IR_O || n->op == IR_PACK)) {
     const pf_channel *ch = pf_channel_find(pf, n->name);
-    const ir_node *bodies[3] = {ch ? ch->L : NULL, ch ? ch->o : NULL, ch ? ch->p : NULL};
-    for (int i = 0; i < 3; i++)
+    const ir_node *bodies[4] = {ch ? ch->L : NULL, ch ? ch->o : NULL, ch ? ch->p : NULL,
+                                ch && n->op == IR_TX ? ch->T : NULL};
+    for (int i = 0; i < 4; i++)
       if (bodies[i])
         params_first(f, bodies[i], seen);
   }
@@ -1105,12 +1106,22 @@ static jv transfer(jit_fn *f, const pf_channel *ch, jv m, jv tau) {
   return cost_checked(f, r);
 }
 
-static jv emit_L(jit_fn *f, const ir_node *n) {
+/* eval.c's transmission_cost: T(m, τ) on channel ch, else its L. */
+static jv transmission(jit_fn *f, const pf_channel *ch, jv m, jv tau) {
+  if (!ch->T)
+    return transfer(f, ch, m, tau);
+  jv r = val(NULL, maxl(m.level, tau.level));
+  absorb_checked(f, &r, m, bad_size);
+  absorb_checked(f, &r, tau, bad_tau);
+  return cost_checked(f, combine(f, r, analytic(f, ch->T, ch->T_m, m, ch->T_tau, tau)));
+}
+
+static jv emit_L_or_T(jit_fn *f, const ir_node *n) {
   const pf_channel *ch = channel_of(f, n);
   if (!ch)
     return konst(f, 0);
-  jv m = emit(f, n->kid[0]), tau = emit(f, n->kid[1]);
-  return transfer(f, ch, m, scaled(f, tau, ch));
+  jv m = emit(f, n->kid[0]), tau = scaled(f, emit(f, n->kid[1]), ch);
+  return n->op == IR_TX ? transmission(f, ch, m, tau) : transfer(f, ch, m, tau);
 }
 
 static jv emit_o_or_p(jit_fn *f, const ir_node *n) {
@@ -1566,6 +1577,9 @@ static jv place_on_nodes(jit_fn *f, const ir_node *stage, LLVMValueRef data, LLV
   absorb(f, &term, from);
   absorb(f, &term, to);
   at(f, L.d + 1);
+  /* node −1: a rank beyond place's nodes(…) list, which the interpreter reports */
+  add_err(f, &term, cmpk(f, LLVMRealOLT, from.v, 0));
+  add_err(f, &term, cmpk(f, LLVMRealOLT, to.v, 0));
   store_field(f, p, offsetof(msg, node), to.v);
   store_field(f, p, offsetof(msg, net), LLVMBuildZExt(b, cmp(f, LLVMRealUNE, from.v, to.v), g->i8, ""));
   return loop_close(f, &L, term, r);
@@ -1586,12 +1600,13 @@ static jv mapping_checked(jit_fn *f, const ir_node *n) {
   return r;
 }
 
-/* L of shm and net as functions of their own, which tlop_rt_messages calls with the
- * point's variables then m and τ (a null pointer where the platform has no such channel);
- * made once per function. False when one cannot be compiled (g->why says why). */
-static bool prices(jit_fn *f) {
+/* T of shm and net (their L without a T; L itself for messages[L]) as functions of their
+ * own, which tlop_rt_messages calls with the point's variables then m and τ (a null
+ * pointer where the platform has no such channel); made once per function and pricing.
+ * False when one cannot be compiled (g->why says why). */
+static bool prices(jit_fn *f, bool by_L) {
   jit_gen *g = f->g;
-  if (f->priced)
+  if (f->priced[by_L])
     return true;
   const char **names = xcalloc(f->nvars + 2, sizeof *names);
   for (size_t j = 0; j < f->nvars; j++)
@@ -1603,21 +1618,22 @@ static bool prices(jit_fn *f) {
   LLVMBasicBlockRef here = LLVMGetInsertBlock(g->b);
   for (int net = 0; net < 2 && !f->failed; net++) {
     sym name = ctx_sym(g->ctx, net ? "net" : "shm");
-    f->price[net] = LLVMConstNull(g->ptr);
+    f->price[by_L][net] = LLVMConstNull(g->ptr);
     if (!g->pf || !pf_channel_find(g->pf, name))
       continue;
-    ir_node *L = ir_make(g->ctx, IR_L, name, 0, ir_var(g->ctx, ctx_sym(g->ctx, names[f->nvars])),
+    ir_node *T = ir_make(g->ctx, by_L ? IR_L : IR_TX, name, 0,
+                         ir_var(g->ctx, ctx_sym(g->ctx, names[f->nvars])),
                          ir_var(g->ctx, ctx_sym(g->ctx, names[f->nvars + 1])), NULL);
     strbuf fn = {0};
-    sb_printf(&fn, "%.*s.L.%s", (int)len, outer, name->name);
-    f->price[net] = jit_gen_point(g, f->model, L, names, f->nvars + 2, fn.s);
+    sb_printf(&fn, "%.*s.%s.%s", (int)len, outer, by_L ? "L" : "T", name->name);
+    f->price[by_L][net] = jit_gen_point(g, f->model, T, names, f->nvars + 2, fn.s);
     free(fn.s);
-    f->failed = !f->price[net]; /* g->why says why */
+    f->failed = !f->price[by_L][net]; /* g->why says why */
   }
   LLVMPositionBuilderAtEnd(g->b, here);
   free(names);
-  f->priced = !f->failed;
-  return f->priced;
+  f->priced[by_L] = !f->failed;
+  return f->priced[by_L];
 }
 
 /* `messages on MAPPING { sends }` (eval.c's eval_msgs): the sends fill a buffer of msg
@@ -1632,7 +1648,8 @@ static jv emit_msgs(jit_fn *f, const ir_node *n) {
   jit_gen *g = f->g;
   LLVMBuilderRef b = g->b;
   jv r = mapping_checked(f, n);
-  if (!prices(f))
+  bool by_L = n->num != 0;
+  if (!prices(f, by_L))
     return konst(f, 0);
   jv par[2];
   for (int net = 0; net < 2; net++) {
@@ -1661,7 +1678,7 @@ static jv emit_msgs(jit_fn *f, const ir_node *n) {
   LLVMTypeRef ty = LLVMFunctionType(g->f64, params, 10, 0);
   LLVMValueRef fn = extern_fn(g, &g->fn_rt_messages, JIT_RT_MESSAGES, g->f64, params, 10);
   LLVMValueRef args[10] = {data, used, par[0].v, par[1].v,
-                           f->price[0], f->price[1], f->x, jit_i64(g, (long long)f->nvars),
+                           f->price[by_L][0], f->price[by_L][1], f->x, jit_i64(g, (long long)f->nvars),
                            f->tables, xf};
   r.v = LLVMBuildCall2(b, ty, fn, args, 10, "messages");
   r.level = d;
@@ -1683,7 +1700,8 @@ static jv emit_node(jit_fn *f, const ir_node *n) {
   case IR_SUM: return emit_sum(f, n);
   case IR_PAR: return emit_par(f, n);
   case IR_CONC: return emit_conc(f, n);
-  case IR_L: return emit_L(f, n);
+  case IR_L:
+  case IR_TX: return emit_L_or_T(f, n);
   case IR_O:
   case IR_PACK: return emit_o_or_p(f, n);
   case IR_GAMMA: return emit_gamma(f, n);
@@ -1739,7 +1757,7 @@ static size_t lookups(const ir_node *n, ptrmap *seen) {
   if (ptrmap_get(seen, n) || !ir_has_cost(n))
     return 0;
   ptrmap_put(seen, n, (void *)n);
-  size_t c = n->op == IR_L || n->op == IR_O || n->op == IR_GAMMA || n->op == IR_SCHED;
+  size_t c = n->op == IR_L || n->op == IR_TX || n->op == IR_O || n->op == IR_GAMMA || n->op == IR_SCHED;
   for (int i = 0; i < n->nkids; i++)
     c += lookups(n->kid[i], seen);
   return c;

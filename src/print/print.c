@@ -316,7 +316,7 @@ static void statements(printer *p, const ir_node *n) {
 /* Does n print starting with a letter? Then a number before it is written 2k, 2L(S,1). */
 static bool starts_with_letter(const ir_node *n) {
   switch (n->op) {
-  case IR_VAR: case IR_L: case IR_O: case IR_PACK: case IR_GAMMA: case IR_MIN: case IR_MAX:
+  case IR_VAR: case IR_L: case IR_TX: case IR_O: case IR_PACK: case IR_GAMMA: case IR_MIN: case IR_MAX:
   case IR_LOG2: case IR_LOG: case IR_ABS: case IR_SQRT:
     return true;
   case IR_MUL: case IR_DIV:
@@ -472,6 +472,7 @@ static void pr(printer *p, const ir_node *n, int min) {
     break;
   case IR_SUM: pr_sum(p, n); break;
   case IR_L: transfer(p, n, "L"); break;
+  case IR_TX: transfer(p, n, "T"); break;
   case IR_O: transfer(p, n, "o"); break;
   case IR_PACK: transfer(p, n, "p"); break;
   case IR_GAMMA: transfer(p, n, word(p, "γ", "\\gamma", "gamma")); break;
@@ -500,7 +501,7 @@ static void pr(printer *p, const ir_node *n, int min) {
   case IR_MSGS: {
     const ir_node *arg;
     const char *mapping = ir_mapping(n, &arg);
-    put(p, "messages on ");
+    put(p, n->num ? "messages[L] on " : "messages on ");
     put(p, mapping ? mapping : "by");
     put(p, "(");
     pr(p, mapping ? arg : n->kid[0], P_OPEN + 1);

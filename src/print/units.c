@@ -114,7 +114,7 @@ static kind kind_of(units *u, const ir_node *n) {
   case IR_AND: case IR_OR: case IR_NOT: k = KIND_BOOL; break;
   case IR_SUM: k = kind_of(u, n->kid[2]); break;
   case IR_REPEAT: k = b; break;
-  case IR_PAR: case IR_CONC: case IR_L: case IR_O: case IR_GAMMA: case IR_PACK: case IR_SCHED:
+  case IR_PAR: case IR_CONC: case IR_L: case IR_TX: case IR_O: case IR_GAMMA: case IR_PACK: case IR_SCHED:
   case IR_MSGS: case IR_FLOWS: k = KIND_TIME; break;
   default: break;
   }
@@ -228,7 +228,7 @@ static ir_node *restore_numbers(units *u, const ir_node *n, kind want, bool fact
   case IR_SUM: w[0] = w[1] = KIND_COUNT, w[2] = want; break;
   case IR_PAR: w[0] = KIND_COUNT, w[1] = KIND_TIME; break;
   case IR_REPEAT: w[0] = KIND_COUNT, w[1] = want; break;
-  case IR_L: case IR_GAMMA: w[0] = KIND_SIZE, w[1] = KIND_COUNT; break;
+  case IR_L: case IR_TX: case IR_GAMMA: w[0] = KIND_SIZE, w[1] = KIND_COUNT; break;
   case IR_O: case IR_PACK: w[0] = KIND_SIZE; break;
   case IR_CONC: w[0] = w[1] = KIND_TIME; break;
   case IR_SEND: w[2] = KIND_SIZE; break;

@@ -88,6 +88,51 @@ static char *flows_text(explainer *x, const ir_node *n) {
   return sb_take(&b);
 }
 
+/* The τ of one channel's resources (messages towards one node) in a stage: "7", "1–7". */
+static void tau_range(strbuf *b, const msg *ms, size_t nm, bool net, double par) {
+  double lo = INFINITY, hi = 0;
+  for (size_t i = 0, j; i < nm; i = j) {
+    double tau = 0;
+    for (j = i; j < nm && ms[j].net == ms[i].net && ms[j].node == ms[i].node; j++)
+      tau += ms[j].count * par;
+    if (ms[i].net == net)
+      lo = fmin(lo, tau), hi = fmax(hi, tau);
+  }
+  char a[40], z[40];
+  fmt_double(a, sizeof a, lo);
+  fmt_double(z, sizeof z, hi);
+  sb_printf(b, lo == hi ? "τ[%s] %s" : "τ[%s] %s–%s", net ? "net" : "shm", a, z);
+}
+
+/* A messages stage's row says how many of its messages stay in a node and how many cross,
+ * and the τ of each channel (the messages towards one node: its resources). */
+static void messages_text(explainer *x, const ir_node *n, double par, strbuf *b) {
+  while (n->op == IR_STAGE)
+    n = n->kid[0];
+  msg *ms;
+  size_t nm;
+  if (n->op != IR_MSGS || !eval_messages(x->es, n, &ms, &nm))
+    return; /* a stage the row's evaluation priced: it cannot fail here */
+  double count[2] = {0, 0};
+  for (size_t i = 0; i < nm; i++)
+    count[ms[i].net] += ms[i].count * par;
+  /* by channel, then node: each resource a run, as msgs_cost prices them */
+  msg *sorted = xmalloc((nm ? nm : 1) * sizeof *sorted);
+  memcpy(sorted, ms, nm * sizeof *sorted);
+  qsort(sorted, nm, sizeof *sorted, msg_resource_order);
+  for (int net = 0; net < 2; net++) {
+    char c[40];
+    fmt_double(c, sizeof c, count[net]);
+    sb_printf(b, "%s%s %s", net ? ", " : "  — messages: ", c, net ? "across nodes" : "within nodes");
+    if (count[net] > 0) {
+      sb_puts(b, " (");
+      tau_range(b, sorted, nm, net, par);
+      sb_puts(b, ")");
+    }
+  }
+  free(sorted);
+}
+
 static void row(explainer *x, const ir_node *n, double par, double times, const char *prefix,
                 const char *label, int *counter) {
   if (x->failed)
@@ -108,10 +153,16 @@ static void row(explainer *x, const ir_node *n, double par, double times, const 
   s.index = index_text(prefix, *counter, span);
   *counter += span;
   s.label = label ? xstrdup(label) : NULL;
-  if (n->op == IR_FLOWS)
+  if (n->op == IR_FLOWS) {
     s.expr = flows_text(x, n);
-  else
-    s.expr = prt_expr(x->ctx, simp_instantiate(x->es, n, par), TLOP_FORMAT_UNICODE);
+  } else {
+    strbuf b = {0};
+    char *text = prt_expr(x->ctx, simp_instantiate(x->es, n, par), TLOP_FORMAT_UNICODE);
+    sb_puts(&b, text);
+    free(text);
+    messages_text(x, n, par, &b);
+    s.expr = sb_take(&b);
+  }
   s.times = times;
   s.cost = cost;
   x->total += times * cost;

@@ -1586,7 +1586,7 @@ tlop_status tlop_prove_claim(tlop_model *model, size_t i, const tlop_prove_opts 
 static tlop_status side_expr(tlop_model *model, const char *text, tlop_expr **out) {
   ast_decl *fn = ptrmap_get(&model->funcs, ctx_sym(model->ctx, text));
   if (fn && fn->kind == D_ALGORITHM)
-    return expr_of_algorithm(model, text, NULL, out);
+    return expr_of_algorithm(model, text, NULL, false, out);
   bool lone_name = isalpha((unsigned char)text[0]) &&
                    text[strspn(text, "abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ"
                                      "0123456789_'")] == 0;

@@ -445,9 +445,10 @@ static bool defined_everywhere(simp *s, const ir_node *n, ptrmap *proven) {
          (n->kid[1]->op == IR_NUM && n->kid[1]->num >= 0 && n->kid[1]->num == floor(n->kid[1]->num));
     break;
   case IR_L:
+  case IR_TX:
   case IR_GAMMA: {
     poly *tau = scalar(s, n->kid[1]);
-    for (size_t i = 0; i < s->nscoped && n->op == IR_L; i++)
+    for (size_t i = 0; i < s->nscoped && n->op != IR_GAMMA; i++)
       tau = poly_mul(s, tau, s->scoped[i]);
     ok = surely_concurrency(s, tau) && surely_size(s, scalar(s, n->kid[0]));
     break;
@@ -752,8 +753,9 @@ static int atom_rank(const ir_node *a) {
   case IR_O: return 0;
   case IR_PACK: return 1;
   case IR_L: return 2;
-  case IR_GAMMA: return 3;
-  default: return 4;
+  case IR_TX: return 3;
+  case IR_GAMMA: return 4;
+  default: return 5;
   }
 }
 
@@ -922,7 +924,7 @@ static lin norm_transfer(simp *s, const ir_node *n, const par_scope *par) {
   if (n->op == IR_O || n->op == IR_PACK)
     return lin_term(s, ir_make(ctx, (ir_op)n->op, n->name, 0, m, NULL, NULL), poly_num(s, 1));
   /* γ is on no channel: only an unscoped ∥ multiplies its τ */
-  ir_node *tau = scaled_tau(s, scalar(s, n->kid[1]), par, n->op == IR_L ? channel_of(s, n) : NULL);
+  ir_node *tau = scaled_tau(s, scalar(s, n->kid[1]), par, n->op != IR_GAMMA ? channel_of(s, n) : NULL);
   return lin_term(s, ir_make(ctx, (ir_op)n->op, n->name, 0, m, tau, NULL), poly_num(s, 1));
 }
 
@@ -1039,7 +1041,10 @@ static lin norm_messages(simp *s, const ir_node *n, const par_scope *par) {
       double size = ms[j].size;
       ms[j].count = -1;
       sym ch = ctx_sym(ctx, ms[i].net ? "net" : "shm");
-      ir_node *l = ir_make(ctx, IR_L, ch, 0, ir_num(ctx, size),
+      /* a transmission's sizes would progress together by its T, which binary ∥ (of
+       * transfers) does not write: such a stage stays whole */
+      ok = n->num != 0 || !group;
+      ir_node *l = ir_make(ctx, n->num ? IR_L : IR_TX, ch, 0, ir_num(ctx, size),
                            simp_canon(s, poly_mul(s, poly_num(s, c), par_factor(s, par, ch))), NULL);
       group = group ? ir_bin(ctx, IR_CONC, group, l) : l;
     }
@@ -1061,7 +1066,7 @@ static bool index_shift(simp *s, lin dep, sym idx, double *off) {
       return false;
     const ir_node *a = dep.t[i].atom;
     /* only transfers: the kids of a stage (messages, flows) are not scalars */
-    if (a->op != IR_L && a->op != IR_O && a->op != IR_GAMMA && a->op != IR_PACK)
+    if (a->op != IR_L && a->op != IR_TX && a->op != IR_O && a->op != IR_GAMMA && a->op != IR_PACK)
       return false;
     for (int k = 0; k < a->nkids; k++)
       if (ir_uses(a->kid[k], idx) && !poly_shift_of(s, scalar(s, a->kid[k]), idx, off, &seen))
@@ -1219,6 +1224,7 @@ static lin norm(simp *s, const ir_node *n, const par_scope *par) {
     return lin_term(s, NULL, scalar(s, n));
   switch (n->op) {
   case IR_L:
+  case IR_TX:
   case IR_O:
   case IR_PACK:
   case IR_GAMMA:

@@ -49,6 +49,16 @@ for n in 1 2; do
 done
 echo "ok: best-algorithm map (svg), 2 series"
 
+# on 2 nodes, round robin; allgather_rda refuses P = 12 (not a power of two): the map skips
+# it at those points with a note, and allgather_ring takes them
+"$tlop" plot "$root/stdlib/mpich/bcast.tlop" allgather_ring allgather_rda --map --grid P=8,12 \
+  --grid m=1KiB,1MiB --set M=2,map=round_robin -o "$work/nodes.svg" 2> "$work/err" ||
+  fail "tlop plot --map with M, map and a refused point"
+grep -q "allgather_rda does not evaluate at 2 of 4 grid points and is left out there" "$work/err" ||
+  fail "the refused points were not noted"
+svg_ok "$work/nodes.svg" 2 allgather_ring allgather_rda
+echo "ok: map on 2 nodes skips a refused algorithm where it refuses"
+
 "$tlop" plot "$model" bcast_binomial --grid m=1KiB..4KiB:*2 --set P=2 -o "$work/fig.pdf" 2> "$work/err"
 [ $? = 1 ] && grep -q "must end in .svg or .png" "$work/err" || fail "a .pdf figure was not refused"
 "$tlop" plot "$model" bcast_binomial --map --grid m=1KiB..4KiB:*2 -o "$work/m.svg" 2> "$work/err"

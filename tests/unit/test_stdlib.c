@@ -316,16 +316,19 @@ int main(int argc, char **argv) {
     fprintf(stderr, "stdlib: cannot import mpich/bcast: %s\n", D.last_error);
     return 1;
   }
-  /* the four algorithms, each of (m, P) */
+  /* the four algorithms, each of (m, P); allgather_ring also of its node count M (its
+   * mapping is a name, not a number) */
   static const char *algos[] = {"bcast_binomial", "scatter_binomial", "allgather_rda",
                                 "allgather_ring"};
   for (size_t i = 0; i < 4; i++) {
-    size_t n = 0;
+    size_t n = 0, want = i == 3 ? 3 : 2;
     const char *const *params = tlop_algorithm_params(model, algos[i], &n);
-    CHECK(params != NULL && n == 2);
-    if (params && n == 2) {
+    CHECK(params != NULL && n == want);
+    if (params && n == want) {
       CHECK_STR(params[0], "m");
       CHECK_STR(params[1], "P");
+      if (want == 3)
+        CHECK_STR(params[2], "M");
     }
   }
   if (unit_real_mode(argc, argv)) {

@@ -1,0 +1,1 @@
+check default_wrong_kind.tlop

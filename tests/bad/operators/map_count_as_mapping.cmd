@@ -1,0 +1,1 @@
+check map_count_as_mapping.tlop

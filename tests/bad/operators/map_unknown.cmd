@@ -1,0 +1,1 @@
+check map_unknown.tlop

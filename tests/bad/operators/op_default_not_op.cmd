@@ -1,1 +1,0 @@
-check op_default_not_op.tlop

@@ -1,0 +1,1 @@
+check pf_transmission.tlop

@@ -1,0 +1,1 @@
+eval pf_transmission_channel.tlop 'x(1 B)'

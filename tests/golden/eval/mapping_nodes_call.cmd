@@ -1,0 +1,1 @@
+eval transmission.tlop 'ring_listed(1 B)' --platform tc41

@@ -1,0 +1,1 @@
+eval transmission.tlop 'calls(1 B)'

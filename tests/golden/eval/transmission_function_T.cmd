@@ -1,0 +1,1 @@
+eval transmission.tlop 'function_T(1 B)'

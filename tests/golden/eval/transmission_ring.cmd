@@ -1,0 +1,1 @@
+eval transmission.tlop 'ring(1 B, 8, 4)'

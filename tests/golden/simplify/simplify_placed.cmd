@@ -1,0 +1,1 @@
+simplify --format tlop ../eval/transmission.tlop 'ring(m, P, M, round_robin)'
