@@ -315,12 +315,27 @@ static bool set_values(cli *c, tlop_model *model, tlop_env *env, const char *spe
 
 /* Whether `name` is a variable of one of the expressions, or a parameter of one of the
  * algorithms they are; else the nearest such name, for "did you mean" (NULL: none). */
+/* NAME is written in TEXT as a whole word: a name the user typed is used even when the
+ * cost does not depend on it (log_nP's bcast ignores m). */
+static bool written_in(const char *text, const char *name) {
+  size_t len = strlen(name);
+  for (const char *s = strstr(text, name); s; s = strstr(s + 1, name)) {
+    bool starts = s == text || !(isalnum((unsigned char)s[-1]) || s[-1] == '_');
+    bool ends = !(isalnum((unsigned char)s[len]) || s[len] == '_');
+    if (starts && ends)
+      return true;
+  }
+  return false;
+}
+
 static bool used_by(tlop_model *m, char *const *texts, tlop_expr *const *exprs, size_t n,
                     const char *name, const char **nearest) {
   /* the same letters in another case, else a name as near as the checker suggests */
   unsigned best = 99;
   *nearest = NULL;
   for (size_t a = 0; a < n; a++) {
+    if (written_in(texts[a], name))
+      return true;
     const char **vars;
     size_t nvars = tlop_expr_variables(exprs[a], &vars), nparams = 0;
     const char *const *params = tlop_algorithm_params(m, texts[a], &nparams);

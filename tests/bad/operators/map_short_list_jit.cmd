@@ -1,1 +1,1 @@
-eval map_short_list.tlop 'ring(1 B, 4)' --set M=2,map=nodes(0,0,1) --engine jit
+eval map_short_list.tlop 'ring(1 B, 4)' --set map=nodes(0,0,1) --engine jit

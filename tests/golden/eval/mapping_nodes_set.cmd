@@ -1,1 +1,1 @@
-eval transmission.tlop 'ring(m, P)' --platform tc41 --set m=1B,P=4,M=2,map=nodes(0,1,0,1)
+eval transmission.tlop 'ring(m, P)' --platform tc41 --set m=1B,P=4,map=nodes(0,1,0,1)
