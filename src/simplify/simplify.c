@@ -709,6 +709,11 @@ static poly *scalar(simp *s, const ir_node *n) {
   case IR_SUM: r = scalar_sum(s, n); break;
   case IR_STAGE: r = scalar(s, n->kid[0]); break;
   case IR_REPEAT: r = scalar_repeat(s, n); break;
+  /* a stage the interpreter prices (the prover writing out a sum of them) is one unknown:
+   * its sends, placements and flows are not numbers to combine */
+  case IR_MSGS:
+  case IR_SCHED:
+  case IR_FLOWS: r = poly_factor(s, (ir_node *)n); break;
   case IR_IF: {
     poly *c = scalar(s, n->kid[0]);
     if (poly_is_num(c, &x)) {
