@@ -175,9 +175,10 @@ static bool blank_before(const layout *l, const src_token *t) {
     return is_code(a, '{') && !is_code(t, '}');
   if (t->cls == TOK_CLOSE)
     return is_code(t, '}') && !(l->nopen && l->open[l->nopen - 1].tight);
-  if (is_code(t, '(') || is_code(t, '[')) { /* f(x), L[ch](m), A ∥[ch] X, γ(op, m, τ) */
+  if (is_code(t, '(') || is_code(t, '[')) { /* f(x), L[ch](m), A ∥[ch] X, γ(op, m, τ), messages[L] */
     bool callee = a->cls == TOK_NAME || is_code(a, ']') || tok_is(l, a, "gamma") ||
-                  tok_is(l, a, "γ") || tok_is(l, a, "log₂");
+                  tok_is(l, a, "γ") || tok_is(l, a, "log₂") ||
+                  (is_code(t, '[') && tok_is(l, a, "messages"));
     return !(callee || (is_code(t, '[') && a->cls == TOK_OPERATOR));
   }
   if (a->cls == TOK_NUMBER && t->cls == TOK_NAME) /* 2L(S, 1): as written (2 B is a unit) */
