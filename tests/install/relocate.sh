@@ -2,7 +2,7 @@
 # An installed tree can be moved: install into a temporary prefix, move it elsewhere, then
 # build and run a program against each library through pkg-config alone (tlop.pc,
 # tlop_jit.pc). Also runs the installed tlop from the moved tree, which finds its stdlib.
-# Usage: relocate.sh BUILD_DIR
+# Usage: relocate.sh BUILD_DIR  (TLOP_SANITIZER_FLAGS: the sanitizers of a sanitized build)
 set -u
 build=$1
 command -v pkg-config >/dev/null || { echo "pkg-config is not installed: skipped"; exit 77; }
@@ -35,7 +35,7 @@ for lib in tlop tlop_jit; do
     echo "$lib.pc names the prefix it was installed to: $flags"; failed=$((failed + 1)); continue
   fi
   # shellcheck disable=SC2086
-  if cc "$tmp/prog.c" $flags -Wl,-rpath,"$libdir" -o "$tmp/prog_$lib" && [[ $("$tmp/prog_$lib") == "loaded twice" ]]; then
+  if cc "$tmp/prog.c" ${TLOP_SANITIZER_FLAGS:-} $flags -Wl,-rpath,"$libdir" -o "$tmp/prog_$lib" && [[ $("$tmp/prog_$lib") == "loaded twice" ]]; then
     passed=$((passed + 1))
   else
     echo "$lib: a program built with pkg-config --cflags --libs $lib ($flags) did not run"
