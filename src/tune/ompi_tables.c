@@ -35,7 +35,8 @@ static const char *const ompi_scatter[] = {"basic_linear", "binomial", "linear_n
 #define NO SIZE_NONE
 /* Open MPI's COLLTYPE order (ompi/mca/coll/base/coll_base_functions.h, 4.1), coll_tuned's
  * algorithms, and each library's message size as m·P^k (docs/tuning.md, "Message sizes"): only the
- * collectives with a stdlib model have one, so only they can be written. */
+ * collectives with a stdlib model have one, so only they can be written. Open MPI looks
+ * barrier and alltoallv up at size 0 (coll_tuned_decision_dynamic.c). */
 static const tuning_collective collectives[] = {
     {"allgather", 0, ompi_allgather, {1, NO, 1, NO},
      "MPIR_Allgather_inter_local_gather_remote_bcast", NULL},
@@ -43,9 +44,9 @@ static const tuning_collective collectives[] = {
     {"allreduce", 2, ompi_allreduce, {0, 0, 1, 0}, "MPIR_Allreduce_inter_reduce_exchange_bcast", NULL},
     {"alltoall", 3, ompi_alltoall, {1, 0, 1, 0}, "MPIR_Alltoall_inter_pairwise_exchange",
      "MPIR_Alltoall_intra_pairwise_sendrecv_replace"},
-    {"alltoallv", 4, ompi_alltoallv, {NO, NO, NO, NO}, NULL, NULL},
+    {"alltoallv", 4, ompi_alltoallv, {SIZE_ZERO, NO, NO, NO}, NULL, NULL},
     {"alltoallw", 5, NULL, {NO, NO, NO, NO}, NULL, NULL},
-    {"barrier", 6, ompi_barrier, {NO, NO, NO, NO}, NULL, NULL},
+    {"barrier", 6, ompi_barrier, {SIZE_ZERO, NO, NO, NO}, NULL, NULL},
     {"bcast", 7, ompi_bcast, {0, 0, 1, 0}, "MPIR_Bcast_inter_remote_send_local_bcast", NULL},
     {"exscan", 8, ompi_scan, {NO, NO, NO, NO}, NULL, NULL},
     {"gather", 9, ompi_gather, {1, NO, 1, 0}, "MPIR_Gather_inter_linear", NULL},

@@ -88,7 +88,7 @@ void rule_add(block *b, double msg, int id, const tlop_catalog_entry *e) {
 
 double tuning_size(const tuning_collective *c, size_def d, double m, double P) {
   int k = c ? c->size[d] : 0;
-  return k == SIZE_NONE ? NAN : k > 0 ? m * P : k < 0 ? m / P : m;
+  return k == SIZE_NONE ? NAN : k == SIZE_ZERO ? 0 : k > 0 ? m * P : k < 0 ? m / P : m;
 }
 
 static const char *const rank_names[] = {"any", "single_node", "one_per_node"};

@@ -40,6 +40,8 @@ span word_end(const word_scan *s);
  * total_msg_size, Intel MPI's. */
 typedef enum { SIZE_OMPI, SIZE_MPICH_AVG, SIZE_MPICH_TOTAL, SIZE_IMPI } size_def;
 #define SIZE_NONE 9 /* a size the library does not define for the collective */
+#define SIZE_ZERO 8 /* none either, but the library looks its rules up at size 0: it decides
+                       by communicator size alone (Open MPI's barrier and alltoallv) */
 
 typedef struct tuning_collective {
   const char *name;

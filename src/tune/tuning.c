@@ -119,13 +119,16 @@ static bool part_blocks(tlop_ctx *ctx, const tlop_tuning_part *p, const tlop_tun
   tlop_tuning_format format = to->format;
   const tuning_collective *c = tuning_collective_named(p->collective);
   *t = (tlop_tuning){.coll = c, .size = format_size(c, format), .ranks = to->ranks};
-  /* MPICH measures no gatherv: its file can choose by communicator size only */
-  bool by_comm_only = c && format == TLOP_TUNING_MPICH_JSON && c->size[t->size] == SIZE_NONE;
+  /* MPICH measures no gatherv, Open MPI no barrier or alltoallv: their files choose by
+   * communicator size only */
+  bool by_comm_only = c && ((format == TLOP_TUNING_MPICH_JSON && c->size[t->size] == SIZE_NONE) ||
+                            c->size[t->size] == SIZE_ZERO);
   if (!c || (c->size[t->size] == SIZE_NONE && !by_comm_only)) {
     diag_error(ctx, (span){0},
                "%s has no message size for '%s' that tlop knows: tuning files can be "
                "written for bcast, reduce, allreduce, allgather, alltoall, gather, scatter, "
-               "gatherv and (Open MPI) reduce_scatter (docs/tuning.md, \"Message sizes\")",
+               "gatherv and (Open MPI) reduce_scatter, barrier and alltoallv (docs/tuning.md, "
+               "\"Message sizes\")",
                tlop_tuning_library(format), p->collective);
     return false;
   }
@@ -134,9 +137,10 @@ static bool part_blocks(tlop_ctx *ctx, const tlop_tuning_part *p, const tlop_tun
   for (size_t i = 0; by_comm_only && i < t->n; i++)
     if (t->blocks[i].n > 1) {
       diag_error(ctx, (span){0},
-                 "the winner of %s changes with m at P = %.0f, but MPICH's selection measures "
-                 "no message size for it: no file written",
-                 p->collective, t->blocks[i].comm);
+                 "the winner of %s changes with m at P = %.0f, but %s measures no message "
+                 "size for it: no file written",
+                 p->collective, t->blocks[i].comm,
+                 format == TLOP_TUNING_MPICH_JSON ? "MPICH's selection" : "Open MPI");
       return false;
     }
   return true;

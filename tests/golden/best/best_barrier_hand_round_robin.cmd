@@ -1,0 +1,1 @@
+sweep best_barrier_hand.tlop barrier_linear barrier_double_ring barrier_recursive_doubling barrier_bruck barrier_tree --grid m=0 --grid P=4 --set M=2,map=round_robin --format table
