@@ -53,8 +53,8 @@ TLOP_API tlop_status tlop_best_decide(const double *ms, size_t nm, const double 
 typedef tlop_status (*tlop_cost_fn)(void *user, double m, double P, double *costs);
 
 /* Locates each crossover between grid points by bisection on whole bytes (costs computed by
- * fn) — of the winner, or of the runner-up between two runs of one winner — and sets m_from
- * of the range that starts there. */
+ * fn) — of the pair of winner and runner-up — and sets m_from of the range that starts
+ * there; a pair that neither neighbouring run has becomes a range of its own, inserted. */
 TLOP_API tlop_status tlop_best_refine(tlop_decision *d, double tie, tlop_cost_fn fn, void *user);
 
 /* The winner at (m, P) by the decision: the range of the largest P ≤ P (else the first P),

@@ -250,13 +250,13 @@ typedef struct cli_refusals {
 void cli_collect_errors(void *user, const tlop_diag *d);
 /* Every algorithm (each must be one of the model, named in FILE) at every point of the
  * grid, res[a * npts + i]; the points a candidate refuses (an algorithm refusing a P
- * outside its domain) at +inf, said once per candidate with its first error, and
- * refused[a] whether candidate a was left out anywhere. False when no candidate evaluates
- * at some point. The evaluator stays open (close it) for more points. */
+ * outside its domain) at +inf, and refused[a] the message of its first refusal (the
+ * caller's to say, once, and to free), NULL for a candidate never left out. False when no
+ * candidate evaluates at some point. The evaluator stays open (close it) for more points. */
 bool cli_grid_costs_skipping(cli *c, tlop_model *m, const char *file, char **names,
                              size_t ncand, const tlop_platform *pf, const tlop_env *env,
                              const cli_grid *g, tlop_expr **exprs, cli_evaluator *ev,
-                             double *costs, bool *refused);
+                             double *costs, char **refused);
 
 /* ---- sweep_rows.c: the rows of a sweep, formatted on threads, written in order ---- */
 typedef enum { ROWS_CSV, ROWS_JSON, ROWS_TABLE, ROWS_NPY } rows_format;

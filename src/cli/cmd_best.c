@@ -161,7 +161,7 @@ static char **candidates(tlop_model *m, const tlop_catalog *cat, const char *col
 typedef struct refine_ctx {
   const cli_evaluator *ev;
   size_t ncand;
-  const bool *refused;
+  char *const *refused;
   cli_refusals *quiet;
 } refine_ctx;
 
@@ -179,7 +179,7 @@ static tlop_status cost_at(void *user, double m, double P, double *costs) {
   double pt[2] = {P, m};
   bool any = false;
   for (size_t a = 0; a < r->ncand; a++) {
-    r->quiet->quiet = r->refused[a];
+    r->quiet->quiet = r->refused[a] != NULL;
     tlop_status st = cli_evaluator_run(r->ev, a, pt, 1, &costs[a]);
     r->quiet->quiet = false;
     if (st != TLOP_OK && !r->refused[a])
@@ -247,10 +247,33 @@ typedef struct run {
   cli_evaluator ev;
   tlop_expr **exprs;
   double *costs;
-  bool *refused; /* candidates left out somewhere (cli_grid_costs_skipping) */
+  char **refused; /* why candidates were left out somewhere (cli_grid_costs_skipping) */
   tlop_decision *d;
   const tlop_catalog_entry **cands;
 } run;
+
+/* The candidates left out where they do not evaluate: once each, after the table, with the
+ * values of P at which they were and the first reason. */
+static void print_refusals(const run *u) {
+  const cli_grid *g = &u->g;
+  size_t nm = g->axes[1].count;
+  for (size_t a = 0; a < u->ncand; a++) {
+    if (!u->refused[a])
+      continue;
+    size_t points = 0;
+    printf("left out: %s at P =", u->names[a]);
+    for (size_t p = 0, listed = 0; p < g->axes[0].count; p++) {
+      size_t here = 0;
+      for (size_t i = 0; i < nm; i++)
+        here += isinf(u->costs[a * g->npts + p * nm + i]) != 0;
+      if (here)
+        printf("%s %.0f", listed++ ? "," : "", g->axes[0].values[p]);
+      points += here;
+    }
+    printf(" (%zu of %zu points), where it does not evaluate: %s\n", points, g->npts,
+           u->refused[a]);
+  }
+}
 
 /* The tuning file: written, read back by its linter, and checked to give each decision's
  * winner at every grid point, before it reaches the disk. */
@@ -378,6 +401,7 @@ static int decide(cli *c, tlop_model *m, const char *file, const tlop_catalog *c
   char *label = cli_platform_label(c, pf);
   print_table(u->coll, u->d, u->names, u->ncand, ngiven > 0, &u->g,
               label ? label : tlop_platform_name(pf));
+  print_refusals(u);
   free(label);
   return 1;
 }
@@ -389,6 +413,8 @@ static void run_free(cli *c, run *u, char **given) {
     free(u->names);
   free(u->exprs);
   free(u->costs);
+  for (size_t i = 0; u->refused && i < u->ncand; i++)
+    free(u->refused[i]);
   free(u->refused);
   free(u->cands);
   tlop_decision_free(u->d);
@@ -399,13 +425,16 @@ static void print_summary(const run *runs, size_t n) {
   printf("\nsummary: %zu collectives\n", n);
   for (size_t k = 0; k < n; k++) {
     const tlop_decision *d = runs[k].d;
-    size_t nP = 0;
-    for (size_t r = 0; r < d->nranges; r++)
-      nP += r == 0 || d->ranges[r - 1].P != d->ranges[r].P;
+    size_t nP = 0, crossovers = 0; /* a crossover changes the winner, not the runner-up */
+    for (size_t r = 0; r < d->nranges; r++) {
+      bool new_P = r == 0 || d->ranges[r - 1].P != d->ranges[r].P;
+      nP += new_P;
+      crossovers += !new_P && d->ranges[r - 1].winner != d->ranges[r].winner;
+    }
     printf("  %-12s %zu candidate%s, %zu run%s over %zu value%s of P, %zu crossover%s\n",
            runs[k].coll, runs[k].ncand, runs[k].ncand == 1 ? "" : "s", d->nranges,
-           d->nranges == 1 ? "" : "s", nP, nP == 1 ? "" : "s", d->nranges - nP,
-           d->nranges - nP == 1 ? "" : "s");
+           d->nranges == 1 ? "" : "s", nP, nP == 1 ? "" : "s", crossovers,
+           crossovers == 1 ? "" : "s");
   }
 }
 

@@ -128,7 +128,7 @@ int cmd_plot(cli *c, int argc, char **argv) {
   tlop_platform *pf = NULL;
   tlop_expr **exprs = calloc(nalgo, sizeof *exprs);
   double *res = NULL;
-  bool *refused = NULL; /* an algorithm left out at the points it refuses, with a note */
+  char **refused = NULL; /* an algorithm left out at the points it refuses, said once */
   cli_grid g = {0};
   cli_evaluator ev = {0};
   FILE *fig = NULL;
@@ -138,11 +138,19 @@ int cmd_plot(cli *c, int argc, char **argv) {
       !cli_grid_open(c, m, env, algos, nalgo, &g))
     goto done;
   res = malloc(nalgo * g.npts * sizeof *res);
-  refused = malloc(nalgo * sizeof *refused);
+  refused = calloc(nalgo, sizeof *refused);
   if (!res || !refused ||
       !cli_grid_costs_skipping(c, m, argv[optind], algos, nalgo, pf, env, &g, exprs, &ev, res,
                                refused))
     goto done;
+  for (size_t a = 0; a < nalgo; a++) {
+    size_t points = 0;
+    for (size_t i = 0; refused[a] && i < g.npts; i++)
+      points += isinf(res[a * g.npts + i]) != 0;
+    if (refused[a])
+      fprintf(stderr, "tlop plot: %s left out at %zu of %zu grid points, where it does not "
+              "evaluate: %s\n", algos[a], points, g.npts, refused[a]);
+  }
   if (!(fig = gp_open("plot", c->o.output)))
     goto done;
   (draw_map ? map_figure : costs_figure)(fig, &g, algos, nalgo, res, argv[optind]);
@@ -155,6 +163,8 @@ done:
   cli_evaluator_close(c, &ev);
   free(exprs);
   free(res);
+  for (size_t a = 0; refused && a < nalgo; a++)
+    free(refused[a]);
   free(refused);
   tlop_env_free(env);
   tlop_platform_free(pf);

@@ -160,20 +160,20 @@ tlop_status cli_evaluator_run(const cli_evaluator *ev, size_t which, const doubl
 
 /* A candidate that does not evaluate at a point (an algorithm refusing a P outside its
  * domain, such as a recursive doubling that needs a power of two) is left out there: its
- * cost is +inf, so it neither wins nor runs up. Its first error is kept, shown once with
- * the number of points it was left out at; warnings go to stderr as usual. */
+ * cost is +inf, so it neither wins nor runs up. Its first error's message is kept for the
+ * caller's summary (a refusal is no error of the run); warnings go to stderr as usual. */
 void cli_collect_errors(void *user, const tlop_diag *d) {
   cli_refusals *r = user;
   if (d->severity != TLOP_ERROR)
     fputs(d->text, stderr);
   else if (!r->quiet && !r->first)
-    r->first = strdup(d->text);
+    r->first = strdup(d->message);
 }
 
 bool cli_grid_costs_skipping(cli *c, tlop_model *m, const char *file, char **names,
                                 size_t ncand, const tlop_platform *pf, const tlop_env *env,
                                 const cli_grid *g, tlop_expr **exprs, cli_evaluator *ev,
-                                double *costs, bool *refused) {
+                                double *costs, char **refused) {
   for (size_t a = 0; a < ncand; a++) {
     size_t np;
     if (!tlop_algorithm_params(m, names[a], &np)) {
@@ -189,19 +189,16 @@ bool cli_grid_costs_skipping(cli *c, tlop_model *m, const char *file, char **nam
   tlop_ctx_set_diag(c->ctx, cli_collect_errors, &r);
   for (size_t a = 0; a < ncand; a++) {
     double *row = costs + a * g->npts;
-    refused[a] = false;
+    refused[a] = NULL;
     if (cli_evaluator_run(ev, a, g->pts, g->npts, row) == TLOP_OK)
       continue;
-    size_t left_out = 0; /* point by point: which points this candidate refuses */
+    bool left_out = false; /* point by point: which points this candidate refuses */
     for (size_t i = 0; i < g->npts; i++)
       if (cli_evaluator_run(ev, a, g->pts + i * g->naxes, 1, &row[i]) != TLOP_OK)
-        row[i] = INFINITY, left_out++;
-    refused[a] = left_out > 0;
-    if (left_out)
-      fprintf(stderr, "tlop %s: %s does not evaluate at %zu of %zu grid points and is left "
-              "out there; the first error:\n%s", c->cmd, names[a], left_out, g->npts,
-              r.first ? r.first : "(no message)\n");
-    free(r.first);
+        row[i] = INFINITY, left_out = true;
+    refused[a] = left_out ? (r.first ? r.first : strdup("no message")) : NULL;
+    if (!left_out)
+      free(r.first);
     r.first = NULL;
   }
   tlop_ctx_set_diag(c->ctx, cli_print_diag, NULL);

@@ -6,6 +6,7 @@
 
 #include <math.h>
 #include <stdlib.h>
+#include <string.h>
 
 /* Costs this close (relative) are one cost: what separates them is rounding, not the
  * model (bruck and recursive doubling at a power-of-two P, for instance). */
@@ -109,32 +110,49 @@ static tlop_status winner_at(double m, double P, size_t ncand, double tie, tlop_
   return st;
 }
 
+/* A run of its own at m, between runs r − 1 and r: where a pair of winner and runner-up
+ * that neither neighbour has holds (a runner-up taking over between grid points while the
+ * winner stays), so that every run names the runner-up its margins are of. */
+static void insert_run(tlop_decision *d, size_t r, double m, const double *costs, size_t win,
+                       size_t second, double tie) {
+  d->ranges = xrealloc(d->ranges, (d->nranges + 1) * sizeof *d->ranges);
+  memmove(&d->ranges[r + 1], &d->ranges[r], (d->nranges - r) * sizeof *d->ranges);
+  d->nranges++;
+  double mg = margin(costs, 1, win, second);
+  int by_tie;
+  tlop_best_pick(costs, d->ncandidates, 1, tie, NULL, &by_tie);
+  d->ranges[r] = (tlop_best_range){d->ranges[r - 1].P, m, m, m, win, second, mg, mg, by_tie};
+}
+
 tlop_status tlop_best_refine(tlop_decision *d, double tie, tlop_cost_fn fn, void *user) {
   if (!d || !fn)
     return TLOP_ERR_ARG;
   double *scratch = xmalloc(d->ncandidates * sizeof *scratch);
   tlop_status st = TLOP_OK;
   for (size_t r = 1; r < d->nranges && st == TLOP_OK; r++) {
-    const tlop_best_range *prev = &d->ranges[r - 1];
-    tlop_best_range *next = &d->ranges[r];
-    if (prev->P != next->P)
+    if (d->ranges[r - 1].P != d->ranges[r].P)
       continue;
-    /* lo is won by prev's winner, hi by someone else (or, with one winner, lo has prev's
-     * runner-up and hi another): halve on whole bytes. */
-    bool by_winner = prev->winner != next->winner;
-    double lo = prev->m_last, hi = next->m_first;
+    const tlop_best_range *prev = &d->ranges[r - 1];
+    /* lo has prev's winner and runner-up, hi another pair: halve on whole bytes. */
+    double lo = prev->m_last, hi = d->ranges[r].m_first;
+    size_t hi_win = d->ranges[r].winner, hi_second = d->ranges[r].runner_up;
     while (hi - lo > 1 && st == TLOP_OK) {
       double mid = floor(lo + (hi - lo) / 2);
       size_t win = prev->winner, second = prev->runner_up;
-      st = winner_at(mid, next->P, d->ncandidates, tie, fn, user, scratch, &win, &second);
-      if (by_winner ? win == prev->winner : win == prev->winner && second == prev->runner_up)
+      st = winner_at(mid, prev->P, d->ncandidates, tie, fn, user, scratch, &win, &second);
+      if (win == prev->winner && second == prev->runner_up)
         lo = mid;
       else
-        hi = mid;
+        hi = mid, hi_win = win, hi_second = second;
     }
+    if (st == TLOP_OK && (hi_win != d->ranges[r].winner || hi_second != d->ranges[r].runner_up) &&
+        (st = fn(user, hi, prev->P, scratch)) == TLOP_OK)
+      insert_run(d, r, hi, scratch, hi_win, hi_second, tie);
+    tlop_best_range *next = &d->ranges[r];
     next->m_from = hi;
     /* the runs' refined ends are theirs: their margins cover them, not the grid only */
-    if (st == TLOP_OK && lo != prev->m_last && (st = fn(user, lo, next->P, scratch)) == TLOP_OK)
+    if (st == TLOP_OK && lo != d->ranges[r - 1].m_last &&
+        (st = fn(user, lo, next->P, scratch)) == TLOP_OK)
       widen(&d->ranges[r - 1], scratch, d->ncandidates, tie);
     if (st == TLOP_OK && hi != next->m_first && (st = fn(user, hi, next->P, scratch)) == TLOP_OK)
       widen(next, scratch, d->ncandidates, tie);

@@ -114,6 +114,41 @@ static void test_runner_up(void) {
   tlop_decision_free(d);
 }
 
+/* Between two grid points (1 and 1024) the winner and runner-up change three times:
+ * candidate 0 (10 + m) wins to 180 with 2 (100 + m/2) the runner-up, 2 wins from 181 with
+ * 0 the runner-up to 290 and 1 (300) from 291, and 1 wins from 400 (equal costs: the
+ * first listed) with 2 the runner-up. */
+static tlop_status cost_between_at(void *user, double m, double P, double *costs) {
+  (void)user, (void)P;
+  costs[0] = 10 + m;
+  costs[1] = 300;
+  costs[2] = 100 + m / 2;
+  return TLOP_OK;
+}
+
+static void test_refine_inserts_runs(void) {
+  double grid_ms[2] = {1, 1024}, c[3 * 2];
+  for (size_t i = 0; i < 2; i++) {
+    double at[3];
+    cost_between_at(NULL, grid_ms[i], 2, at);
+    for (size_t k = 0; k < 3; k++)
+      c[k * 2 + i] = at[k];
+  }
+  tlop_decision *d = NULL;
+  CHECK(tlop_best_decide(grid_ms, 2, Ps, 1, c, 3, 0, &d) == TLOP_OK && d->nranges == 2);
+  CHECK(d && tlop_best_refine(d, 0, cost_between_at, NULL) == TLOP_OK && d->nranges == 4);
+  static const size_t want[4][2] = {{0, 2}, {2, 0}, {2, 1}, {1, 2}};
+  static const double from[4] = {1, 181, 291, 400};
+  for (size_t r = 0; d && r < 4 && r < d->nranges; r++) {
+    CHECK(d->ranges[r].winner == want[r][0] && d->ranges[r].runner_up == want[r][1]);
+    CHECK(d->ranges[r].m_from == from[r]);
+  }
+  /* each run's margins are to its own runner-up: at 291, 300 / 245.5 − 1 */
+  CHECK(d && d->nranges == 4 && fabs(d->ranges[2].margin_max - (300 / 245.5 - 1)) < 1e-12);
+  CHECK(d && tlop_best_lookup(d, 399, 2) == 2 && tlop_best_lookup(d, 400, 2) == 1);
+  tlop_decision_free(d);
+}
+
 /* Two algorithms of every collective tlop writes files for, small and large messages. */
 static const char cat_text[] =
     "version openmpi test\n"
@@ -265,6 +300,7 @@ int main(void) {
   test_pick();
   test_decide_refine();
   test_runner_up();
+  test_refine_inserts_runs();
   test_round_trip(ctx);
   /* the stdlib's catalogue is built in and lists the bcast algorithms in Open MPI's ids */
   tlop_catalog *cat = NULL;
