@@ -1,11 +1,12 @@
 /* all_colls.c — a program using every common collective, as a real application would:
- * barrier, bcast, allreduce, reduce, allgather, gather, scatter and alltoall at several
- * sizes, every result checked byte by byte. Without arguments it runs them all at each
+ * barrier, bcast, allreduce, reduce, reduce_scatter, allgather, gather, scatter, alltoall
+ * and alltoallv at several sizes, every result checked byte by byte. Without arguments it runs them all at each
  * size; with COLL:BYTES arguments it makes those calls only, in order, each after a mark
  * in the log of tests/best/ompi_shim.c when that library is preloaded (tlop_shim_mark).
  * BYTES is tlop's m: the message (bcast), the vector (allreduce, reduce: unsigned chars
  * combined by MPI_BXOR — MPI_SUM on them saturates in Open MPI 4.1.4's AVX operations,
- * a bug of its own), or each process's block (allgather, gather, scatter, alltoall). Rank 0 prints
+ * a bug of its own), or each process's block (reduce_scatter: of the result, every count
+ * equal; allgather, gather, scatter, alltoall, alltoallv: every count equal). Rank 0 prints
  * how many calls were right; any wrong byte is reported and the exit status is 1. */
 #include <mpi.h>
 #include <stdbool.h>
@@ -52,6 +53,18 @@ static void call(const char *coll, long n) {
         x ^= byte(r, i);
       check(coll, n, b, -1, i, x);
     }
+  } else if (!strcmp(coll, "reduce_scatter")) {
+    int *counts = malloc((size_t)P * sizeof *counts);
+    for (int r = 0; r < P; r++)
+      counts[r] = cnt;
+    MPI_Reduce_scatter(a, b, counts, MPI_UNSIGNED_CHAR, MPI_BXOR, MPI_COMM_WORLD);
+    for (long i = 0; i < n; i++) {
+      unsigned char x = 0;
+      for (int r = 0; r < P; r++)
+        x ^= byte(r, rank * n + i);
+      check(coll, n, b, -1, i, x);
+    }
+    free(counts);
   } else if (!strcmp(coll, "allgather") || !strcmp(coll, "gather")) {
     bool all = coll[0] == 'a';
     if (all)
@@ -65,8 +78,16 @@ static void call(const char *coll, long n) {
     MPI_Scatter(a, cnt, MPI_BYTE, b, cnt, MPI_BYTE, 0, MPI_COMM_WORLD);
     for (long i = 0; i < n; i++)
       check(coll, n, b, 0, i, byte(0, rank * n + i));
-  } else if (!strcmp(coll, "alltoall")) {
-    MPI_Alltoall(a, cnt, MPI_BYTE, b, cnt, MPI_BYTE, MPI_COMM_WORLD);
+  } else if (!strcmp(coll, "alltoall") || !strcmp(coll, "alltoallv")) {
+    int *counts = malloc((size_t)P * sizeof *counts), *displs = malloc((size_t)P * sizeof *displs);
+    for (int r = 0; r < P; r++)
+      counts[r] = cnt, displs[r] = r * cnt;
+    if (coll[8])
+      MPI_Alltoallv(a, counts, displs, MPI_BYTE, b, counts, displs, MPI_BYTE, MPI_COMM_WORLD);
+    else
+      MPI_Alltoall(a, cnt, MPI_BYTE, b, cnt, MPI_BYTE, MPI_COMM_WORLD);
+    free(counts);
+    free(displs);
     for (int r = 0; r < P; r++)
       for (long i = 0; i < n; i++)
         check(coll, n, b, r, r * n + i, byte(r, rank * n + i));
@@ -82,8 +103,8 @@ int main(int argc, char **argv) {
   MPI_Init(&argc, &argv);
   MPI_Comm_rank(MPI_COMM_WORLD, &rank);
   MPI_Comm_size(MPI_COMM_WORLD, &nprocs);
-  static const char *const colls[] = {"barrier", "bcast",   "allreduce", "reduce",
-                                      "allgather", "gather", "scatter",   "alltoall"};
+  static const char *const colls[] = {"barrier", "bcast",   "allreduce", "reduce",   "reduce_scatter",
+                                      "allgather", "gather", "scatter",   "alltoall", "alltoallv"};
   static const long sizes[] = {1, 100, 3000, 40000, 300000};
   int calls = 0;
   if (argc == 1)
@@ -93,7 +114,7 @@ int main(int argc, char **argv) {
   for (int i = 1; i < argc; i++, calls++) {
     char coll[32];
     long n;
-    if (sscanf(argv[i], "%31[a-z]:%ld", coll, &n) != 2 || n < 0) {
+    if (sscanf(argv[i], "%31[a-z_]:%ld", coll, &n) != 2 || n < 0) {
       fprintf(stderr, "all_colls: expected COLL:BYTES, not '%s'\n", argv[i]);
       MPI_Abort(MPI_COMM_WORLD, 2);
     }

@@ -1,12 +1,15 @@
 #!/usr/bin/env bash
 # real_ompi.sh TLOP ROOT run|obey — a real program (all_colls.c: barrier, bcast, allreduce,
-# reduce, allgather, gather, scatter, alltoall at several sizes, every byte checked) under
-# the files `tlop best` writes for Open MPI, with Open MPI 4.1 itself.
+# reduce, reduce_scatter, allgather, gather, scatter, alltoall, alltoallv at several sizes,
+# every byte checked) under the files `tlop best` writes for Open MPI (every one of these
+# collectives tuned), with Open MPI 4.1 itself.
 #   run:  at P = 2, 3, 4 under each of them (ompi-rules-v1, which 4.1 reads; ompi-rules
 #         and ompi-json, which it does not) the program runs to the end with right results.
-#   obey: at P = 2, 3, 4, one byte either side of every crossover of bcast, allreduce and
-#         allgather in the ompi-rules-v1 file, the coll base function each call reaches
-#         (logged by the LD_PRELOAD shim ompi_shim.c) is the algorithm the file names;
+#   obey: at P = 2, 3, 4, one byte either side of every crossover of bcast, allreduce,
+#         allgather and reduce_scatter in the ompi-rules-v1 file (for barrier and
+#         alltoallv, which Open MPI decides by P alone, at one size), the coll base
+#         function each call reaches (logged by the LD_PRELOAD shim ompi_shim.c) is the
+#         algorithm the file names;
 #         a file whose first rule is not at 0 is refused by tlop lint, and Open MPI
 #         ignores it silently: every call reaches what it reaches with no file at all.
 # Skipped (77) without mpicc/mpirun, with another MPI than Open MPI, or off x86-64.
@@ -25,7 +28,7 @@ export OMPI_ALLOW_RUN_AS_ROOT=1 OMPI_ALLOW_RUN_AS_ROOT_CONFIRM=1
 fail() { echo "FAIL: $*"; exit 1; }
 
 mpicc -O2 -o "$work/all_colls" "$here/all_colls.c" || fail "cannot build all_colls.c"
-colls=bcast,allreduce,allgather,reduce,alltoall,gather,scatter
+colls=bcast,allreduce,allgather,reduce,alltoall,gather,scatter,reduce_scatter,barrier,alltoallv
 for f in ompi-rules-v1 ompi-rules ompi-json; do
   "$tlop" best "$here/real.tlop" --collective $colls --grid m=1..1MiB:*4 --grid P=2,3,4 --refine \
     --emit $f -o "$work/$f" > "$work/best.out" 2>&1 || { cat "$work/best.out"; fail "tlop best --emit $f"; }
@@ -44,9 +47,9 @@ if [ "$what" = run ]; then
   for P in 2 3 4; do
     for f in ompi-rules-v1 ompi-rules ompi-json; do
       mpi $P "$work/$f" "$work/all_colls" || { cat "$work/out"; fail "all_colls at P = $P under $f"; }
-      grep -q "^all_colls: $P processes, 40 calls, 0 wrong bytes" "$work/out" ||
+      grep -q "^all_colls: $P processes, 50 calls, 0 wrong bytes" "$work/out" ||
         { cat "$work/out"; fail "all_colls at P = $P under $f: wrong results"; }
-      echo "ok: P = $P under $f: 40 calls, every byte right"
+      echo "ok: P = $P under $f: 50 calls, every byte right"
     done
   done
   exit 0
@@ -69,29 +72,37 @@ fn() {
     scatter_allgather scatter_allgather_ring)
   local allreduce=(basic_linear nonoverlapping recursivedoubling ring ring_segmented redscat_allgather)
   local allgather=(basic_linear bruck recursivedoubling ring neighborexchange two_procs)
+  local reduce_scatter=(nonoverlapping basic_recursivehalving ring butterfly)
+  local barrier=(basic_linear doublering recursivedoubling bruck two_procs tree)
+  local alltoallv=(basic_linear pairwise)
   local -n names=$1
   echo "ompi_coll_base_$1_intra_${names[$2 - 1]}"
 }
 
 # Each crossover C of the file at P: tlop's m one byte below and at it (Open MPI measures
-# bcast and allreduce by the message, allgather by all P blocks: C = m·P), and the
-# algorithm the file names for each.
-declare -A id=([bcast]=7 [allreduce]=2 [allgather]=0)
+# bcast and allreduce by the message, allgather and reduce_scatter by all P blocks:
+# C = m·P), and the algorithm the file names for each; barrier and alltoallv (one rule at
+# size 0 per P) at 100 B.
+declare -A id=([bcast]=7 [allreduce]=2 [allgather]=0 [reduce_scatter]=12 [barrier]=6 [alltoallv]=4)
 crossovers=0
 for P in 2 3 4; do
   args=() want=()
-  for coll in bcast allreduce allgather; do
+  for coll in barrier alltoallv; do
+    read -r _ alg < <(awk -v c=${id[$coll]} -v p=$P '$1 == c && $2 == p { print $3, $4 }' "$work/rules")
+    [ -n "${alg-}" ] || fail "no $coll rule at P = $P"
+    args+=("$coll:100") want+=("$(fn $coll "$alg")")
+  done
+  for coll in bcast allreduce allgather reduce_scatter; do
     mapfile -t rules < <(awk -v c=${id[$coll]} -v p=$P '$1 == c && $2 == p { print $3, $4 }' "$work/rules")
     for ((k = 1; k < ${#rules[@]}; k++)); do
       read -r C alg <<< "${rules[k]}"
       read -r _ before <<< "${rules[k - 1]}"
-      if [ $coll = allgather ]; then m=$((C / P)); else m=$C; fi
+      case $coll in allgather | reduce_scatter) m=$((C / P)) ;; *) m=$C ;; esac
       args+=("$coll:$((m - 1))" "$coll:$m")
       want+=("$(fn $coll "$before")" "$(fn $coll "$alg")")
       crossovers=$((crossovers + 1))
     done
   done
-  [ ${#args[@]} -gt 0 ] || continue
   rm -f "$work"/log.*
   TLOP_SHIM_LOG=$work/log mpi $P "$work/ompi-rules-v1" -x LD_PRELOAD="$work/shim.so" -x TLOP_SHIM_LOG \
     "$work/all_colls" "${args[@]}" || { cat "$work/out"; fail "all_colls at the crossovers, P = $P"; }
