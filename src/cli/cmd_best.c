@@ -18,7 +18,8 @@ static const char best_help[] =
     "--emit, those the library has).\n\n" COMMON_HELP
     "  -c, --collective LIST  bcast, allreduce, allgather, …, comma-separated, or all\n"
     "                         (those FILE defines): a table each, one file for all\n"
-    "  -g, --grid NAME=AXIS   the m axis and the P axis (other values: --set)\n"
+    "  -g, --grid NAME=AXIS   the m axis and the P axis, and optionally M (node counts):\n"
+    "                         a decision for each (other values: --set)\n"
     "      --tie PCT          a candidate this close to the cheapest (default 1%) wins if it\n"
     "                         comes earlier in the catalogue, which lists simpler first\n"
     "      --refine           locate each crossover between grid points by bisection\n"
@@ -70,6 +71,7 @@ static bool format_arg(const char *cmd, const char *opt, const char *name, tlop_
 typedef struct best_opts {
   const char *collective, *emit, *catalog, *mpich_version;
   char *collective_list; /* best: a copy of --collective cut at its commas */
+  const char *nodes;     /* best: the --grid M=… axis, a decision for each node count */
   double tie;
   bool refine;
   tlop_ranks ranks;
@@ -192,10 +194,13 @@ static tlop_status cost_at(void *user, double m, double P, double *costs) {
   return any ? TLOP_OK : TLOP_ERR_EVAL;
 }
 
-static void print_table(const char *coll, const tlop_decision *d, char **names, size_t ncand,
-                        bool given, const cli_grid *g, const char *platform) {
-  printf("best %s on %s: %zu candidate%s, %zu × %zu grid points\n", coll, platform, ncand,
-         ncand == 1 ? "" : "s", g->axes[1].count, g->axes[0].count);
+static void print_table(const char *coll, double nodes, const tlop_decision *d, char **names,
+                        size_t ncand, bool given, const cli_grid *g, const char *platform) {
+  printf("best %s on %s", coll, platform);
+  if (!isnan(nodes))
+    printf(", M = %.0f node%s", nodes, nodes == 1 ? "" : "s");
+  printf(": %zu candidate%s, %zu × %zu grid points\n", ncand, ncand == 1 ? "" : "s",
+         g->axes[1].count, g->axes[0].count);
   printf("tie rule: a candidate within %g%% of the cheapest loses to one listed before it "
          "(%s:",
          bo.tie * 100, given ? "the order given" : "catalogue order, simplest first");
@@ -241,6 +246,7 @@ static void print_table(const char *coll, const tlop_decision *d, char **names, 
 /* One collective's run: its candidates, their costs on the grid, the decision. */
 typedef struct run {
   const char *coll;
+  double nodes; /* M of this run (--grid M=…), NAN without such an axis */
   char **names;
   size_t ncand;
   cli_grid g;
@@ -270,8 +276,7 @@ static void print_refusals(const run *u) {
         printf("%s %.0f", listed++ ? "," : "", g->axes[0].values[p]);
       points += here;
     }
-    printf(" (%zu of %zu points), where it does not evaluate: %s\n", points, g->npts,
-           u->refused[a]);
+    printf(" (%zu of %zu points): %s\n", points, g->npts, u->refused[a]);
   }
 }
 
@@ -399,7 +404,7 @@ static int decide(cli *c, tlop_model *m, const char *file, const tlop_catalog *c
       return 0;
   }
   char *label = cli_platform_label(c, pf);
-  print_table(u->coll, u->d, u->names, u->ncand, ngiven > 0, &u->g,
+  print_table(u->coll, u->nodes, u->d, u->names, u->ncand, ngiven > 0, &u->g,
               label ? label : tlop_platform_name(pf));
   print_refusals(u);
   free(label);
@@ -422,7 +427,8 @@ static void run_free(cli *c, run *u, char **given) {
 
 /* With several collectives: one line each, the runs and crossovers the tables show. */
 static void print_summary(const run *runs, size_t n) {
-  printf("\nsummary: %zu collectives\n", n);
+  printf("\nsummary: %zu %s\n", n,
+         isnan(runs[0].nodes) ? "collectives" : "decisions (collective, M)");
   for (size_t k = 0; k < n; k++) {
     const tlop_decision *d = runs[k].d;
     size_t nP = 0, crossovers = 0; /* a crossover changes the winner, not the runner-up */
@@ -431,8 +437,11 @@ static void print_summary(const run *runs, size_t n) {
       nP += new_P;
       crossovers += !new_P && d->ranges[r - 1].winner != d->ranges[r].winner;
     }
-    printf("  %-12s %zu candidate%s, %zu run%s over %zu value%s of P, %zu crossover%s\n",
-           runs[k].coll, runs[k].ncand, runs[k].ncand == 1 ? "" : "s", d->nranges,
+    char name[64];
+    snprintf(name, sizeof name, isnan(runs[k].nodes) ? "%s" : "%s, M = %.0f", runs[k].coll,
+             runs[k].nodes);
+    printf("  %-*s %zu candidate%s, %zu run%s over %zu value%s of P, %zu crossover%s\n",
+           isnan(runs[k].nodes) ? 12 : 20, name, runs[k].ncand, runs[k].ncand == 1 ? "" : "s", d->nranges,
            d->nranges == 1 ? "" : "s", nP, nP == 1 ? "" : "s", crossovers,
            crossovers == 1 ? "" : "s");
   }
@@ -459,9 +468,16 @@ int cmd_best(cli *c, int argc, char **argv) {
     return cli_usage_error("best", "--emit needs -o FILE");
   if (c->o.format)
     return cli_usage_error("best", "option '--format' does not apply here");
+  /* --grid M=…: not a grid axis of the decision but a decision for each node count */
+  for (size_t j = 0; j < c->o.ngrids; j++)
+    if (!strncmp(c->o.grids[j], "M=", 2)) {
+      bo.nodes = c->o.grids[j];
+      c->o.grids[j] = c->o.grids[--c->o.ngrids];
+      break;
+    }
   if (!cli_grid_p_then_m(c))
     return cli_usage_error("best", "give the grid as two axes, --grid m=… and --grid P=… "
-                                   "(other values: --set)");
+                                   "(and --grid M=… for node counts; other values: --set)");
 
   size_t ngiven = (size_t)(argc - optind - 1), nruns = 0;
   char **given = argv + optind + 1;
@@ -470,6 +486,7 @@ int cmd_best(cli *c, int argc, char **argv) {
   tlop_platform *pf = NULL;
   const char **colls = NULL;
   run *runs = NULL;
+  tlop_axis nodes = {0};
   rc = EXIT_INPUT;
   tlop_model *m = cli_load(c, argv[optind]);
   if (!m || tlop_catalog_open(c->ctx, bo.catalog, &cat) != TLOP_OK || !(env = cli_env(c, m)) ||
@@ -486,11 +503,23 @@ int cmd_best(cli *c, int argc, char **argv) {
             nruns);
     goto done;
   }
-  runs = calloc(nruns, sizeof *runs);
-  size_t kept = 0;
-  for (size_t k = 0; k < nruns; k++) {
+  if (bo.nodes && tlop_axis_parse(c->ctx, bo.nodes, &nodes) != TLOP_OK) {
+    c->misused = true;
+    goto done;
+  }
+  if (bo.nodes && bo.emit && nodes.count > 1) {
+    fprintf(stderr, "tlop best: a tuning file holds one decision, and %s's has no condition on "
+            "the node count: give one M (--set M=…), not %zu\n",
+            tlop_tuning_library(format), nodes.count);
+    goto done;
+  }
+  size_t ncolls = nruns, total = nruns * (bo.nodes ? nodes.count : 1), kept = 0;
+  runs = calloc(total, sizeof *runs);
+  for (size_t k = 0; k < total; k++) {
     run *u = &runs[kept];
-    *u = (run){.coll = colls[k]};
+    *u = (run){.coll = colls[k % ncolls], .nodes = bo.nodes ? nodes.values[k / ncolls] : NAN};
+    if (bo.nodes)
+      tlop_env_set(env, "M", u->nodes, nodes.kind);
     if (kept)
       putchar('\n');
     int got = decide(c, m, argv[optind], cat, env, pf, given, ngiven, bo.emit ? &format : NULL, u);
@@ -524,6 +553,8 @@ done:
   tlop_catalog_free(cat);
   tlop_env_free(env);
   tlop_platform_free(pf);
+  if (bo.nodes)
+    tlop_axis_free(&nodes);
   return rc;
 }
 

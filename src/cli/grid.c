@@ -170,6 +170,41 @@ void cli_collect_errors(void *user, const tlop_diag *d) {
     r->first = strdup(d->message);
 }
 
+/* Whether the algorithm takes a node count M. */
+static bool takes_nodes(tlop_model *m, const char *algo) {
+  size_t np;
+  const char *const *params = tlop_algorithm_params(m, algo, &np);
+  for (size_t i = 0; params && i < np; i++)
+    if (!strcmp(params[i], "M"))
+      return true;
+  return false;
+}
+
+/* A candidate without a node count is refused where M (a --grid axis or --set) is more
+ * than one: its cost would be one node's, priced silently as if on M. */
+static void refuse_without_nodes(tlop_model *m, char **names, size_t ncand,
+                                 const tlop_platform *pf, const tlop_env *env, const cli_grid *g,
+                                 double *costs, char **refused) {
+  tlop_expr *nodes = NULL;
+  double *M = malloc((g->npts ? g->npts : 1) * sizeof *M);
+  if (!M)
+    abort();
+  /* M unbound (neither set nor an axis): every candidate is priced on one node */
+  bool bound = tlop_expr_parse(m, "M", env, &nodes) == TLOP_OK &&
+               tlop_eval_batch(nodes, pf, env, g->names, g->naxes, g->pts, g->npts, M) == TLOP_OK;
+  for (size_t a = 0; bound && a < ncand; a++) {
+    if (takes_nodes(m, names[a]))
+      continue;
+    bool left_out = false;
+    for (size_t i = 0; i < g->npts; i++)
+      if (M[i] > 1)
+        costs[a * g->npts + i] = INFINITY, left_out = true;
+    if (left_out && !refused[a])
+      refused[a] = strdup("it takes no node count M, so its cost is one node's, not M nodes'");
+  }
+  free(M);
+}
+
 bool cli_grid_costs_skipping(cli *c, tlop_model *m, const char *file, char **names,
                                 size_t ncand, const tlop_platform *pf, const tlop_env *env,
                                 const cli_grid *g, tlop_expr **exprs, cli_evaluator *ev,
@@ -201,6 +236,8 @@ bool cli_grid_costs_skipping(cli *c, tlop_model *m, const char *file, char **nam
       free(r.first);
     r.first = NULL;
   }
+  r.quiet = true; /* M unbound is no error: it is one node */
+  refuse_without_nodes(m, names, ncand, pf, env, g, costs, refused);
   tlop_ctx_set_diag(c->ctx, cli_print_diag, NULL);
   for (size_t i = 0; i < g->npts; i++) {
     size_t a = 0;
