@@ -12,21 +12,7 @@
 # two scatter-allgather broadcasts at P = 4 — cannot be told apart this way, and the test
 # says so instead of claiming it. Skipped (77) without Debian's MPICH (mpicc.mpich,
 # mpiexec.mpich), UCX's TCP transport, or a kernel that counts a socket's bytes.
-set -uo pipefail
-tlop=$1 root=$2
-here=$root/tests/best
-
-skip() { echo "skipped: $*"; exit 77; }
-for t in mpicc.mpich mpiexec.mpich; do command -v $t >/dev/null || skip "no $t"; done
-
-work=$(mktemp -d)
-trap 'rm -rf "$work"' EXIT
-fail() { echo "FAIL: $*"; exit 1; }
-
-mpicc.mpich -O2 -o "$work/coll_once" "$here/coll_once.c" || fail "cannot build coll_once.c"
-"$tlop" best "$here/real.tlop" --collective bcast,allreduce --grid m=1..1MiB:*4 --grid P=2,3,4 \
-  --refine --emit mpich-json -o "$work/tree.json" > "$work/best.out" 2>&1 ||
-  { cat "$work/best.out"; fail "tlop best --emit mpich-json"; }
+. "$2/tests/best/mpich_tree.sh" "$1" "$2" coll_once bcast,allreduce
 
 # The crossovers of bcast and allreduce in the tree: "COLL P LAST BELOW AT", LAST the last
 # byte count of algorithm BELOW, AT the algorithm from LAST + 1 (comm_size=any is P = 4).

@@ -8,21 +8,7 @@
 # module). The file is MPICH's whole MPIR-level tree: a collective it left out would abort
 # the program at its first call (which tlop lint reports). Skipped (77) without Debian's
 # MPICH (mpicc.mpich, mpirun.mpich).
-set -uo pipefail
-tlop=$1 root=$2
-here=$root/tests/best
-
-skip() { echo "skipped: $*"; exit 77; }
-for t in mpicc.mpich mpirun.mpich; do command -v $t >/dev/null || skip "no $t"; done
-
-work=$(mktemp -d)
-trap 'rm -rf "$work"' EXIT
-fail() { echo "FAIL: $*"; exit 1; }
-
-mpicc.mpich -O2 -o "$work/all_colls" "$here/all_colls.c" || fail "cannot build all_colls.c"
-"$tlop" best "$here/real.tlop" --collective bcast,allreduce,allgather,reduce,alltoall,gather,scatter \
-  --grid m=1..1MiB:*4 --grid P=2,3,4 --refine --emit mpich-json -o "$work/tree.json" \
-  > "$work/best.out" 2>&1 || { cat "$work/best.out"; fail "tlop best --emit mpich-json"; }
+. "$2/tests/best/mpich_tree.sh" "$1" "$2" all_colls bcast,allreduce,allgather,reduce,alltoall,gather,scatter
 
 for P in 2 3 4; do
   for mode in shm nolocal; do
