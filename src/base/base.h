@@ -111,6 +111,8 @@ typedef struct span {
 } span;
 
 source *source_new(tlop_ctx *ctx, const char *path, const char *text, size_t len);
+/* The line (from 0) that holds byte offset `off`. */
+size_t source_line_of(const source *s, uint32_t off);
 
 void diag_error(tlop_ctx *ctx, span at, const char *fmt, ...) TLOP_PRINTF(3, 4);
 void diag_warning(tlop_ctx *ctx, span at, const char *fmt, ...) TLOP_PRINTF(3, 4);
