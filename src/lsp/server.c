@@ -554,7 +554,8 @@ static const char *const KEYWORDS[] = {
     "import", "param", "fn", "algorithm", "platform", "channel", "table", "assume", "claim",
     "strict", "axiom", "when", "let", "in", "if", "then", "else", "sum", "stages", "repeat",
     "schedule", "for", "at", "messages", "send", "flows", "under", "alone", "on", "and",
-    "or", "not", "size", "count", "time", "real", "number", "bandwidth", "rate", "bool", "op"};
+    "or", "not", "true", "false", "size", "count", "time", "real", "number", "bandwidth",
+    "rate", "bool", "op"};
 static const char *const BUILTINS[] = {"L", "o", "p", "gamma", "log2", "log", "sqrt", "ceil",
                                        "floor", "abs", "min", "max", "integer"};
 /* Operators by their ASCII names: the item inserts the Unicode one. */
