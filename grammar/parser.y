@@ -79,6 +79,7 @@ static void tlop_yyerror(TLOP_YYLTYPE *l, void *scanner, parse_state *ps, const 
 %token ASSUME "'assume'" CLAIM "'claim'" STRICT "'strict'" WHEN "'when'" AXIOM "'axiom'"
 %token <name> AXIOM_NAME "axiom name"
 %token LET "'let'" IN "'in'" IF "'if'" THEN "'then'" ELSE "'else'"
+%token TRUE "'true'" FALSE "'false'"
 %token SUM "'sum'" STAGES "'stages'" REPEAT "'repeat'" GAMMA "'gamma'"
 %token SCHEDULE "'schedule'" FOR "'for'" AT "'at'"
 %token MESSAGES "'messages'" SEND "'send'" ON "'on'" ARROW "'->'"
@@ -261,6 +262,8 @@ expr:
 
 primary:
     NUMBER                    { $$ = literal(ps, $1, KIND_NUM, @$); }
+  | TRUE                      { $$ = literal(ps, 1, KIND_BOOL, @$); }
+  | FALSE                     { $$ = literal(ps, 0, KIND_BOOL, @$); }
   | NUMBER UNIT               { $$ = literal(ps, $1 * $2.scale, $2.k, @$); }
   | NUMBER named              { $$ = juxtaposed(ps, $1, @1, $2, @2); }
   | named
@@ -530,7 +533,7 @@ static bool operand_start(yysymbol_kind_t k) {
   static const char *const starts[] = {"identifier", "number", "'let'", "'if'", "'sum'",
                                        "'stages'", "'repeat'", "'gamma'", "'not'", "'⌈'",
                                        "'⌊'", "'Σ_{'", "'log₂'", "'-'", "'('", "'schedule'",
-                                       "'messages'", "'flows'", NULL};
+                                       "'messages'", "'flows'", "'true'", "'false'", NULL};
   char buf[64];
   return in_list(token_text(k, buf, sizeof buf), starts);
 }

@@ -29,6 +29,9 @@ typedef struct arena arena;
 arena *arena_new(void);
 void arena_free(arena *a);
 void *arena_alloc(arena *a, size_t size); /* zeroed */
+/* zeroed, aligned to `align` (a power of two ≤ max_align_t's): the small nodes a large
+ * file has hundreds of thousands of (8 bytes of padding each, at 16) */
+void *arena_alloc_aligned(arena *a, size_t size, size_t align);
 char *arena_strndup(arena *a, const char *s, size_t n);
 char *arena_strdup(arena *a, const char *s);
 
@@ -108,6 +111,8 @@ typedef struct span {
 } span;
 
 source *source_new(tlop_ctx *ctx, const char *path, const char *text, size_t len);
+/* The line (from 0) that holds byte offset `off`. */
+size_t source_line_of(const source *s, uint32_t off);
 
 void diag_error(tlop_ctx *ctx, span at, const char *fmt, ...) TLOP_PRINTF(3, 4);
 void diag_warning(tlop_ctx *ctx, span at, const char *fmt, ...) TLOP_PRINTF(3, 4);

@@ -25,7 +25,7 @@ source *source_new(tlop_ctx *ctx, const char *path, const char *text, size_t len
   return s;
 }
 
-static size_t line_of(const source *s, uint32_t off) {
+size_t source_line_of(const source *s, uint32_t off) {
   size_t lo = 0, hi = s->nlines;
   while (hi - lo > 1) {
     size_t mid = (lo + hi) / 2;
@@ -153,7 +153,7 @@ void diag_emit(tlop_ctx *ctx, tlop_severity sev, span at, const char *fmt, va_li
   }
   uint32_t lo = at.lo > s->len ? (uint32_t)s->len : at.lo;
   uint32_t hi = at.hi < lo ? lo : at.hi > s->len ? (uint32_t)s->len : at.hi;
-  size_t li = line_of(s, lo);
+  size_t li = source_line_of(s, lo);
   const char *line = s->text + s->lines[li];
   const char *eol = memchr(line, '\n', (size_t)(s->text + s->len - line));
   if (!eol)

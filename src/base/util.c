@@ -89,24 +89,32 @@ void arena_free(arena *a) {
   free(a);
 }
 
-void *arena_alloc(arena *a, size_t size) {
-  /* the alignment, not the size, of max_align_t (16 and 32 bytes on x86-64): a symbol
-   * or a leaf of the syntax tree would take twice its room */
-  size_t align = _Alignof(max_align_t);
-  size = (size + align - 1) / align * align;
+enum { ARENA_CHUNK_MAX = 4 << 20 };
+
+void *arena_alloc_aligned(arena *a, size_t size, size_t align) {
   chunk *c = a->head;
-  if (!c || c->size - c->used < size) {
-    size_t cap = size > 65536 ? size : 65536;
-    /* zeroed once here, where the pages are fresh: the kernel has cleared them already */
+  size_t at = c ? (c->used + align - 1) / align * align : 0;
+  if (!c || at > c->size || c->size - at < size) {
+    /* Each chunk twice the last, up to 4 MiB: a large file's arena takes few chunks, and
+     * from 128 KiB on they are fresh mappings, zeroed by the kernel, not by calloc. */
+    size_t cap = c ? (c->size < ARENA_CHUNK_MAX / 2 ? c->size * 2 : ARENA_CHUNK_MAX) : 65536;
+    if (cap < size)
+      cap = size;
     c = xcalloc(1, sizeof *c + cap);
     c->size = cap;
     c->used = 0;
     c->next = a->head;
     a->head = c;
+    at = 0;
   }
-  void *p = (char *)c->data + c->used;
-  c->used += size;
-  return p;
+  c->used = at + size;
+  return (char *)c->data + at;
+}
+
+void *arena_alloc(arena *a, size_t size) {
+  /* the alignment, not the size, of max_align_t (16 and 32 bytes on x86-64): a symbol
+   * or a leaf of the syntax tree would take twice its room */
+  return arena_alloc_aligned(a, size, _Alignof(max_align_t));
 }
 
 char *arena_strndup(arena *a, const char *s, size_t n) {

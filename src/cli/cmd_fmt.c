@@ -40,41 +40,13 @@ static int take(cli *c, int opt, const char *arg) {
   }
 }
 
-/* The whole of a stream, NUL-terminated; NULL when it cannot be read. */
-static char *read_all(FILE *in, size_t *len) {
-  char *s = NULL;
-  size_t n = 0, cap = 0, got = 1;
-  while (got > 0) {
-    if (n + 1 >= cap && !(s = realloc(s, cap = cap * 2 + 65536)))
-      abort();
-    got = fread(s + n, 1, cap - n - 1, in);
-    n += got;
-  }
-  if (ferror(in)) {
-    free(s);
-    return NULL;
-  }
-  s[n] = 0;
-  *len = n;
-  return s;
-}
-
 /* One file (or standard input, path "-"): 0 formatted, 1 not (--check) or an error. */
 static int format_one(cli *c, const char *path) {
   bool std = strcmp(path, "-") == 0;
-  FILE *in = std ? stdin : fopen(path, "rb");
-  if (!in) {
-    fprintf(stderr, "tlop fmt: cannot read '%s': %s\n", path, strerror(errno));
-    return EXIT_INPUT;
-  }
   size_t len = 0;
-  char *text = read_all(in, &len);
-  if (!std)
-    fclose(in);
-  if (!text) {
-    fprintf(stderr, "tlop fmt: cannot read '%s'\n", path);
+  char *text;
+  if (tlop_read_file(c->ctx, path, &text, &len) != TLOP_OK)
     return EXIT_INPUT;
-  }
   char *out = NULL;
   int rc = EXIT_INPUT;
   if (tlop_format_source(c->ctx, std ? "<stdin>" : path, text, len, fo.ops, &out) == TLOP_OK) {

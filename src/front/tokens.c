@@ -16,7 +16,7 @@ int tlop_yylex(TLOP_YYSTYPE *lval, TLOP_YYLTYPE *lloc, void *scanner);
 static token_class class_of(int code) {
   switch (code) {
   case IDENT: return TOK_NAME;
-  case NUMBER: return TOK_NUMBER;
+  case NUMBER: case TRUE: case FALSE: return TOK_NUMBER; /* literals, laid out alike */
   case UNIT: return TOK_UNIT;
   case STRING: return TOK_STRING;
   case AXIOM_NAME: return TOK_NAME;

@@ -11,7 +11,7 @@
 
 /* The node kinds: name, printed operator, arity (-1: special). ORDER IR_OPS */
 #define IR_OPS(X)                                                              \
-  X(NUM, "num", 0)      /* num; name = its unit "B", "s", "B/s" or NULL */      \
+  X(NUM, "num", 0)      /* num; name = its unit "B", "s", "B/s", "bool" or NULL */ \
   X(VAR, "var", 0)      /* name */                                             \
   X(ADD, "+", 2) X(SUB, "-", 2) X(MUL, "*", 2) X(DIV, "/", 2)                  \
   X(MOD, "%", 2) X(POW, "^", 2) X(NEG, "-", 1)                                 \

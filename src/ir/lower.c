@@ -386,9 +386,11 @@ static ir_node *lower(lowerer *lw, ast_expr *e, const binding *env) {
   ir_node *r = NULL;
   switch (e->kind) {
   case E_NUM: {
-    /* the literal's unit stays with the number, so printed source checks again */
+    /* the literal's unit stays with the number, so printed source checks again; `true`
+     * and `false` are 1 and 0 with the unit "bool" */
     kind k = e->u.num.k;
     const char *unit = kind_eq(k, KIND_SIZE) ? "B" : kind_eq(k, KIND_TIME) ? "s"
+                       : kind_eq(k, KIND_BOOL) ? "bool"
                        : k.tag == K_DIM && k.b == 1 && k.s == -1 ? "B/s" : NULL;
     r = ir_make(ctx, IR_NUM, unit ? ctx_sym(ctx, unit) : NULL, e->u.num.v, NULL, NULL, NULL);
     break;

@@ -60,6 +60,14 @@ static binder bind(indexer *w, sym name, span at, const char *what, const binder
   return (binder){name, at, what, up};
 }
 
+static void walk(indexer *w, const ast_expr *e, const binder *sc);
+
+/* The two operands of a node, in the same scope. */
+static void walk_both(indexer *w, const ast_expr *a, const ast_expr *b, const binder *sc) {
+  walk(w, a, sc);
+  walk(w, b, sc);
+}
+
 static void walk(indexer *w, const ast_expr *e, const binder *sc) {
   if (!e)
     return;
@@ -72,12 +80,10 @@ static void walk(indexer *w, const ast_expr *e, const binder *sc) {
     break;
   case E_UNARY:
   case E_BINARY:
-    walk(w, e->u.bin.l, sc);
-    walk(w, e->u.bin.r, sc);
+    walk_both(w, e->u.bin.l, e->u.bin.r, sc);
     break;
   case E_PAR:
-    walk(w, e->u.par.count, sc);
-    walk(w, e->u.par.body, sc);
+    walk_both(w, e->u.par.count, e->u.par.body, sc);
     break;
   case E_IF:
     walk(w, e->u.cond.c, sc);
@@ -91,24 +97,20 @@ static void walk(indexer *w, const ast_expr *e, const binder *sc) {
     break;
   }
   case E_SUM: {
-    walk(w, e->u.sum.lo, sc);
-    walk(w, e->u.sum.hi, sc);
+    walk_both(w, e->u.sum.lo, e->u.sum.hi, sc);
     binder b = bind(w, e->u.sum.index, e->u.sum.index_sp, "index", sc);
     walk(w, e->u.sum.body, &b);
     break;
   }
   case E_STAGES: walk_all(w, e->u.stages.items, e->u.stages.n, sc); break;
   case E_REPEAT:
-    walk(w, e->u.repeat.count, sc);
-    walk(w, e->u.repeat.body, sc);
+    walk_both(w, e->u.repeat.count, e->u.repeat.body, sc);
     break;
   case E_SCHEDULE:
-    walk(w, e->u.sched.size, sc);
-    walk(w, e->u.sched.body, sc);
+    walk_both(w, e->u.sched.size, e->u.sched.body, sc);
     break;
   case E_AT:
-    walk(w, e->u.at.step, sc);
-    walk(w, e->u.at.count, sc);
+    walk_both(w, e->u.at.step, e->u.at.count, sc);
     break;
   case E_MESSAGES:
     walk_all(w, e->u.msgs.args, e->u.msgs.nargs, sc);

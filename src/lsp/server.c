@@ -59,14 +59,7 @@ struct tlop_lsp {
 static size_t utf8_length(unsigned char c) { return c < 0xC0 ? 1 : c < 0xE0 ? 2 : c < 0xF0 ? 3 : 4; }
 
 static void put_position(strbuf *b, const source *s, uint32_t off) {
-  size_t lo = 0, hi = s->nlines;
-  while (hi - lo > 1) {
-    size_t mid = (lo + hi) / 2;
-    if (s->lines[mid] <= off)
-      lo = mid;
-    else
-      hi = mid;
-  }
+  size_t lo = source_line_of(s, off);
   int units = 0;
   for (uint32_t i = s->lines[lo]; i < off && i < s->len;) {
     size_t n = utf8_length((unsigned char)s->text[i]);
@@ -459,17 +452,27 @@ static void hover_cost(document *d, const ast_decl *fn, strbuf *md) {
   tlop_env_free(env);
 }
 
-static void hover(tlop_lsp *s, const json *id, const json *params) {
-  document *d = request_document(s, params);
+/* The name under a request's position, its document in *doc and the answer begun in b;
+ * NULL, with `null` answered, when there is none. */
+static const occurrence *request_occurrence(tlop_lsp *s, const json *id, const json *params,
+                                            document **doc, strbuf *b) {
+  document *d = *doc = request_document(s, params);
   const occurrence *o =
       d ? index_at(&d->ix, d->src, offset_of(d->src, json_get(params, "position"))) : NULL;
-  strbuf b = {0};
-  begin_result(&b, id);
+  begin_result(b, id);
   if (!o) {
-    sb_puts(&b, "null}");
-    send_message(s, &b);
-    return;
+    sb_puts(b, "null}");
+    send_message(s, b);
   }
+  return o;
+}
+
+static void hover(tlop_lsp *s, const json *id, const json *params) {
+  document *d;
+  strbuf b = {0};
+  const occurrence *o = request_occurrence(s, id, params, &d, &b);
+  if (!o)
+    return;
   strbuf md = {0};
   const ast_decl *decl = o->decl;
   span shown = o->def;
@@ -491,9 +494,7 @@ static void hover(tlop_lsp *s, const json *id, const json *params) {
     sb_printf(&md, " → %s", kind_name(chk_fn_result(d->model, (ast_decl *)decl), k, sizeof k));
   }
   if (decl) {
-    size_t line = 0;
-    while (line + 1 < shown.src->nlines && shown.src->lines[line + 1] <= shown.lo)
-      line++;
+    size_t line = source_line_of(shown.src, shown.lo);
     sb_printf(&md, "\n```tlop\n%.*s\n```\n%s:%zu", (int)(hi - shown.lo),
               shown.src->text + shown.lo, shown.src->path, line + 1);
   }
@@ -519,14 +520,12 @@ static void put_location(tlop_lsp *s, strbuf *b, span sp) {
 }
 
 static void definition(tlop_lsp *s, const json *id, const json *params, bool references) {
-  document *d = request_document(s, params);
-  const occurrence *o =
-      d ? index_at(&d->ix, d->src, offset_of(d->src, json_get(params, "position"))) : NULL;
+  document *d;
   strbuf b = {0};
-  begin_result(&b, id);
-  if (!o) {
-    sb_puts(&b, "null}");
-  } else if (!references) {
+  const occurrence *o = request_occurrence(s, id, params, &d, &b);
+  if (!o)
+    return;
+  if (!references) {
     put_location(s, &b, o->def);
     sb_puts(&b, "}");
   } else {
@@ -555,7 +554,8 @@ static const char *const KEYWORDS[] = {
     "import", "param", "fn", "algorithm", "platform", "channel", "table", "assume", "claim",
     "strict", "axiom", "when", "let", "in", "if", "then", "else", "sum", "stages", "repeat",
     "schedule", "for", "at", "messages", "send", "flows", "under", "alone", "on", "and",
-    "or", "not", "size", "count", "time", "real", "number", "bandwidth", "rate", "bool", "op"};
+    "or", "not", "true", "false", "size", "count", "time", "real", "number", "bandwidth",
+    "rate", "bool", "op"};
 static const char *const BUILTINS[] = {"L", "o", "p", "gamma", "log2", "log", "sqrt", "ceil",
                                        "floor", "abs", "min", "max", "integer"};
 /* Operators by their ASCII names: the item inserts the Unicode one. */

@@ -68,7 +68,9 @@ static bool exact_time(char *buf, size_t n, double s) {
 static void quantity(printer *p, const ir_node *n) {
   char buf[64];
   const char *unit = n->name->name;
-  if (paper(p) && !strcmp(unit, "B") && n->num >= 0) {
+  if (!strcmp(unit, "bool")) {
+    snprintf(buf, sizeof buf, "%s", n->num ? "true" : "false");
+  } else if (paper(p) && !strcmp(unit, "B") && n->num >= 0) {
     tlop_format_size(buf, sizeof buf, n->num);
   } else if (paper(p) && !strcmp(unit, "s") && exact_time(buf, sizeof buf, n->num)) {
   } else {

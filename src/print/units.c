@@ -46,6 +46,8 @@ static kind unit_kind(tlop_ctx *ctx, const ir_node *n) {
     return KIND_SIZE;
   if (n->name == ctx_sym(ctx, "s"))
     return KIND_TIME;
+  if (n->name == ctx_sym(ctx, "bool"))
+    return KIND_BOOL;
   return (kind){K_DIM, 1, -1}; /* B/s */
 }
 

@@ -296,6 +296,10 @@ static void test_print_exact(void) {
   const tlop_format U = TLOP_FORMAT_UNICODE, A = TLOP_FORMAT_TLOP;
   /* the papers' notation */
   expect_print("4 ∥ L(m, 2)", U, "4 ∥ L(m, 2)");
+  /* truth literals print as written, in every format, and parse back */
+  expect_print("if m > 4 B and true then m else 2 * m", U, "if m > 4 B and true then m else 2m");
+  expect_print("if m > 4 B or false then m else 2 * m", A,
+               "if m > 4 B or false then m else 2 * m");
   expect_print("4 ∥ L(1 MiB, 2)", U, "4 ∥ L(1 MiB, 2)");
   expect_print("L(3 MiB, 1)", U, "L(3 MiB, 1)");
   expect_print("L(1 KiB, 1)", U, "L(1 KiB, 1)");

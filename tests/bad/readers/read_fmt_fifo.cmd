@@ -1,0 +1,1 @@
+fmt fifo.tlop

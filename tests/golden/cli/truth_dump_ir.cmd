@@ -1,0 +1,1 @@
+dump-ir truth.tlop 'm > 1 B and true or false'

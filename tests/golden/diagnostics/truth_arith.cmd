@@ -1,0 +1,1 @@
+check truth_arith.tlop
