@@ -193,13 +193,15 @@ static void scope_pop(simp *s, const item *it) {
     simp_pop_index(s);
 }
 
+/* Σ_{idx=lo}^{hi} body closed where it can be; else the simplifier's sum (an index-free
+ * body over whole bounds is max(hi − lo + 1, 0)·body, as the other side's may be). */
 static poly *sum_of(simp *s, sym idx, poly *lo, poly *hi, poly *body) {
   if (simp_is_integer(s, lo) && simp_is_integer(s, hi) &&
       simp_nonneg(s, poly_add(s, poly_sub(s, hi, lo), poly_num(s, 1))))
     return poly_sum(s, idx, lo, hi, body);
   tlop_ctx *ctx = simp_ctx(s);
-  return poly_factor(s, ir_make(ctx, IR_SUM, idx, 0, simp_canon(s, lo), simp_canon(s, hi),
-                                simp_canon(s, body)));
+  return simp_poly(s, ir_make(ctx, IR_SUM, idx, 0, simp_canon(s, lo), simp_canon(s, hi),
+                              simp_canon(s, body)));
 }
 
 /* Σ over the item's indices of body, which was built with the scope pushed; pops it. */
@@ -697,21 +699,165 @@ static bool lift_sizes(prover *pv, items *its) {
   return any;
 }
 
+/* The item c·atom inside its sums, as IR. */
+static ir_node *item_ir(prover *pv, const item *it) {
+  simp *s = pv->s;
+  scope_push(s, it);
+  double one;
+  ir_node *t = simp_canon(s, it->c);
+  if (it->atom)
+    t = poly_is_num(it->c, &one) && one == 1 ? it->atom : ir_bin(pv->ctx, IR_MUL, t, it->atom);
+  for (int d = it->depth - 1; d >= 0; d--)
+    t = ir_make(pv->ctx, IR_SUM, it->idx[d], 0, simp_canon(s, it->lo[d]), simp_canon(s, it->hi[d]), t);
+  scope_pop(s, it);
+  return t;
+}
+
+/* ---- term by term ---- */
+
+/* τ_big ≥ τ_small in the scope pushed: as polynomials, or τ_small = min(…) with an
+ * argument ≤ τ_big (min(a, b) ≤ a); the reason goes to why. */
+static bool tau_at_least(prover *pv, const ir_node *big, const ir_node *small, strbuf *why) {
+  simp *s = pv->s;
+  poly *b = simp_poly(s, big);
+  if (at_least(s, b, simp_poly(s, small))) {
+    char *w = text(pv, "%E%s%E", big, rel(pv, IR_GE), small);
+    sb_puts(why, w);
+    free(w);
+    return true;
+  }
+  if (small->op != IR_MIN)
+    return false;
+  for (int k = 0; k < 2; k++)
+    if (at_least(s, b, simp_poly(s, small->kid[k]))) {
+      char *w = small->kid[k] == big
+                    ? text(pv, "%E%s%E (min(a, b) ≤ a)", big, rel(pv, IR_GE), small)
+                    : text(pv, "%E%s%E%s%E (min(a, b) ≤ a)", big, rel(pv, IR_GE), small->kid[k],
+                           rel(pv, IR_GE), small);
+      sb_puts(why, w);
+      free(w);
+      return true;
+    }
+  return false;
+}
+
+/* big ≥ small for two costs of one kind and channel, in the scope pushed: a larger size by
+ * the size axiom, a larger τ by the monotone one; why gets the reasons, each cited. */
+static bool dominates(prover *pv, const item *range, const ir_node *big, const ir_node *small,
+                      strbuf *why) {
+  if (big == small || big->op != small->op || big->name != small->name || nonneg_axiom(big) < 0)
+    return false; /* costs only: other atoms (a repeat, a stage) have no such axioms */
+  simp *s = pv->s;
+  if (big->kid[0] != small->kid[0]) {
+    if (!sized(pv, big) ||
+        simp_compare(s, simp_poly(s, big->kid[0]), simp_poly(s, small->kid[0])) != 1)
+      return false;
+    char *w = text(pv, "%E%s%E", big->kid[0], rel(pv, IR_GE), small->kid[0]);
+    sb_puts(why, w);
+    range_text(pv, why, range);
+    sb_printf(why, "; %s is non-decreasing in m", big->op == IR_L ? "L" : big->op == IR_O ? "o" : "p");
+    free(w);
+    cite(why, (axiom_id)size_axiom(pv, big));
+  }
+  bool has_tau = big->op == IR_L || big->op == IR_GAMMA;
+  if (has_tau && big->kid[1] != small->kid[1]) {
+    if (!has(pv, monotone_axiom(big)))
+      return false;
+    strbuf tw = {0};
+    bool ok = tau_at_least(pv, big->kid[1], small->kid[1], &tw);
+    if (ok) {
+      sb_printf(why, "%s%s", why->len ? "; " : "", tw.s);
+      range_text(pv, why, range);
+      sb_printf(why, "; %s is non-decreasing in τ", big->op == IR_L ? "L" : "γ");
+      cite(why, monotone_axiom(big));
+    }
+    free(tw.s);
+    return ok;
+  }
+  return true;
+}
+
+/* item it re-indexed into the one sum of `to`, whose range has as many values:
+ * Σ_{i=lo..hi} c(i)·A(i) = Σ_{j=lo'..hi'} c(j − lo' + lo)·A(j − lo' + lo). */
+static bool reindexed(prover *pv, const item *it, const item *to, item *out) {
+  simp *s = pv->s;
+  if (it->depth != 1 || to->depth != 1 ||
+      !poly_is_zero(poly_sub(s, poly_sub(s, it->hi[0], it->lo[0]), poly_sub(s, to->hi[0], to->lo[0]))))
+    return false;
+  poly *j = poly_add(s, poly_sub(s, simp_poly(s, ir_var(pv->ctx, to->idx[0])), to->lo[0]), it->lo[0]);
+  *out = *to;
+  out->sign = it->sign;
+  out->c = poly_subst(s, it->c, it->idx[0], j);
+  out->atom = ir_subst(pv->ctx, it->atom, it->idx[0], simp_canon(s, j));
+  return true;
+}
+
+/* Notes the step that puts the term `from` below or above `to` term by term. */
+static void note_term_bound(prover *pv, const item *it, const ir_node *from, const ir_node *to,
+                            const char *why) {
+  note(pv, why, "%E%s%E", from, rel(pv, it->sign < 0 ? IR_LE : IR_GE), to);
+}
+
+/* Term by term: each negative cost raised to a positive one of the same kind that is at
+ * least it over the same range (two sums of as many values are re-indexed alike), or a
+ * positive one whose size or τ varies with its index lowered to an index-free negative one:
+ * Σ L(2^i·m, 1) ≥ Σ L(m, 1), Σ_{i=1}^{p} L(m, 2^i) ≥ Σ_{i=0}^{p−1} L(m, 2^i). */
+static bool match_terms(prover *pv, items *its) {
+  simp *s = pv->s;
+  bool any = false;
+  for (size_t i = 0; i < its->n; i++) {
+    item *neg = &its->v[i];
+    if (neg->sign > 0 || !neg->atom)
+      continue;
+    for (size_t k = 0; k < its->n; k++) {
+      item *pos = &its->v[k];
+      if (pos->sign < 0 || !pos->atom || pos->atom->op != neg->atom->op)
+        continue;
+      strbuf why = {0};
+      item moved;
+      bool ok = false;
+      if (reindexed(pv, neg, pos, &moved)) {
+        scope_push(s, pos);
+        ok = dominates(pv, pos, pos->atom, moved.atom, &why);
+        scope_pop(s, pos);
+        if (ok) {
+          if (moved.idx[0] != neg->idx[0] || moved.lo[0] != neg->lo[0])
+          {
+            item a = *neg, b = moved; /* shown as the magnitudes subtracted */
+            a.c = poly_negate(s, a.c);
+            b.c = poly_negate(s, b.c);
+            note(pv, "the two ranges have as many values", "%E = %E", item_ir(pv, &a), item_ir(pv, &b));
+          }
+          note_term_bound(pv, &moved, moved.atom, pos->atom, why.s);
+          moved.atom = pos->atom;
+          *neg = moved;
+        }
+      } else if (neg->depth == 0 || pos->depth == 0) {
+        /* the index-free one bounds the other in the other's range */
+        item *fixed = neg->depth == 0 ? neg : pos, *varying = fixed == neg ? pos : neg;
+        scope_push(s, varying);
+        ok = dominates(pv, varying, pos->atom, neg->atom, &why);
+        scope_pop(s, varying);
+        if (ok) {
+          note_term_bound(pv, varying, varying->atom, fixed->atom, why.s);
+          varying->atom = fixed->atom;
+        }
+      }
+      free(why.s);
+      if (ok) {
+        any = true;
+        break;
+      }
+    }
+  }
+  return any;
+}
+
 /* The items as one cost again, for a new normal form (lifted terms cancel in it). */
 static ir_node *items_ir(prover *pv, const items *its) {
-  simp *s = pv->s;
   ir_node *r = ir_num(pv->ctx, 0);
-  for (size_t i = 0; i < its->n; i++) {
-    const item *it = &its->v[i];
-    scope_push(s, it);
-    ir_node *t = simp_canon(s, it->c);
-    if (it->atom)
-      t = ir_bin(pv->ctx, IR_MUL, t, it->atom);
-    for (int d = it->depth - 1; d >= 0; d--)
-      t = ir_make(pv->ctx, IR_SUM, it->idx[d], 0, simp_canon(s, it->lo[d]), simp_canon(s, it->hi[d]), t);
-    scope_pop(s, it);
-    r = ir_bin(pv->ctx, IR_ADD, r, t);
-  }
+  for (size_t i = 0; i < its->n; i++)
+    r = ir_bin(pv->ctx, IR_ADD, r, item_ir(pv, &its->v[i]));
   return r;
 }
 
@@ -736,6 +882,11 @@ static bool prove_terms(prover *pv, const ir_node *D, bool strict_rel) {
         steps_truncate(pv->proof, mark), lower_channels(pv, &its);
       ok = lift_sizes(pv, &its) && flat_items(pv, items_ir(pv, &its), &its) &&
            prove_items(pv, &its, strict_rel);
+      if (!ok) {
+        steps_truncate(pv->proof, mark);
+        ok = flat_items(pv, D, &its) && match_terms(pv, &its) &&
+             flat_items(pv, items_ir(pv, &its), &its) && prove_items(pv, &its, strict_rel);
+      }
       if (!ok) {
         steps_truncate(pv->proof, mark);
         /* last: a sum of costs with coefficients ≥ 0, whatever bounds them */

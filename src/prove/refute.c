@@ -343,7 +343,8 @@ static double entry(rng *r) { return (double)(1 + below(r, 16)) / 4; }
 
 static const double KNOTS[] = {0, 1, 2, 3, 4, 8, 16, 64};
 static const double WIDTHS[] = {0, 0, 0.25, 1, 4, 16}; /* 0: unbounded */
-static const double POINT_VALUES[] = {0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 12, 15, 16, 17, 31, 32, 33, 64, 65, 100, 1024};
+/* 1.5 and 2.5 for variables no count makes whole: a sum over 0 .. p − 1 has ⌊p⌋ terms */
+static const double POINT_VALUES[] = {0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 12, 15, 16, 17, 31, 32, 33, 64, 65, 100, 1024, 1.5, 2.5};
 #define NPOINT_VALUES (sizeof POINT_VALUES / sizeof *POINT_VALUES)
 #define NENTRIES (3 * NRAMPS + 1)
 

@@ -1,0 +1,1 @@
+prove prove_term_by_term.tlop
