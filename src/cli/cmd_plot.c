@@ -15,7 +15,8 @@ static const char plot_help[] =
     "Draw the cost of each ALGO against the message size m, log–log, one line each (other\n"
     "parameters: --set), or with --map the cheapest ALGO at every (m, P) of the grid (ties\n"
     "within 1% go to the ALGO named first). gnuplot draws; the extension picks SVG or "
-    "PNG.\n\n" COMMON_HELP "  -g, --grid NAME=AXIS   the m axis (and the P axis with --map)\n"
+    "PNG.\n\n" COMMON_HELP "  -g, --grid NAME=AXIS   the m axis (and the P axis with --map; without it also\n"
+    "                         M, a line per node count)\n"
     "      --map              the best-algorithm map over (m, P)\n"
     "  -o, --output FILE      the figure, .svg or .png (required)\n" HELP_MAX_POINTS HELP_ENGINE;
 
@@ -49,9 +50,13 @@ static double time_unit(const double *v, size_t n, const char **name) {
   return hi < 1e-3 ? 1e6 : hi < 1 ? 1e3 : 1;
 }
 
+/* One line per algorithm, and per node count when the grid has an M axis before m (a data
+ * block for each M). */
 static void costs_figure(FILE *g, const cli_grid *grid, char **algos, size_t nalgo,
                          const double *res, const char *file) {
-  const tlop_axis *m = &grid->axes[0];
+  const tlop_axis *m = &grid->axes[grid->naxes - 1];
+  const tlop_axis *nodes = grid->naxes > 1 ? &grid->axes[0] : NULL;
+  size_t nblocks = nodes ? nodes->count : 1;
   const char *unit;
   double scale = time_unit(res, nalgo * grid->npts, &unit);
   fputs("set title ", g);
@@ -62,20 +67,27 @@ static void costs_figure(FILE *g, const cli_grid *grid, char **algos, size_t nal
           "set key top left noenhanced\nset grid\n",
           unit);
   gp_size_tics(g, "x", m->values[0], m->values[m->count - 1]);
-  fputs("$costs << EOD\n", g);
-  for (size_t i = 0; i < grid->npts; i++) {
-    fprintf(g, "%.17g", grid->pts[i]);
-    for (size_t a = 0; a < nalgo; a++)
-      fprintf(g, " %.9g", isfinite(res[a * grid->npts + i]) && res[a * grid->npts + i] > 0
-                              ? res[a * grid->npts + i] * scale : NAN);
-    fputc('\n', g);
+  for (size_t k = 0; k < nblocks; k++) {
+    fprintf(g, "$costs%zu << EOD\n", k);
+    for (size_t i = k * m->count; i < (k + 1) * m->count; i++) {
+      fprintf(g, "%.17g", grid->pts[i * grid->naxes + grid->naxes - 1]);
+      for (size_t a = 0; a < nalgo; a++)
+        fprintf(g, " %.9g", isfinite(res[a * grid->npts + i]) && res[a * grid->npts + i] > 0
+                                ? res[a * grid->npts + i] * scale : NAN);
+      fputc('\n', g);
+    }
+    fputs("EOD\n", g);
   }
-  fputs("EOD\nplot ", g);
-  for (size_t a = 0; a < nalgo; a++) {
-    fprintf(g, "%s$costs using 1:%zu with linespoints lw 2 pt %zu title ", a ? ", " : "", a + 2,
-            a + 4);
-    gp_str(g, algos[a]);
-  }
+  fputs("plot ", g);
+  for (size_t k = 0; k < nblocks; k++)
+    for (size_t a = 0; a < nalgo; a++) {
+      fprintf(g, "%s$costs%zu using 1:%zu with linespoints lw 2 pt %zu title ",
+              k || a ? ", " : "", k, a + 2, k * nalgo + a + 4);
+      char title[256];
+      snprintf(title, sizeof title, nodes ? "%s, M = %.0f" : "%s", algos[a],
+               nodes ? nodes->values[k] : 0);
+      gp_str(g, title);
+    }
   fputc('\n', g);
 }
 
@@ -106,6 +118,18 @@ static void map_figure(FILE *g, const cli_grid *grid, char **algos, size_t nalgo
   fputc('\n', g);
 }
 
+/* Whether the grid is m alone, or M and m (put in that order). */
+static bool costs_axes(cli *c) {
+  const char **gr = c->o.grids;
+  if (c->o.ngrids == 2 && !strncmp(gr[0], "m=", 2)) {
+    const char *t = gr[0];
+    gr[0] = gr[1];
+    gr[1] = t;
+  }
+  return (c->o.ngrids == 1 || (c->o.ngrids == 2 && !strncmp(gr[0], "M=", 2))) &&
+         !strncmp(gr[c->o.ngrids - 1], "m=", 2);
+}
+
 int cmd_plot(cli *c, int argc, char **argv) {
   draw_map = false;
   int rc = cli_parse_options(c, argc, argv, "plot", plot_help, plot_opts,
@@ -118,10 +142,12 @@ int cmd_plot(cli *c, int argc, char **argv) {
     return cli_usage_error("plot", "-o FIGURE.svg or .png is required");
   if (!gp_output_ok("plot", c->o.output))
     return EXIT_INPUT;
-  /* the costs figure has one axis, m; the map has P then m */
-  if (draw_map ? !cli_grid_p_then_m(c) : c->o.ngrids != 1 || strncmp(c->o.grids[0], "m=", 2))
+  /* the costs figure has the axis m, and M (node counts, a line each) before it; the map
+   * has P then m */
+  if (draw_map ? !cli_grid_p_then_m(c) : !costs_axes(c))
     return cli_usage_error("plot", draw_map ? "--map takes the axes --grid m=… and --grid P=…"
-                                            : "a plot takes one axis, --grid m=… (others: --set)");
+                                            : "a plot takes the axis --grid m=…, and --grid M=… "
+                                              "for a line per node count (others: --set)");
   size_t nalgo = (size_t)(argc - optind - 1);
   char **algos = argv + optind + 1;
   tlop_env *env = NULL;
@@ -148,8 +174,8 @@ int cmd_plot(cli *c, int argc, char **argv) {
     for (size_t i = 0; refused[a] && i < g.npts; i++)
       points += isinf(res[a * g.npts + i]) != 0;
     if (refused[a])
-      fprintf(stderr, "tlop plot: %s left out at %zu of %zu grid points, where it does not "
-              "evaluate: %s\n", algos[a], points, g.npts, refused[a]);
+      fprintf(stderr, "tlop plot: %s left out at %zu of %zu grid points: %s\n", algos[a],
+              points, g.npts, refused[a]);
   }
   if (!(fig = gp_open("plot", c->o.output)))
     goto done;

@@ -54,18 +54,19 @@ echo "ok: best-algorithm map (svg), 2 series"
 "$tlop" plot "$root/stdlib/mpich/bcast.tlop" allgather_ring allgather_rda --map --grid P=8,12 \
   --grid m=1KiB,1MiB --set map=round_robin -o "$work/nodes.svg" 2> "$work/err" ||
   fail "tlop plot --map with map and a refused point"
-grep -q "allgather_rda left out at 2 of 4 grid points, where it does not evaluate: log2 of 0" "$work/err" ||
+grep -q "allgather_rda left out at 2 of 4 grid points: log2 of 0" "$work/err" ||
   fail "the refused points were not noted"
 svg_ok "$work/nodes.svg" 2 allgather_ring allgather_rda
 echo "ok: the map skips a refused algorithm where it refuses"
-# on 2 nodes, round robin: allgather_rda takes no node count, so it is left out everywhere
-# rather than priced on one node
+# a line per node count (--grid M=1,2), round robin: allgather_rda takes no node count, so
+# at M = 2 it is left out rather than priced on one node
 "$tlop" plot "$root/stdlib/mpich/bcast.tlop" allgather_ring allgather_rda --grid m=1KiB..4KiB:*2 \
-  --set P=8,M=2,map=round_robin -o "$work/nodes2.svg" 2> "$work/err" ||
-  fail "tlop plot with M = 2"
-grep -q "allgather_rda left out at 3 of 3 grid points, where it does not evaluate: it takes no node count M" "$work/err" ||
+  --grid M=1,2 --set P=8,map=round_robin -o "$work/nodes2.svg" 2> "$work/err" ||
+  fail "tlop plot with --grid M=1,2"
+grep -q "allgather_rda left out at 3 of 6 grid points: it takes no node count M" "$work/err" ||
   fail "the candidate without M was not refused at M = 2: $(cat "$work/err")"
-echo "ok: on 2 nodes a candidate without M is left out"
+svg_ok "$work/nodes2.svg" 4 "allgather_ring, M = 1" "allgather_rda, M = 1" "allgather_ring, M = 2"
+echo "ok: a line per node count; on 2 nodes a candidate without M is left out"
 
 "$tlop" plot "$model" bcast_binomial --grid m=1KiB..4KiB:*2 --set P=2 -o "$work/fig.pdf" 2> "$work/err"
 [ $? = 1 ] && grep -q "must end in .svg or .png" "$work/err" || fail "a .pdf figure was not refused"
