@@ -726,6 +726,133 @@ bool msgs_cost(msg *ms, size_t n, const double par[2], const msg_pricer pr[2], d
   return ok;
 }
 
+/* ---- rings: messages p → (p + c) mod N counted per node, not placed one by one ---- */
+
+/* Free of the index and of anything whose evaluation counts or looks up. */
+static bool ring_part(const ir_node *n, sym i) {
+  return !ir_mentions(n, i) && !(n->flags & (IR_HAS_COST | IR_HAS_STAGE | IR_HAS_AT | IR_HAS_SUM));
+}
+
+bool msgs_ring_form(const ir_node *stage, msg_ring_form *form) {
+  const ir_node *loop = stage->kid[1], *group;
+  const char *mapping = ir_mapping(stage, &group);
+  if (!mapping || loop->op != IR_SUM || loop->kid[2]->op != IR_SEND)
+    return false;
+  sym i = loop->name;
+  const ir_node *send = loop->kid[2], *dst = send->kid[1];
+  if (send->kid[0]->op != IR_VAR || send->kid[0]->name != i || dst->op != IR_MOD ||
+      dst->kid[0]->op != IR_ADD)
+    return false;
+  const ir_node *sum = dst->kid[0];
+  bool index_first = sum->kid[0]->op == IR_VAR && sum->kid[0]->name == i;
+  const ir_node *shift = sum->kid[index_first ? 1 : 0], *index = sum->kid[index_first ? 0 : 1];
+  if (index->op != IR_VAR || index->name != i || !ring_part(shift, i) ||
+      !ring_part(loop->kid[0], i) || !ring_part(loop->kid[1], i) ||
+      !ring_part(dst->kid[1], i) || !ring_part(send->kid[2], i) || !ring_part(group, stage->name))
+    return false;
+  *form = (msg_ring_form){loop, dst, shift, dst->kid[1], send->kid[2], group,
+                          !strcmp(mapping, "round_robin")};
+  return true;
+}
+
+/* Whole numbers up to 2^40: the counts below are exact in int64_t and in doubles. */
+static bool small_whole(double v) { return v >= 0 && v <= 0x1p40 && v == floor(v); }
+
+/* The ranks d < y with d ≡ n (mod g). */
+static int64_t ranks_below(int64_t n, int64_t g, int64_t y) { return y > n ? (y - n - 1) / g + 1 : 0; }
+
+/* The length of [a, b) ∩ [x, y). */
+static int64_t overlap(int64_t a, int64_t b, int64_t x, int64_t y) {
+  int64_t lo = a > x ? a : x, hi = b < y ? b : y;
+  return hi > lo ? hi - lo : 0;
+}
+
+/* Of the ranks of node n, those whose message comes from the same node (its sources are
+ * d − c mod N): under sequential(g) the node is [a, b), under round_robin(g) the ranks
+ * ≡ n (mod g), whose sources d − c (d ≥ c) or d − c + N (d < c) stay on it when g divides
+ * c or N − c. */
+static int64_t ring_local(const msg_ring *r, int64_t n, int64_t c, int64_t N, int64_t g) {
+  if (r->round_robin != 0)
+    return (c % g == 0 ? ranks_below(n, g, N) - ranks_below(n, g, c) : 0) +
+           ((N - c) % g == 0 ? ranks_below(n, g, c) : 0);
+  int64_t a = n * g, b = a + g < N ? a + g : N, x = a - c, y = b - c;
+  if (x >= 0)
+    return overlap(a, b, x, y);
+  if (y <= 0)
+    return overlap(a, b, x + N, y + N);
+  return overlap(a, b, x + N, N) + overlap(a, b, 0, y);
+}
+
+/* The first node after n whose counts may differ from n's: the counts above are constant
+ * between these breaks (sequential: the nodes whose sources all wrap, the node split by
+ * c, the nodes whose sources do not wrap, the last node, partial; round robin: the
+ * residues of c and N, where ranks_below steps). */
+static int64_t ring_next(const msg_ring *r, int64_t n, int64_t c, int64_t N, int64_t g,
+                         int64_t nodes) {
+  int64_t breaks[3] = {c / g, (c + g - 1) / g, N / g}, next = nodes;
+  if (r->round_robin != 0)
+    breaks[0] = breaks[1] = c % g, breaks[2] = N % g;
+  for (int k = 0; k < 3; k++)
+    if (breaks[k] > n && breaks[k] < next)
+      next = breaks[k];
+  return next;
+}
+
+/* One resource's messages priced as msgs_cost does (one size: one group), the prices of
+ * earlier resources of the channel kept: the runs of nodes of a ring share a few counts. */
+typedef struct ring_prices {
+  double tau[8], cost[8];
+  int n;
+} ring_prices;
+
+static bool ring_resource(const msg_pricer *pr, ring_prices *seen, double size, double tau,
+                          double *cost) {
+  for (int k = 0; k < seen->n; k++)
+    if (seen->tau[k] == tau)
+      return *cost = seen->cost[k], true;
+  if (!progression(pr, &size, &tau, 1, cost))
+    return false;
+  if (seen->n < 8) {
+    seen->tau[seen->n] = tau;
+    seen->cost[seen->n++] = *cost;
+  }
+  return true;
+}
+
+bool msgs_ring_cost(const msg_ring *r, const double par[2], const msg_pricer pr[2], double *out,
+                    bool *closed) {
+  /* a rotation of the whole ranks 0 … N − 1 with whole ∥ factors: a node's τ, its count of
+   * messages times the factor, is the sum msgs_cost adds message by message */
+  *closed = r->lo == 0 && r->count == r->modulus && r->count >= 1 && small_whole(r->count) &&
+            small_whole(r->shift) && r->group >= 1 && small_whole(r->group) &&
+            isfinite(r->size) && r->size >= 0 && r->count <= r->max_messages;
+  for (int net = 0; net < 2 && *closed; net++)
+    *closed = small_whole(par[net]) && r->count * par[net] <= 0x1p53;
+  if (!*closed)
+    return false;
+  int64_t N = (int64_t)r->count, g = (int64_t)r->group, c = (int64_t)r->shift % N;
+  int64_t nodes = r->round_robin != 0 ? (g < N ? g : N) : (N + g - 1) / g;
+  double worst = 0;
+  /* msgs_cost's order: every node's shared memory, then every node's network; a run of
+   * nodes with the same counts costs the same, priced once */
+  for (int net = 0; net < 2; net++) {
+    ring_prices seen = {.n = 0};
+    for (int64_t n = 0; n < nodes; n = ring_next(r, n, c, N, g, nodes)) {
+      int64_t ranks = r->round_robin != 0 ? ranks_below(n, g, N) : (n * g + g < N ? g : N - n * g);
+      int64_t local = ring_local(r, n, c, N, g), k = net ? ranks - local : local;
+      double cost;
+      if (k == 0)
+        continue;
+      if (!ring_resource(&pr[net], &seen, r->size, (double)k * par[net], &cost))
+        return false;
+      if (cost > worst)
+        worst = cost;
+    }
+  }
+  *out = worst;
+  return true;
+}
+
 /* A message the interpreter prices (its channel's T, or its L in messages[L]): the
  * stage's channel, or why it has none. */
 typedef struct priced_message {
@@ -745,11 +872,46 @@ static bool price_message(void *self, double m, double tau, double *cost) {
   return false;
 }
 
-static bool eval_msgs(eval_state *es, const ir_node *n, double *out) {
-  msg *ms;
-  size_t nm;
-  if (!eval_messages(es, n, &ms, &nm))
+static bool count_terms(eval_state *es, const ir_node *n, double count, double mult);
+
+/* A ring stage (msgs_ring_form) counted per node when its values allow (*closed), after
+ * what placing its messages would evaluate and check first, in the same order: the
+ * mapping, the loop's bounds and terms, the first message. Otherwise (*closed false) what
+ * was evaluated leaves no trace, and the messages are placed one by one. */
+static bool eval_ring(eval_state *es, const ir_node *n, const double par[2],
+                      const msg_pricer pr[2], double *out, bool *closed) {
+  msg_ring_form form;
+  *closed = false;
+  if (es->placing || !msgs_ring_form(n, &form))
+    return true;
+  const ir_node *loop = form.loop;
+  msg_ring r = {.round_robin = form.round_robin, .max_messages = es->ctx->max_messages};
+  double hi, dst;
+  if (!check_mapping(es, n) || !eval(es, loop->kid[0], &r.lo) || !eval(es, loop->kid[1], &hi))
     return false;
+  if (!isfinite(r.lo) || !isfinite(hi) || hi < r.lo)
+    return true;
+  r.count = floor(hi - r.lo) + 1;
+  bool projected = es->proj_on && !((loop->kid[0]->vars | loop->kid[1]->vars) & es->proj_vars);
+  double terms = es->terms;
+  if (!count_terms(es, loop, r.count, projected ? es->proj_mult : 1))
+    return false;
+  sym i = loop->name;
+  ensure(es, i->id);
+  double saved = es->vals[i->id];
+  es->vals[i->id] = r.lo;
+  bool ok = eval(es, form.dst, &dst) && eval(es, form.size, &r.size) &&
+            check_size(es, loop->kid[2], r.size) && check_rank(es, loop->kid[2], r.lo) &&
+            check_rank(es, loop->kid[2], dst) && eval(es, form.shift, &r.shift) &&
+            eval(es, form.modulus, &r.modulus) && eval(es, form.group, &r.group);
+  ok = ok && (msgs_ring_cost(&r, par, pr, out, closed) || !*closed); /* not closed: no failure */
+  es->vals[i->id] = saved;
+  if (ok && !*closed)
+    es->terms = terms; /* placing the messages counts them again */
+  return ok;
+}
+
+static bool eval_msgs(eval_state *es, const ir_node *n, double *out) {
   priced_message pm[2];
   msg_pricer pr[2];
   double par[2];
@@ -759,7 +921,14 @@ static bool eval_msgs(eval_state *es, const ir_node *n, double *out) {
     pr[net] = (msg_pricer){price_message, &pm[net]};
     par[net] = par_factor(es, ch);
   }
-  return msgs_cost(ms, nm, par, pr, out);
+  bool closed;
+  if (!eval_ring(es, n, par, pr, out, &closed))
+    return false;
+  if (closed)
+    return true;
+  msg *ms;
+  size_t nm;
+  return eval_messages(es, n, &ms, &nm) && msgs_cost(ms, nm, par, pr, out);
 }
 
 /* The JIT's messages stages: a price function per channel (NULL: the platform has none)
@@ -801,6 +970,43 @@ double tlop_rt_messages(msg *ms, int64_t n, double par_shm, double par_net, tlop
     cost = NAN;
   *xflags |= pj[0].flags | pj[1].flags;
   free(xm);
+  return cost;
+}
+
+double tlop_rt_messages_ring(const tlop_rt_ring *ring, double par_shm, double par_net,
+                             tlop_rt_price shm, tlop_rt_price net, const double *x, int64_t nx,
+                             const void *tables, uint8_t *xflags) {
+  double *xm = xmalloc(((size_t)nx + 2) * sizeof *xm), par[2] = {par_shm, par_net}, cost = NAN;
+  if (nx)
+    memcpy(xm, x, (size_t)nx * sizeof *xm);
+  priced_jit pj[2] = {{shm, xm, nx, tables, 0}, {net, xm, nx, tables, 0}};
+  msg_pricer pr[2] = {{price_jit, &pj[0]}, {price_jit, &pj[1]}};
+  bool closed;
+  if (!msgs_ring_cost(ring, par, pr, &cost, &closed) && closed)
+    cost = NAN;
+  *xflags |= pj[0].flags | pj[1].flags;
+  free(xm);
+  if (closed)
+    return cost;
+  /* one by one, as the placements and the mapping would place them; an invalid message
+   * (the interpreter says which) or more than max_messages: NaN */
+  const tlop_rt_ring *r = ring;
+  if (!(r->count >= 0 && r->count <= r->max_messages && isfinite(r->size) && r->size >= 0))
+    return NAN;
+  msg *ms = xmalloc(((size_t)r->count + 1) * sizeof *ms);
+  size_t n = 0;
+  for (double k = 0; k < r->count; k++, n++) {
+    double src = r->lo + k, dst = fmod(src + r->shift, r->modulus);
+    if (!(src >= 0 && src == floor(src) && dst >= 0 && dst == floor(dst))) {
+      free(ms);
+      return NAN;
+    }
+    double from = r->round_robin != 0 ? fmod(src, r->group) : floor(src / r->group);
+    double to = r->round_robin != 0 ? fmod(dst, r->group) : floor(dst / r->group);
+    ms[n] = (msg){src, dst, r->size, 1, to, from != to};
+  }
+  cost = tlop_rt_messages(ms, (int64_t)n, par_shm, par_net, shm, net, x, nx, tables, xflags);
+  free(ms);
   return cost;
 }
 
@@ -981,6 +1187,26 @@ static bool eval_schedule(eval_state *es, const ir_node *n, double *out) {
 
 /* ---- the evaluator ---- */
 
+/* A sum of count terms, run mult times by the sums around it (when projected), within
+ * --max-terms: counted; else the failure. */
+static bool count_terms(eval_state *es, const ir_node *n, double count, double mult) {
+  if (es->terms + count * mult > es->ctx->max_terms) {
+    char num[40], lim[40];
+    fmt_double(lim, sizeof lim, es->ctx->max_terms);
+    if (es->terms == 0 && mult == 1) {
+      fmt_double(num, sizeof num, count);
+      fail(es, n, "the sum has %s terms, more than the limit of %s (--max-terms)", num, lim);
+    } else {
+      fmt_double(num, sizeof num, es->terms + count * mult);
+      fail(es, n, "the sums of this evaluation add %s terms, more than the limit of %s "
+           "(--max-terms)", num, lim);
+    }
+    return false;
+  }
+  es->terms += count;
+  return true;
+}
+
 static bool eval_sum(eval_state *es, const ir_node *n, double *out) {
   double lo, hi;
   if (!eval(es, n->kid[0], &lo) || !eval(es, n->kid[1], &hi))
@@ -1004,20 +1230,8 @@ static bool eval_sum(eval_state *es, const ir_node *n, double *out) {
   }
   bool projected = es->proj_on && !((n->kid[0]->vars | n->kid[1]->vars) & es->proj_vars);
   double mult = projected ? es->proj_mult : 1;
-  if (es->terms + count * mult > es->ctx->max_terms) {
-    char num[40], lim[40];
-    fmt_double(lim, sizeof lim, es->ctx->max_terms);
-    if (es->terms == 0 && mult == 1) {
-      fmt_double(num, sizeof num, count);
-      fail(es, n, "the sum has %s terms, more than the limit of %s (--max-terms)", num, lim);
-    } else {
-      fmt_double(num, sizeof num, es->terms + count * mult);
-      fail(es, n, "the sums of this evaluation add %s terms, more than the limit of %s "
-           "(--max-terms)", num, lim);
-    }
+  if (!count_terms(es, n, count, mult))
     return false;
-  }
-  es->terms += count;
   ensure(es, idx->id);
   double saved = es->vals[idx->id], acc = 0;
   bool saved_on = es->proj_on;

@@ -75,6 +75,22 @@ typedef struct msg_pricer {
  * interpreter and the JIT's tlop_rt_messages compute. */
 bool msgs_cost(msg *ms, size_t n, const double par[2], const msg_pricer pr[2], double *out);
 
+/* The runtime's ring (tlop_rt.h), by its short name inside the library. */
+typedef tlop_rt_ring msg_ring;
+/* A ring stage as written: `for i = LO .. HI { send i -> (i + SHIFT) % N : SIZE; }` (or
+ * SHIFT + i) placed by sequential(GROUP) or round_robin(GROUP), SHIFT, N, SIZE and GROUP
+ * free of i and of look-ups, sums and stages (their values are the same at every i). */
+typedef struct msg_ring_form {
+  const ir_node *loop, *dst, *shift, *modulus, *size, *group;
+  bool round_robin;
+} msg_ring_form;
+bool msgs_ring_form(const ir_node *stage, msg_ring_form *form);
+/* What msgs_cost gives for the ring's messages, counted per node without placing them:
+ * *closed is false (and nothing priced) unless the ring rotates the whole ranks
+ * 0 … N − 1, a size and counts of which that counting is exact. */
+bool msgs_ring_cost(const msg_ring *r, const double par[2], const msg_pricer pr[2], double *out,
+                    bool *closed);
+
 /* ======== flows.c: Martinasso & Méhaut's flows between nodes (CATALOG.md §5.2–5.3) ======== */
 
 /* A flow: nodes, size, time alone (T(f|NC)), start; the progression fills cut and done. */

@@ -123,11 +123,13 @@ tlop_status tlop_jit_new(tlop_ctx *ctx, tlop_jit **out) {
   LLVMOrcJITDylibAddGenerator(jit->jd, gen); /* the JITDylib owns the generator now */
   /* ... and libtlop's run-time routines, which this process need not export (a static
    * libtlop, or hidden symbols): by their address. */
-  LLVMOrcCSymbolMapPair rt = {
-      LLVMOrcLLJITMangleAndIntern(jit->lljit, JIT_RT_MESSAGES),
-      {(LLVMOrcExecutorAddress)(uintptr_t)tlop_rt_messages,
-       {LLVMJITSymbolGenericFlagsExported | LLVMJITSymbolGenericFlagsCallable, 0}}};
-  LLVMOrcMaterializationUnitRef mu = LLVMOrcAbsoluteSymbols(&rt, 1);
+  LLVMJITSymbolFlags callable = {LLVMJITSymbolGenericFlagsExported | LLVMJITSymbolGenericFlagsCallable, 0};
+  LLVMOrcCSymbolMapPair rt[2] = {
+      {LLVMOrcLLJITMangleAndIntern(jit->lljit, JIT_RT_MESSAGES),
+       {(LLVMOrcExecutorAddress)(uintptr_t)tlop_rt_messages, callable}},
+      {LLVMOrcLLJITMangleAndIntern(jit->lljit, JIT_RT_MESSAGES_RING),
+       {(LLVMOrcExecutorAddress)(uintptr_t)tlop_rt_messages_ring, callable}}};
+  LLVMOrcMaterializationUnitRef mu = LLVMOrcAbsoluteSymbols(rt, 2);
   err = LLVMOrcJITDylibDefine(jit->jd, mu); /* owns mu, unless it fails */
   if (err) {
     LLVMOrcDisposeMaterializationUnit(mu);

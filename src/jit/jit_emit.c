@@ -60,9 +60,10 @@ static void header_text(strbuf *h, const jit_gen *g, tlop_model *model, const ch
                " * table's last column: %s.",
             prefix, TLOP_VERSION, file, g->pf ? tlop_platform_name(g->pf) : "none",
             g->tau_rule == TLOP_TAU_CLAMP ? "clamp" : "proportional");
-  if (g->fn_rt_messages)
-    sb_puts(h, "\n *\n * Messages stages are priced by libtlop's " JIT_RT_MESSAGES " (the interpreter's\n"
-               " * own routine): link with libtlop (-ltlop), baked tables or not.");
+  if (g->fn_rt_messages || g->fn_rt_ring)
+    sb_puts(h, "\n *\n * Messages stages are priced by libtlop's " JIT_RT_MESSAGES " or\n * "
+               JIT_RT_MESSAGES_RING " (the interpreter's own routines):\n"
+               " * link with libtlop (-ltlop), baked tables or not.");
   sb_puts(h, " */\n");
   sb_printf(h, "#ifndef %s_H\n#define %s_H\n\n", up, up);
   if (g->nslots) {

@@ -970,20 +970,28 @@ static jv emit_loop(jit_fn *f, const ir_node *n, jv lo, LLVMValueRef count, int 
   return loop_close(f, &L, body, r);
 }
 
+/* The terms of sum n: floor(hi - lo) + 1 when hi >= lo, else 0 (and 0 when the bounds are
+ * not finite, an error in *r); *r is at the bounds' level, where the builder is. */
+static LLVMValueRef sum_count(jit_fn *f, const ir_node *n, jv *lo, jv *r) {
+  LLVMBuilderRef b = f->g->b;
+  *lo = emit(f, n->kid[0]);
+  jv hi = emit(f, n->kid[1]);
+  *r = val(NULL, maxl(lo->level, hi.level));
+  absorb(f, r, *lo);
+  absorb(f, r, hi);
+  at(f, r->level);
+  LLVMValueRef bad = or_(f, nonfinite(f, lo->v), nonfinite(f, hi.v));
+  add_err(f, r, bad);
+  LLVMValueRef count = jit_call_intrinsic(f->g, "llvm.floor", LLVMBuildFSub(b, hi.v, lo->v, ""), NULL);
+  count = LLVMBuildFAdd(b, count, jit_const(f->g, 1), "");
+  count = LLVMBuildSelect(b, cmp(f, LLVMRealOGE, hi.v, lo->v), count, jit_const(f->g, 0), "");
+  return LLVMBuildSelect(b, bad, jit_const(f->g, 0), count, "");
+}
+
 static jv emit_sum(jit_fn *f, const ir_node *n) {
   LLVMBuilderRef b = f->g->b;
-  jv lo = emit(f, n->kid[0]), hi = emit(f, n->kid[1]);
-  jv r = val(NULL, maxl(lo.level, hi.level));
-  absorb(f, &r, lo);
-  absorb(f, &r, hi);
-  at(f, r.level);
-  LLVMValueRef bad = or_(f, nonfinite(f, lo.v), nonfinite(f, hi.v));
-  add_err(f, &r, bad);
-  /* count = floor(hi - lo) + 1 when hi >= lo, else 0 (and 0 when the bounds are bad). */
-  LLVMValueRef count = jit_call_intrinsic(f->g, "llvm.floor", LLVMBuildFSub(b, hi.v, lo.v, ""), NULL);
-  count = LLVMBuildFAdd(b, count, jit_const(f->g, 1), "");
-  count = LLVMBuildSelect(b, cmp(f, LLVMRealOGE, hi.v, lo.v), count, jit_const(f->g, 0), "");
-  count = LLVMBuildSelect(b, bad, jit_const(f->g, 0), count, "");
+  jv lo, r;
+  LLVMValueRef count = sum_count(f, n, &lo, &r);
   if (ir_mentions(n->kid[2], n->name))
     return emit_loop(f, n, lo, count, r.level, r);
   /* The body does not use the index: count × body, the body evaluated when count > 0;
@@ -1636,6 +1644,60 @@ static bool prices(jit_fn *f, bool by_L) {
   return f->priced[by_L];
 }
 
+/* A ring stage (eval.c's msgs_ring_form): its numbers go to libtlop's
+ * tlop_rt_messages_ring, which counts the messages per node where they rotate the ranks
+ * (a cost that does not grow with P) and places them one by one otherwise, as the
+ * interpreter does. The loop counts its terms as its placements would; the numbers of
+ * its messages are used (their errors count) only when it has some. */
+static jv emit_ring(jit_fn *f, const msg_ring_form *form, jv r, const jv par[2], bool by_L) {
+  jit_gen *g = f->g;
+  LLVMBuilderRef b = g->b;
+  jv lo, bounds;
+  LLVMValueRef count = sum_count(f, form->loop, &lo, &bounds);
+  int count_level = bounds.level;
+  absorb(f, &r, bounds);
+  jv parts[4] = {emit(f, form->shift), emit(f, form->modulus), emit(f, form->size),
+                 emit(f, form->group)};
+  int d = f->depth;
+  at(f, count_level);
+  LLVMValueRef some = cmpk(f, LLVMRealOGT, count, 0);
+  for (int k = 0; k < 4; k++) {
+    jv part = parts[k];
+    mask(f, &part, some, count_level, JIT_MAX_LOOPS + 1);
+    absorb(f, &r, part);
+  }
+  at(f, d);
+  LLVMValueRef terms1 = LLVMBuildFAdd(b, f->terms, count, "");
+  LLVMValueRef over = LLVMBuildAnd(b, some, cmpk(f, LLVMRealOGT, terms1, g->max_terms), "");
+  add_err(f, &r, over);
+  f->terms = LLVMBuildSelect(b, LLVMBuildAnd(b, some, LLVMBuildNot(b, over, ""), ""), terms1, f->terms, "");
+  LLVMValueRef ring = jit_entry_alloca(g, LLVMArrayType2(g->f64, 8), "ring");
+  const struct {
+    size_t at;
+    LLVMValueRef v;
+  } fields[8] = {{offsetof(msg_ring, lo), lo.v},
+                 {offsetof(msg_ring, count), count},
+                 {offsetof(msg_ring, shift), parts[0].v},
+                 {offsetof(msg_ring, modulus), parts[1].v},
+                 {offsetof(msg_ring, size), parts[2].v},
+                 {offsetof(msg_ring, group), parts[3].v},
+                 {offsetof(msg_ring, round_robin), jit_const(g, form->round_robin)},
+                 {offsetof(msg_ring, max_messages), jit_const(g, g->max_messages)}};
+  for (int k = 0; k < 8; k++)
+    store_field(f, ring, fields[k].at, fields[k].v);
+  LLVMValueRef xf = jit_entry_alloca(g, g->i8, "ring.xf");
+  LLVMBuildStore(b, LLVMConstInt(g->i8, 0, 0), xf);
+  LLVMTypeRef params[9] = {g->ptr, g->f64, g->f64, g->ptr, g->ptr, g->ptr, g->i64, g->ptr, g->ptr};
+  LLVMValueRef fn = extern_fn(g, &g->fn_rt_ring, JIT_RT_MESSAGES_RING, g->f64, params, 9);
+  LLVMValueRef args[9] = {ring, par[0].v, par[1].v, f->price[by_L][0], f->price[by_L][1],
+                          f->x, jit_i64(g, (long long)f->nvars), f->tables, xf};
+  r.v = LLVMBuildCall2(b, LLVMFunctionType(g->f64, params, 9, 0), fn, args, 9, "ring");
+  r.level = d;
+  add_err(f, &r, nonfinite(f, r.v));
+  add_xf(f, &r, LLVMBuildLoad2(b, g->i8, xf, ""));
+  return r;
+}
+
 /* `messages on MAPPING { sends }` (eval.c's eval_msgs): the sends fill a buffer of msg
  * records, which libtlop's tlop_rt_messages prices as the interpreter does (msgs_cost)
  * through prices(), each channel's counts scaled by the ∥ around. NaN from it is an error:
@@ -1657,6 +1719,9 @@ static jv emit_msgs(jit_fn *f, const ir_node *n) {
     par[net] = scaled(f, konst(f, 1), ch);
     absorb(f, &r, par[net]);
   }
+  msg_ring_form form;
+  if (msgs_ring_form(n, &form))
+    return emit_ring(f, &form, r, par, by_L);
   struct placing pl = {jit_entry_alloca(g, g->ptr, "msgs"), jit_entry_alloca(g, g->i64, "cap"),
                        jit_entry_alloca(g, g->i64, "used"), jit_const(g, 1), n};
   LLVMValueRef xf = jit_entry_alloca(g, g->i8, "msgs.xf");

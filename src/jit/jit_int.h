@@ -125,7 +125,8 @@ typedef struct jit_gen {
   jit_modtab **tabs;     /* each allocated once: functions keep pointers to them */
   size_t ntabs, tabs_cap;
   int nslots;
-  LLVMValueRef fn_pow, fn_log, fn_log_base, fn_realloc, fn_free, fn_rt_messages;
+  LLVMValueRef fn_pow, fn_log, fn_log_base, fn_realloc, fn_free, fn_rt_messages,
+      fn_rt_ring;
   LLVMTypeRef ty_d_d, ty_d_dd;
   char why[200];            /* why the last expression was left to the interpreter */
 } jit_gen;
@@ -133,6 +134,7 @@ typedef struct jit_gen {
 /* libtlop's routine that messages stages call (eval.c): the JIT links it by address, an
  * emitted object needs libtlop. */
 #define JIT_RT_MESSAGES "tlop_rt_messages"
+#define JIT_RT_MESSAGES_RING "tlop_rt_messages_ring"
 
 /* The run-time table slot layout: { const double *m, *v; int64_t nrows, ncols; }. */
 #define JIT_SLOT_FIELDS 4
