@@ -441,8 +441,8 @@ static void print_summary(const run *runs, size_t n) {
     snprintf(name, sizeof name, isnan(runs[k].nodes) ? "%s" : "%s, M = %.0f", runs[k].coll,
              runs[k].nodes);
     printf("  %-*s %zu candidate%s, %zu run%s over %zu value%s of P, %zu crossover%s\n",
-           isnan(runs[k].nodes) ? 12 : 20, name, runs[k].ncand, runs[k].ncand == 1 ? "" : "s", d->nranges,
-           d->nranges == 1 ? "" : "s", nP, nP == 1 ? "" : "s", crossovers,
+           isnan(runs[k].nodes) ? 12 : 20, name, runs[k].ncand, runs[k].ncand == 1 ? "" : "s",
+           d->nranges, d->nranges == 1 ? "" : "s", nP, nP == 1 ? "" : "s", crossovers,
            crossovers == 1 ? "" : "s");
   }
 }

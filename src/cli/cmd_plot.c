@@ -15,7 +15,8 @@ static const char plot_help[] =
     "Draw the cost of each ALGO against the message size m, log–log, one line each (other\n"
     "parameters: --set), or with --map the cheapest ALGO at every (m, P) of the grid (ties\n"
     "within 1% go to the ALGO named first). gnuplot draws; the extension picks SVG or "
-    "PNG.\n\n" COMMON_HELP "  -g, --grid NAME=AXIS   the m axis (and the P axis with --map; without it also\n"
+    "PNG.\n\n" COMMON_HELP
+    "  -g, --grid NAME=AXIS   the m axis (and the P axis with --map; without it also\n"
     "                         M, a line per node count)\n"
     "      --map              the best-algorithm map over (m, P)\n"
     "  -o, --output FILE      the figure, .svg or .png (required)\n" HELP_MAX_POINTS HELP_ENGINE;

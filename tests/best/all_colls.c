@@ -1,8 +1,9 @@
 /* all_colls.c — a program using every common collective, as a real application would:
  * barrier, bcast, allreduce, reduce, reduce_scatter, allgather, gather, scatter, alltoall
- * and alltoallv at several sizes, every result checked byte by byte. Without arguments it runs them all at each
- * size; with COLL:BYTES arguments it makes those calls only, in order, each after a mark
- * in the log of tests/best/ompi_shim.c when that library is preloaded (tlop_shim_mark).
+ * and alltoallv at several sizes, every result checked byte by byte. Without arguments it
+ * runs them all at each size; with COLL:BYTES arguments it makes those calls only, in
+ * order, each after a mark in the log of tests/best/ompi_shim.c when that library is
+ * preloaded (tlop_shim_mark).
  * BYTES is tlop's m: the message (bcast), the vector (allreduce, reduce: unsigned chars
  * combined by MPI_BXOR — MPI_SUM on them saturates in Open MPI 4.1.4's AVX operations,
  * a bug of its own), or each process's block (reduce_scatter: of the result, every count
@@ -103,8 +104,9 @@ int main(int argc, char **argv) {
   MPI_Init(&argc, &argv);
   MPI_Comm_rank(MPI_COMM_WORLD, &rank);
   MPI_Comm_size(MPI_COMM_WORLD, &nprocs);
-  static const char *const colls[] = {"barrier", "bcast",   "allreduce", "reduce",   "reduce_scatter",
-                                      "allgather", "gather", "scatter",   "alltoall", "alltoallv"};
+  static const char *const colls[] = {"barrier",   "bcast",  "allreduce", "reduce",
+                                      "reduce_scatter", "allgather", "gather", "scatter",
+                                      "alltoall",  "alltoallv"};
   static const long sizes[] = {1, 100, 3000, 40000, 300000};
   int calls = 0;
   if (argc == 1)
