@@ -5,6 +5,7 @@
 #include "front/front.h"
 
 #include <stddef.h>
+#include <stdlib.h>
 
 static uint32_t depth_of(const ast_expr *e) { return e ? e->depth : 0; }
 
@@ -70,6 +71,46 @@ ast_expr *ast_call(parse_state *ps, sym name, sym channel, ast_expr *args, span 
   return e;
 }
 
+/* items[0..n) added up as a balanced tree, in their order, on the + nodes of *pool. */
+static ast_expr *balanced_sum(ast_expr **items, size_t n, ast_expr ***pool) {
+  if (n == 1)
+    return items[0];
+  ast_expr *e = *(*pool)++;
+  e->u.bin.l = balanced_sum(items, n / 2, pool);
+  e->u.bin.r = balanced_sum(items + n / 2, n - n / 2, pool);
+  e->sp = (span){e->u.bin.l->sp.src, e->u.bin.l->sp.lo, e->u.bin.r->sp.hi};
+  uint32_t dl = e->u.bin.l->depth, dr = e->u.bin.r->depth;
+  e->depth = (dl > dr ? dl : dr) + 1;
+  return e;
+}
+
+/* A sum deeper than half the nesting limit, rebuilt balanced over its terms in source
+ * order, on its own + nodes, for the stages after the parser, which recurse: a generated
+ * sum of 10^5 terms stays within the limit. Parts at most `keep` deep are kept whole, as
+ * terms: the sum ends at most keep + log2(its terms) deep, and each rebuild walks the
+ * terms added since the last and the few nodes above the kept parts, without recursion. */
+static ast_expr *rebalanced(ast_expr *sum, uint32_t keep) {
+  ast_expr **terms = NULL, **adds = NULL, **todo = NULL;
+  size_t nterms = 0, terms_cap = 0, nadds = 0, adds_cap = 0, ntodo = 0, todo_cap = 0;
+  VEC_PUSH(todo, ntodo, todo_cap, sum);
+  while (ntodo) {
+    ast_expr *e = todo[--ntodo];
+    if (e->kind == E_BINARY && e->u.bin.op == OP_ADD && e->depth > keep) {
+      VEC_PUSH(adds, nadds, adds_cap, e);
+      VEC_PUSH(todo, ntodo, todo_cap, e->u.bin.r); /* the left first, in source order */
+      VEC_PUSH(todo, ntodo, todo_cap, e->u.bin.l);
+    } else {
+      VEC_PUSH(terms, nterms, terms_cap, e);
+    }
+  }
+  ast_expr **pool = adds;
+  ast_expr *r = balanced_sum(terms, nterms, &pool);
+  free(terms);
+  free(adds);
+  free(todo);
+  return r;
+}
+
 ast_expr *ast_binary(parse_state *ps, ast_op op, ast_expr *l, ast_expr *r, span sp) {
   ast_expr *e = expr_sized(ps, E_BINARY, sp, sizeof e->u.bin);
   e->u.bin.op = op;
@@ -77,6 +118,9 @@ ast_expr *ast_binary(parse_state *ps, ast_op op, ast_expr *l, ast_expr *r, span 
   e->u.bin.r = r;
   uint32_t d = depth_of(l) > depth_of(r) ? depth_of(l) : depth_of(r);
   e->depth = d + 1;
+  if (op == OP_ADD && e->depth > ps->ctx->max_depth / 2 && l->kind == E_BINARY &&
+      l->u.bin.op == OP_ADD)
+    e = rebalanced(e, (uint32_t)(ps->ctx->max_depth / 8));
   note_depth(ps, e);
   return e;
 }

@@ -817,8 +817,14 @@ static void test_nesting(void) {
   deep_expr("-", "1", "", 100000);
   deep_expr("2^", "2", "", 100000);
   deep_expr("not ", "1 < 2", "", 100000);
-  /* left-nested: the AST depth limit, told as a chain of one operator */
-  deep_expr_says("", "1", " + 1", 100000, "too long: more than 2000 operators in a row");
+  /* left-nested: the AST depth limit, told as a chain of one operator … */
+  deep_expr_says("", "1", " - 1", 100000, "too long: more than 2000 operators in a row");
+  /* … but a sum is rebuilt balanced, of any length */
+  {
+    char *s = repeat_text("", "1", " + 1", 100000);
+    CHECK(ev(s) == 100001);
+    free(s);
+  }
   deep_expr("⌈", "1", "⌉", 100000);
   deep_expr("let a = 1 in ", "a", "", 100000);
   deep_expr("sum i = 1 .. 2 : ", "i", "", 100000);

@@ -1,0 +1,1 @@
+eval flat_diff_2001.tlop x

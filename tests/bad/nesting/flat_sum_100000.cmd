@@ -1,0 +1,1 @@
+eval flat_sum_100000.tlop x
