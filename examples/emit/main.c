@@ -30,10 +30,11 @@ int main(int argc, char **argv) {
     return 1;
   }
   printf("m,P,bcast_binomial,allgather_rda\n");
+  /* the third argument is the node count M (the mapping keeps its default, sequential) */
   for (double m = 1024; m <= 4194304; m *= 4)
     for (double P = 2; P <= 64; P *= 2)
-      printf("%.17g,%.17g,%.17g,%.17g\n", m, P, bcast_binomial(m, P, tables),
-             allgather_rda(m, P, tables));
+      printf("%.17g,%.17g,%.17g,%.17g\n", m, P, bcast_binomial(m, P, 1, tables),
+             allgather_rda(m, P, 1, tables));
   tlop_platform_free(pf);
   tlop_ctx_free(ctx);
   return 0;

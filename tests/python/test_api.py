@@ -13,8 +13,8 @@ from conftest import BCAST, RDA, SHM, ROOT, run_cli
 def test_load_path_and_text():
     m = tlop.load(BCAST)
     assert "bcast_binomial" in m.algorithms and "allgather_rda" in m.algorithms
-    assert m.params("bcast_binomial") == ["m", "P"]
-    assert m.parameters["allgather_rda"] == ["m", "P"]
+    assert m.params("bcast_binomial") == ["m", "P", "M"]  # M, the nodes; map is not a number
+    assert m.parameters["allgather_rda"] == ["m", "P", "M"]
     assert m.platforms == []
     t = tlop.load("platform p { channel c { L(m, τ) = 1 us; o(m) = 0 us; } }\n"
                   "algorithm a(m: size, P: count) = P * L(m, 1);\n", name="mine.tlop")

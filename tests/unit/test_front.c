@@ -424,7 +424,7 @@ static void test_import(void) {
     const char **names = NULL;
     CHECK(tlop_model_algorithms(m, &names) == 1);
     size_t np = 0;
-    CHECK(tlop_algorithm_params(m, "bcast_binomial", &np) != NULL && np == 2);
+    CHECK(tlop_algorithm_params(m, "bcast_binomial", &np) != NULL && np == 3);
     tlop_platform_free(p);
   }
   /* an import that does not exist */

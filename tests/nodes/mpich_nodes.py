@@ -1,0 +1,419 @@
+#!/usr/bin/env python3
+"""mpich_nodes.py TLOP SOURCE_DIR PART — stdlib/mpich's collectives on 1 and 4 nodes.
+
+PART nodes: each collective of mpich/bcast.tlop and mpich/gather.tlop on one node and on
+4 nodes (sequential, round robin and an explicit nodes(…) list), against a pricing written
+here from the MPI algorithms and docs/semantics.md, not from tlop: which rank sends what to
+whom at each stage (MPICH's code: MPIR_Bcast_intra_binomial, MPIR_Scatter_intra_binomial,
+MPIR_Gather_intra_binomial, the recursive-doubling and ring allgathers), which node each rank
+is on, how many messages share a channel towards a node (their τ), each message at its
+channel's T from a table this script writes. Every sweep runs in both engines, which must
+agree to the bit. Then the τ-Lop authors' library's "minimum part" rounds (LIBTAULOP.md §4.4,
+with an exact inverse: its residue rounds, §11 #3, aside) against tlop's rule where the two
+agree, and where they do not (docs/stdlib.md, "On several nodes: tlop vs libtaulop").
+
+PART one_node: with M = 1 every algorithm gives the value of its definition before it took
+nodes (tests/nodes/mpich_unchanged.tlop keeps those), over a grid of m and P.
+"""
+import csv
+import io
+import math
+import os
+import subprocess
+import sys
+import tempfile
+
+TLOP, SRC, PART = sys.argv[1], sys.argv[2], sys.argv[3]
+failures = []
+
+
+def check(ok, what):
+    if not ok:
+        failures.append(what)
+        print("FAIL:", what)
+
+
+def close(a, b, rel=1e-9):
+    return abs(a - b) <= rel * max(abs(a), abs(b))
+
+
+def run_tlop(args):
+    return subprocess.run([TLOP] + args + ["-I", os.path.join(SRC, "stdlib")],
+                          capture_output=True, text=True)
+
+
+def sweep(model, algos, grids, sets, extra=()):
+    """Rows of `tlop sweep` (dicts of floats), the same in both engines to the bit."""
+    args = ["sweep", model] + algos + list(extra)
+    for g in grids:
+        args += ["--grid", g]
+    if sets:
+        args += ["--set", sets]
+    outs = []
+    for engine in ("interp", "jit"):
+        r = run_tlop(args + ["--engine", engine])
+        if r.returncode != 0:
+            check(False, "tlop %s: %s" % (" ".join(args), r.stderr.strip()))
+            return []
+        outs.append(r.stdout)
+    check(outs[0] == outs[1], "the JIT and the interpreter differ: tlop " + " ".join(args))
+    return [{k: float(v) for k, v in row.items()} for row in csv.DictReader(io.StringIO(outs[0]))]
+
+
+# ---- the platform: two channels from tables this script writes ----
+
+SIZES = [1, 1024, 4096, 16384, 65536, 262144, 1048576, 4194304]
+TAUS = 16
+
+
+def shm_o(m):
+    return 0.3e-6 + m / 40e9
+
+
+def shm_L(m, tau):  # four copies at once saturate the memory system
+    return 0.15e-6 + m * max(1.0, tau / 4) / (6e9 if m < 65536 else 5e9)
+
+
+def net_o(m):
+    return 1.5e-6 + m / 100e9
+
+
+def net_L(m, tau):  # one link towards a node, shared
+    return 4e-6 + m * tau / (2.5e9 if m < 65536 else 3e9)
+
+
+TABLES = {ch: [[o(m)] + [L(m, t) for t in range(1, TAUS + 1)] for m in SIZES]
+          for ch, o, L in (("shm", shm_o, shm_L), ("net", net_o, net_L))}
+
+
+def write_table(path, rows):
+    with open(path, "w") as f:
+        f.write("#m\t%d\n#tau\t%d\n#m o(m) L(m,1..%d)\n" % (len(SIZES), TAUS, TAUS))
+        for m, row in zip(SIZES, rows):
+            f.write("\t".join([str(m)] + [repr(v) for v in row]) + "\n")
+
+
+def lookup(ch, col, m):
+    """Column col (0: o, τ: L(m, τ)) of channel ch at m bytes, linear between rows."""
+    assert 1 <= m <= SIZES[-1] and 0 <= col <= TAUS, (m, col)
+    rows = TABLES[ch]
+    for i in range(1, len(SIZES)):
+        if m <= SIZES[i]:
+            a, b = rows[i - 1][col], rows[i][col]
+            return a + (m - SIZES[i - 1]) * (b - a) / (SIZES[i] - SIZES[i - 1])
+    raise AssertionError(m)
+
+
+def T(ch, m, tau):
+    """One message: libtaulop's SHM rule o + 2L within a node, IB's o + L across."""
+    return lookup(ch, 0, m) + (2 if ch == "shm" else 1) * lookup(ch, tau, m)
+
+
+def T_inverse(ch, tau, t):
+    """The bytes m with T(ch, m, tau) = t (T is linear between rows and increasing)."""
+    lo = T(ch, SIZES[0], tau)
+    for i in range(1, len(SIZES)):
+        hi = T(ch, SIZES[i], tau)
+        if t <= hi:
+            return SIZES[i - 1] + (t - lo) * (SIZES[i] - SIZES[i - 1]) / (hi - lo)
+        lo = hi
+    raise AssertionError(t)
+
+
+# ---- the mappings ----
+
+NODES = [0, 1, 1, 2, 3, 0, 2, 3, 1, 0, 3, 2, 2, 1, 0, 3]  # an explicit one, for P ≤ 16
+LISTED = "nodes(%s)" % ",".join(map(str, NODES))
+ONE_NODE_LISTED = "nodes(%s)" % ",".join("0" * 16)  # messages, every rank on node 0
+MAPPINGS = [(1, "sequential"), (4, "sequential"), (4, "round_robin"), (4, LISTED),
+            (4, ONE_NODE_LISTED)]
+
+
+def node_of(M, mapping, P):
+    if mapping == "sequential":
+        q = -(-P // M)
+        return lambda p: p // q
+    if mapping == "round_robin":
+        return lambda p: p % M
+    if mapping == ONE_NODE_LISTED:
+        return lambda p: 0
+    return lambda p: NODES[p]
+
+
+# ---- what the algorithms send: stages of (source, destination, bytes) ----
+
+def lowbit(r):
+    return r & -r
+
+
+def tree_children(P):
+    """MPICH's binomial tree rooted at 0: rank r receives from r − lowbit(r) and sends to
+    r + d for every power of two d below lowbit(r) (below 2^h at the root), r + d < P."""
+    h = math.ceil(math.log2(P)) if P > 1 else 0
+    for r in range(P):
+        top = lowbit(r) if r else 1 << h
+        d = top >> 1
+        while d >= 1:
+            if r + d < P:
+                yield r, r + d, d
+            d >>= 1
+
+
+def by_distance(P, make, descending):
+    edges = list(tree_children(P))
+    ds = sorted({d for _, _, d in edges}, reverse=descending)
+    return [[make(r, c, d) for r, c, dd in edges if dd == d] for d in ds]
+
+
+def subtree_blocks(P, c, d):  # ranks c … c + d − 1 that exist
+    return min(c + d, P) - c
+
+
+def bcast_binomial_mpich(m, P):  # far half first, stages in lock step by distance
+    return by_distance(P, lambda r, c, d: (r, c, m), True)
+
+
+def scatter_binomial(m, P):
+    return by_distance(P, lambda r, c, d: (r, c, subtree_blocks(P, c, d) * m / P), True)
+
+
+def gather_binomial(m, P):
+    return by_distance(P, lambda r, c, d: (c, r, subtree_blocks(P, c, d) * m), False)
+
+
+def bcast_binomial(m, P):  # eq. 13's tree: the holders 0 … 2^i − 1 send 2^i further on
+    stages, i = [], 0
+    while (1 << i) < P:
+        stages.append([(t, t + (1 << i), m) for t in range(1 << i) if t + (1 << i) < P])
+        i += 1
+    return stages
+
+
+def allgather_rda(m, P):
+    return [[(p, p ^ (1 << i), (1 << i) * m) for p in range(P)] for i in range(P.bit_length() - 1)]
+
+
+def allgather_ring(m, P):
+    return [[(p, (p + 1) % P, m) for p in range(P)] for _ in range(P - 1)]
+
+
+def bcast_scatter_rda(m, P):
+    return scatter_binomial(m, P) + allgather_rda(m / P, P)
+
+
+def bcast_scatter_ring(m, P):
+    return scatter_binomial(m, P) + allgather_ring(m / P, P)
+
+
+def bcast(m, P):  # MPIR_Bcast_intra_auto's thresholds
+    if m < 12288 or P < 8:
+        return bcast_binomial(m, P)
+    if m < 524288 and P & (P - 1) == 0:
+        return bcast_scatter_rda(m, P)
+    return bcast_scatter_ring(m, P)
+
+
+# ---- pricing: docs/semantics.md's messages rules ----
+
+def resources(stage, node):
+    """The messages on one channel towards one node share it: their sizes, by resource."""
+    groups = {}
+    for s, d, size in stage:
+        ch = "shm" if node(s) == node(d) else "net"
+        groups.setdefault((ch, node(d)), []).append(size)
+    return groups
+
+
+def rounds(price, sizes):
+    """Sizes on one resource progress together: the smallest left ends a round at the
+    round's τ, the others move as many bytes (same channel, same τ), and the τ drops by
+    those that ended."""
+    cost, done, tau = 0.0, 0.0, len(sizes)
+    for size in sorted(set(sizes)):
+        cost += price(size - done, tau)
+        tau -= sizes.count(size)
+        done = size
+    return cost
+
+
+def tlop_rule(stage, node):
+    """Resources do not contend: the slowest; each message at its channel's T."""
+    return max(rounds(lambda m, tau: T(ch, m, tau), sizes)
+               for (ch, _), sizes in resources(stage, node).items())
+
+
+def one_node_rule(stage, _node):
+    """M = 1, the papers' closed forms: every sender's overhead at once (the largest
+    message's), then the copies into and out of the shared buffer progressing together."""
+    sizes = [size for _, _, size in stage]
+    return lookup("shm", 0, max(sizes)) + 2 * rounds(lambda m, tau: lookup("shm", tau, m), sizes)
+
+
+def libtaulop_rule(stage, node):
+    """LIBTAULOP.md §4.4: the groups (channel, destination node) all advance through the
+    same rounds; a round is the cheapest group's T at its summed τ and smallest m (ties:
+    the later group); its members move that m, the others the bytes that time buys at
+    their own group's τ."""
+    heads = [["shm" if node(s) == node(d) else "net", node(d), size] for s, d, size in stage]
+    total = 0.0
+    while heads:
+        groups = {}
+        for ch, dst, size in heads:
+            g = groups.setdefault((ch, dst), [size, 0])
+            g[0], g[1] = min(g[0], size), g[1] + 1
+        best = None
+        for key, (size, tau) in groups.items():
+            if best is None or not T(key[0], size, tau) > best[1]:
+                best = (key, T(key[0], size, tau), size)
+        total += best[1]
+        left = []
+        for ch, dst, size in heads:
+            moved = best[2] if (ch, dst) == best[0] else T_inverse(ch, groups[(ch, dst)][1], best[1])
+            if size - moved > 1e-6 * size:
+                left.append([ch, dst, size - moved])
+        heads = left
+    return total
+
+
+def cost(stages, node, rule=tlop_rule):
+    return sum(rule(stage, node) for stage in stages)
+
+
+def fan_in(m, P):  # gatherv_linear: P − 1 copies in at once, the root's copies out in turn
+    return lookup("shm", 0, m) + lookup("shm", P - 1, m) + (P - 1) * lookup("shm", 1, m) if P > 1 else 0.0
+
+
+# ---- the parts ----
+
+ANY_P = [1, 2, 3, 5, 8, 12, 16]
+POWERS = [2, 4, 8, 16]
+SIZES_TESTED = [1000, 65536, 300000]
+ALGORITHMS = [  # (name, its messages, P, m)
+    ("bcast_binomial", bcast_binomial, ANY_P, SIZES_TESTED),
+    ("bcast_binomial_mpich", bcast_binomial_mpich, ANY_P, SIZES_TESTED),
+    ("scatter_binomial", scatter_binomial, ANY_P, SIZES_TESTED),
+    ("scatter_binomial_exact", scatter_binomial, ANY_P, SIZES_TESTED),
+    ("gather_binomial", gather_binomial, ANY_P, SIZES_TESTED),
+    ("allgather_rda", allgather_rda, POWERS, SIZES_TESTED),
+    ("allgather_ring", allgather_ring, ANY_P, SIZES_TESTED),
+    ("bcast_scatter_rda", bcast_scatter_rda, POWERS, SIZES_TESTED),
+    ("bcast_scatter_ring", bcast_scatter_ring, ANY_P, SIZES_TESTED),
+    ("bcast", bcast, ANY_P, [1000, 65536, 300000, 600000]),
+]
+ONE_NODE_ONLY = ["bcast_binomial_full", "bcast_binomial_seg", "bcast_binomial_iter",
+                 "scatter_binomial_seg", "scatter_binomial_iter", "allgather_rda_seg",
+                 "allgather_rda_iter", "allgather_ring_seg", "allgather_ring_iter",
+                 "bcast_scatter_rda_seg", "bcast_scatter_ring_iter", "gatherv_linear"]
+
+
+def axis(values):
+    return ",".join(str(v) for v in values)
+
+
+def part_nodes(tmp):
+    write_table(os.path.join(tmp, "shm.txt"), TABLES["shm"])
+    write_table(os.path.join(tmp, "net.txt"), TABLES["net"])
+    model = os.path.join(tmp, "model.tlop")
+    with open(model, "w") as f:
+        f.write('import "mpich/bcast";\n'
+                "platform nodes_test {\n"
+                '  channel shm = table "shm.txt" { T(m, τ) = o(m) + 2 * L(m, τ); }\n'
+                '  channel net = table "net.txt" { T(m, τ) = o(m) + L(m, τ); }\n'
+                "}\n")
+    points = 0
+    for name, messages, Ps, ms in ALGORITHMS:
+        for M, mapping in MAPPINGS:
+            rows = sweep(model, [name], ["m=" + axis(ms), "P=" + axis(Ps)],
+                         "M=%d,map=%s" % (M, mapping))
+            for row in rows:
+                m, P = row["m"], int(row["P"])
+                rule = one_node_rule if M == 1 else tlop_rule
+                want = cost(messages(m, P), node_of(M, mapping, P), rule)
+                check(close(row[name], want), "%s(m=%g, P=%d) on %d nodes, %s: tlop %.17g, "
+                      "expected %.17g" % (name, m, P, M, mapping, row[name], want))
+                points += 1
+    # one node: gatherv_linear's fan-in
+    for row in sweep(model, ["gatherv_linear"], ["m=" + axis(SIZES_TESTED), "P=" + axis(ANY_P)], ""):
+        want = fan_in(row["m"], int(row["P"]))
+        check(close(row["gatherv_linear"], want), "gatherv_linear(m=%g, P=%d): tlop %.17g, "
+              "expected %.17g" % (row["m"], row["P"], row["gatherv_linear"], want))
+        points += 1
+    # what is not modelled is an error naming why, never a price
+    for name in ONE_NODE_ONLY:
+        r = run_tlop(["eval", model, "%s(64 KiB, 8, 4, round_robin)" % name])
+        check(r.returncode != 0 and "one node only" in r.stderr,
+              "%s on 4 nodes: exit %d, %s" % (name, r.returncode, r.stderr.strip()))
+    for name in ("allgather_rda", "bcast_scatter_rda"):
+        r = run_tlop(["eval", model, "%s(64 KiB, 12, 4, round_robin)" % name])
+        check(r.returncode != 0 and "P is not a power of two" in r.stderr,
+              "%s at P = 12: exit %d, %s" % (name, r.returncode, r.stderr.strip()))
+    # libtaulop's rounds: equal to tlop's rule where every stage's resources cost the
+    # same (one node; the recursive doubling under round robin, 4 equal messages towards
+    # every node), higher where a round ends before a slower resource (the overhead and
+    # latency of what is left are paid again)
+    agree = [("bcast_binomial_mpich", bcast_binomial_mpich, 16, 4, ONE_NODE_LISTED),
+             ("gather_binomial", gather_binomial, 12, 4, ONE_NODE_LISTED),
+             ("allgather_rda", allgather_rda, 16, 4, "round_robin")]
+    for name, messages, P, M, mapping in agree:
+        r = run_tlop(["eval", model, "%s(65536, %d, %d, %s)" % (name, P, M, mapping), "--format", "plain"])
+        node = node_of(M, mapping, P)
+        lib = cost(messages(65536, P), node, libtaulop_rule)
+        check(r.returncode == 0 and close(float(r.stdout), lib),
+              "%s P=%d M=%d %s: tlop %s, libtaulop's rounds %.17g" % (name, P, M, mapping, r.stdout.strip(), lib))
+    node = node_of(4, "sequential", 12)
+    ours, lib = cost(gather_binomial(65536, 12), node), cost(gather_binomial(65536, 12), node, libtaulop_rule)
+    check(lib > ours * (1 + 1e-6), "gather_binomial P=12 on 4 sequential nodes: libtaulop's rounds "
+          "%.17g should exceed the slowest resource's %.17g" % (lib, ours))
+    print("nodes: %d points of %d collectives on 1 and 4 nodes, both engines; %d refusals; "
+          "libtaulop's rounds in %d cases" % (points, len(ALGORITHMS) + 1, len(ONE_NODE_ONLY) + 2, len(agree) + 1))
+
+
+# With M = 1 the value before, for each algorithm, was_NAME, to the bit; and their messages
+# with every rank on one node, the same but where mpich/gather's header says (a tree stage
+# with a smaller last sender, P not a power of two): expected_NAME, within rounding.
+UNCHANGED = ["bcast_binomial", "bcast_binomial_mpich", "bcast_binomial_full", "bcast_binomial_seg",
+             "bcast_binomial_iter", "allgather_ring", "allgather_ring_seg", "allgather_ring_iter",
+             "gatherv_linear"]
+POWERS_ONLY = ["scatter_binomial_seg", "scatter_binomial_iter", "allgather_rda", "allgather_rda_seg",
+               "allgather_rda_iter", "bcast_scatter_rda", "bcast_scatter_rda_seg",
+               "bcast_scatter_rda_iter", "bcast_scatter_ring_seg", "bcast_scatter_ring_iter"]
+MESSAGES = ["bcast_binomial", "bcast_binomial_mpich", "allgather_ring", "gather_binomial",
+            "scatter_binomial", "scatter_binomial_exact", "bcast_scatter_ring", "bcast"]
+TREES = ["gather_binomial", "scatter_binomial", "scatter_binomial_exact", "bcast_scatter_ring", "bcast"]
+
+
+def part_one_node(tmp):
+    model = os.path.join(SRC, "tests", "nodes", "mpich_unchanged.tlop")
+    table = os.path.join(tmp, "shm.txt")
+    write_table(table, TABLES["shm"])
+    # Sizes below a table's first row and beyond its last, where (T flat there, or jumping
+    # by a row) the progression's two rounds do not split at the smaller size, are left out
+    # of the departing ones' points on the table: their pieces stay within its rows.
+    every_m, within_rows = "m=1,1000,3000,65536,100000,1MiB,4MiB", "m=1000,3000,65536,100000"
+    one_node, listed = "M=1,map=sequential", "M=4,map=nodes(%s)" % ",".join("0" * 64)
+    cases = [(UNCHANGED + TREES, "P=1..40:+1", "was_", 0.0, every_m, one_node),
+             (POWERS_ONLY, "P=1..64:*2", "was_", 0.0, every_m, one_node),
+             ([n for n in MESSAGES if n not in TREES] + ["allgather_rda", "bcast_scatter_rda"],
+              "P=1..64:*2", "was_", 1e-15, every_m, listed),
+             (TREES, "P=1..40:+1", "expected_", 1e-12, within_rows, listed)]
+    points = 0
+    for names, Ps, before, rel, ms, sets in cases:
+        for platform in ([], ["--params", table]):  # generic: analytic, and with a table
+            algos = [a for n in names for a in (n, before + n)]
+            grid_m = every_m if not platform else ms
+            for row in sweep(model, algos, [grid_m, Ps], sets, platform):
+                for n in names:
+                    same = row[n] == row[before + n] if rel == 0 else close(row[n], row[before + n], rel)
+                    check(same, "%s(m=%g, P=%g), M = 1: %.17g, before %.17g" %
+                          (n, row["m"], row["P"], row[n], row[before + n]))
+                    points += 1
+    print("one node: %d points equal to the definitions before (tests/nodes/mpich_unchanged.tlop), "
+          "both engines" % points)
+
+
+if __name__ == "__main__":
+    with tempfile.TemporaryDirectory() as tmp:
+        {"nodes": part_nodes, "one_node": part_one_node}[PART](tmp)
+    if failures:
+        print("%d failures" % len(failures))
+        sys.exit(1)
