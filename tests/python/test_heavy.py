@@ -148,4 +148,4 @@ def test_deep_expression_in_a_thread(tmp_path):
             "print(out[0], m.eval('f9(1)'))\n")
     r = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, timeout=120)
     assert r.returncode == 0, r.stderr
-    assert r.stdout.split() == ["19901.0", "19901.0"]
+    assert r.stdout.split() == ["-19899.0", "-19899.0"]  # 1 − 10·1990: subtractions
