@@ -914,6 +914,32 @@ poly *poly_unpow2(simp *s, const poly *p, sym expo, ir_node *base) {
   return collect(s, ms, p->n);
 }
 
+/* log_base(p) of a one-monomial p = c·base^E·rest (c > 0, rest its other factors), an
+ * identity wherever p > 0: log_base(c) + E, returned, and *rest with coefficient 1; NULL
+ * when p is no such monomial, has no other factor (poly_log's case) or nothing splits off. */
+poly *poly_log_parts(simp *s, const poly *p, double base, poly **rest) {
+  if (p->n != 1 || p->m[0].c <= 0 || p->m[0].nf == 0)
+    return NULL;
+  const mono *m = &p->m[0];
+  mono r = mono_copy(s, m, 0, 0);
+  r.c = 1;
+  r.nx = 0;
+  poly *part = poly_num(s, base == 2 ? log2(m->c) : log(m->c) / log(base));
+  for (int i = 0; i < m->nx; i++) {
+    if (m->x[i].b == base)
+      part = poly_add(s, part, m->x[i].E);
+    else
+      r.x[r.nx++] = m->x[i];
+  }
+  if (m->c == 1 && r.nx == m->nx)
+    return NULL;
+  *rest = single(s, r);
+  return part;
+}
+
+/* The constant term of p (0 when it has none). */
+double poly_constant(const poly *p) { return constant_of(p); }
+
 bool poly_log(simp *s, const poly *p, double base, poly **out) {
   if (p->n != 1 || p->m[0].nf != 0 || p->m[0].c <= 0)
     return false;

@@ -652,8 +652,14 @@ static poly *scalar_op(simp *s, const ir_node *n, poly *a, poly *b) {
   case IR_DIV: return divide(s, a, n->kid[1]);
   case IR_NEG: return poly_sub(s, poly_num(s, 0), a);
   case IR_POW: return poly_pow(s, a, b);
-  case IR_LOG2:
-    return poly_log(s, a, 2, &r) ? r : opaque(s, IR_LOG2, n, a, NULL);
+  case IR_LOG2: {
+    poly *rest;
+    if (poly_log(s, a, 2, &r))
+      return r;
+    /* log₂(2P) = 1 + log₂P, so that ⌈log₂(2P)⌉ = 1 + ⌈log₂P⌉ below */
+    r = poly_log_parts(s, a, 2, &rest);
+    return r ? poly_add(s, r, opaque(s, IR_LOG2, n, rest, NULL)) : opaque(s, IR_LOG2, n, a, NULL);
+  }
   case IR_LOG: {
     double base;
     return poly_is_num(a, &base) && base > 0 && base != 1 && poly_log(s, b, base, &r)
@@ -661,8 +667,14 @@ static poly *scalar_op(simp *s, const ir_node *n, poly *a, poly *b) {
                : opaque(s, IR_LOG, n, a, b);
   }
   case IR_CEIL:
-  case IR_FLOOR:
-    return simp_is_integer(s, a) ? a : opaque(s, (ir_op)n->op, n, a, NULL);
+  case IR_FLOOR: {
+    if (simp_is_integer(s, a))
+      return a;
+    /* ⌈k + x⌉ = k + ⌈x⌉ for a whole k (the same for ⌊⌋) */
+    double k = poly_constant(a);
+    poly *whole = poly_num(s, k == floor(k) ? k : 0);
+    return poly_add(s, whole, opaque(s, (ir_op)n->op, n, poly_sub(s, a, whole), NULL));
+  }
   case IR_ABS:
     if (simp_nonneg(s, a))
       return a;

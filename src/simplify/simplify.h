@@ -58,6 +58,11 @@ int poly_vars(const poly *p, sym *out, int max);
 poly *poly_round_lower(simp *s, const poly *p, poly *(*of)(simp *s, const ir_node *n));
 /* log_base(p) when p = c·base^E (c > 0, nothing else): log_base(c) + E. */
 bool poly_log(simp *s, const poly *p, double base, poly **out);
+/* log_base(c·base^E·rest) = log_base(c) + E + log_base(rest): the number part, and *rest;
+ * NULL when p is not one monomial c > 0 with other factors, or nothing splits off. */
+poly *poly_log_parts(simp *s, const poly *p, double base, poly **rest);
+/* The constant term of p (0 when it has none). */
+double poly_constant(const poly *p);
 /* For a one-monomial p: p = indep · dep, dep holding what uses var. */
 bool poly_split(simp *s, const poly *p, sym var, poly **indep, poly **dep);
 /* The common shift c of the exponents a·var + a·c in p (see poly.c). */
