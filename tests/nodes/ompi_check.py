@@ -306,15 +306,21 @@ def main():
         cases += [(8, 4, ("nodes", [0, 1, 1, 2, 3, 3, 0, 2])), (6, 4, ("nodes", [3, 0, 0, 1, 2, 1]))]
         cases += [(2, 2, ("sequential",)), (2, 1, ("round_robin",))]
         sizes = (64 * KIB, 3 * 1024 * KIB // 4)
+        # one sweep per algorithm, node count and mapping (over m and the cases' P)
+        groups = {}
+        for P, M, mapping in cases:
+            groups.setdefault((M, mapping_text(mapping)), (M, mapping, []))[2].append(P)
         for name in ALGORITHMS:
-            for P, M, mapping in cases:
-                if not DOMAIN.get(name, lambda P: True)(P):
+            for M, mapping, Ps in groups.values():
+                Ps = [P for P in Ps if DOMAIN.get(name, lambda P: True)(P)]
+                if not Ps:
                     continue
-                for m in sizes:
-                    op = "sum, " if name.startswith(("reduce", "allreduce")) else ""  # reduce_scatter too
-                    text = "%s(m, P, %sM, %s)" % (name, op, mapping_text(mapping))
-                    got = float(run(["eval", "testbed.tlop", text, "--set", "m=%r,P=%d,M=%d" % (m, P, M),
-                                     "--format", "plain"], work))
+                out = run(["sweep", "testbed.tlop", name, "--grid", "m=" + ",".join(map(str, sizes)),
+                           "--grid", "P=" + ",".join(map(str, Ps)), "--set", "M=%d,map=%s" % (M, mapping_text(mapping))],
+                          work)
+                for row in out.splitlines()[1:]:
+                    m, P, got = row.split(",")
+                    m, P, got = int(m), int(P), float(got)
                     want = expected(name, m, P, M, mapping)
                     checked += 1
                     if abs(got - want) > 1e-9 * abs(want):
