@@ -14,6 +14,7 @@
 #include "api/api.h"
 #include "unit.h"
 
+#include <dirent.h>
 #include <stdlib.h>
 #include <unistd.h>
 
@@ -307,6 +308,37 @@ static int test_real_table(const char *root) {
   return 1;
 }
 
+/* Every stdlib file imported into one model: the names of a file's internals (`_…`) share
+ * one namespace with every other file's, so two files that define the same helper cannot
+ * be imported together (a barrier and a gather file once could not). */
+static void test_whole_stdlib_imports(const char *root) {
+  static const char *folders[] = {"models", "mpich", "openmpi", "platforms", "taulop"};
+  char src[16384] = "", path[4096];
+  size_t files = 0;
+  for (size_t f = 0; f < sizeof folders / sizeof *folders; f++) {
+    snprintf(path, sizeof path, "%s/stdlib/%s", root, folders[f]);
+    DIR *d = opendir(path);
+    CHECK(d != NULL);
+    if (!d)
+      continue;
+    for (struct dirent *e; (e = readdir(d));) {
+      size_t n = strlen(e->d_name);
+      if (n > 5 && strcmp(e->d_name + n - 5, ".tlop") == 0) {
+        size_t used = strlen(src);
+        snprintf(src + used, sizeof src - used, "import \"%s/%.*s\";\n", folders[f],
+                 (int)(n - 5), e->d_name);
+        files++;
+      }
+    }
+    closedir(d);
+  }
+  CHECK(files > 20);
+  tlop_model *all = NULL;
+  int errors = D.errors;
+  CHECK(tlop_load_source(ctx, "whole_stdlib.tlop", src, strlen(src), &all) == TLOP_OK);
+  CHECK(D.errors == errors);
+}
+
 int main(int argc, char **argv) {
   const char *root = argc > 1 ? argv[1] : ".";
   ctx = tlop_ctx_new();
@@ -336,6 +368,7 @@ int main(int argc, char **argv) {
     return ran ? unit_report("stdlib (real tables)") : UNIT_SKIPPED;
   }
   test_small_table();
+  test_whole_stdlib_imports(root);
   tlop_ctx_free(ctx);
   CHECK(D.errors == 0);
   return unit_report("stdlib");

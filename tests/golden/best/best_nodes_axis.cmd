@@ -1,1 +1,1 @@
-best ../../../stdlib/mpich/bcast.tlop allgather_ring allgather_rda --collective allgather --grid m=1KiB..256KiB:*16 --grid P=4,8 --grid M=1,2 --set map=round_robin
+best ../../../stdlib/openmpi/allgather.tlop allgather_ring_ompi allgather_linear --collective allgather --grid m=1KiB..256KiB:*16 --grid P=4,8 --grid M=1,2 --set map=round_robin
