@@ -3,7 +3,9 @@
 # Every algorithm of stdlib/ and examples/ pasted back as `tlop simplify --format tlop`
 # prints it: the form checks as an algorithm's body, and `tlop eval` of it as a
 # command-line expression (its free names m, P, … given by --set) equals `tlop eval` of
-# the algorithm at random points of its parameters (relative difference ≤ 1e-9). A point
+# the algorithm at random points of its parameters (relative difference ≤ 1e-9, or within
+# 1e-15 s where the value is 0: a form expanded to a·P − a leaves its rounding, 1e-20 s,
+# where the algorithm's (P − 1)·a gives 0 at P = 1). A point
 # the algorithm itself refuses (P not a power of two, …), or where the file's assumptions
 # do not hold (the form is simplified under them: P = 2^p, p >= 1), is skipped; an
 # algorithm whose every point is skipped fails, and so does one whose form does not
@@ -140,7 +142,7 @@ check_algorithm() {
     fi
     if ! awk -v a="$want" -v b="$got" 'BEGIN { d = a - b; if (d < 0) d = -d
            s = (a < 0 ? -a : a) > (b < 0 ? -b : b) ? (a < 0 ? -a : a) : (b < 0 ? -b : b)
-           exit !(d <= 1e-9 * s) }'; then
+           exit !(d <= 1e-9 * s + 1e-15) }'; then
       fail "$file $call at $sets" "$want, but its form gives $got"
       return
     fi
