@@ -118,7 +118,8 @@ static void messages_text(explainer *x, const ir_node *n, double par, strbuf *b)
     count[ms[i].net] += ms[i].count * par;
   /* by channel, then node: each resource a run, as msgs_cost prices them */
   msg *sorted = xmalloc((nm ? nm : 1) * sizeof *sorted);
-  memcpy(sorted, ms, nm * sizeof *sorted);
+  if (nm) /* a stage with no message has no array (NULL) to copy */
+    memcpy(sorted, ms, nm * sizeof *sorted);
   qsort(sorted, nm, sizeof *sorted, msg_resource_order);
   for (int net = 0; net < 2; net++) {
     char c[40];
