@@ -21,17 +21,19 @@ cd "$src" || exit 1
 failed=0 passed=0 compared=0
 fail() { echo "FAIL $1: $2"; failed=$((failed + 1)); }
 
-# A value in the domain of a parameter of kind $1 named $2 at the point $3: P is 2 at the
-# first point, a power of two at the second (models that take no other P), any after; the
-# other counts powers of two at those (Q dividing P), any after.
+# A value in the domain of a parameter of kind $1 named $2 at the point $3, in $value: P is
+# 2 at the first point, a power of two at the second (models that take no other P), any
+# after; the other counts powers of two at those (Q dividing P), any after. (Set, not
+# echoed: a $(…) subshell draws from a reseeded RANDOM, and the points would not be the
+# seed's.)
 random_value() {
   case $1:$2:$3 in
-    size:*) echo $(((1 + RANDOM % 1000) << (RANDOM % 12))) ;;
-    count:P:0) echo 2 ;;
-    count:P:1) echo $((4 << (RANDOM % 5))) ;;
-    count:P:*) echo $((1 + RANDOM % 64)) ;;
-    *:[01]) echo $((1 << (RANDOM % 2))) ;;
-    *) echo $((1 + RANDOM % 8)) ;;
+    size:*) value=$(((1 + RANDOM % 1000) << (RANDOM % 12))) ;;
+    count:P:0) value=2 ;;
+    count:P:1) value=$((4 << (RANDOM % 5))) ;;
+    count:P:*) value=$((1 + RANDOM % 64)) ;;
+    *:[01]) value=$((1 << (RANDOM % 2))) ;;
+    *) value=$((1 + RANDOM % 8)) ;;
   esac
 }
 
@@ -106,7 +108,7 @@ check_algorithm() {
   for p in "$@"; do
     pname=${p%%:*} pkind=${p#*:}
     if [ "$pkind" = bool ]; then
-      args+=("$( ((RANDOM % 2)) && echo '0 < 1' || echo '1 < 0')")
+      if ((RANDOM % 2)); then args+=(true); else args+=(false); fi
     else
       args+=("$pname") sig+=("$pname${pkind:+: $pkind}") binds+=("$pname:$pkind")
     fi
@@ -128,11 +130,12 @@ check_algorithm() {
     fail "$file $call" "its form does not check: $(head -4 "$work/err" | tr '\n' ' ')"
     return
   fi
-  local i b sets want got evaluated=0
+  local i b sets want got value evaluated=0
   for ((i = 0; i < points; i++)); do
     sets=""
     for b in "${binds[@]}"; do
-      sets+="${sets:+,}${b%%:*}=$(random_value "${b#*:}" "${b%%:*}" $i)"
+      random_value "${b#*:}" "${b%%:*}" $i
+      sets+="${sets:+,}${b%%:*}=$value"
     done
     satisfy_facts || continue
     want=$(value_of "$file" "$call" "$sets") || continue
