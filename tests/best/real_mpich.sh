@@ -14,7 +14,7 @@ for P in 2 3 4; do
   for mode in shm nolocal; do
     env=(MPIR_CVAR_COLL_SELECTION_TUNING_JSON_FILE="$work/tree.json")
     [ $mode = nolocal ] && env+=(MPIR_CVAR_NOLOCAL=1)
-    env "${env[@]}" timeout 60 mpirun.mpich -n $P "$work/all_colls" > "$work/out" 2>&1 ||
+    env "${env[@]}" timeout 60 mpirun.mpich -n $P "$work/all_colls" < /dev/null > "$work/out" 2>&1 ||
       { cat "$work/out"; fail "all_colls at P = $P ($mode) under the file"; }
     grep -q "^all_colls: $P processes, 50 calls, 0 wrong bytes" "$work/out" ||
       { cat "$work/out"; fail "all_colls at P = $P ($mode): wrong results"; }
@@ -29,7 +29,7 @@ awk '/"collective=bcast"/ { keep = 1 } keep { print } keep && /^  }/ { exit }' "
 lint=$("$tlop" lint --format mpich-json "$work/bcast_only.json" 2>&1) && fail "tlop lint passed the bcast-only file"
 grep -q "no allreduce, allgather" <<< "$lint" || fail "tlop lint's message: $lint"
 MPIR_CVAR_COLL_SELECTION_TUNING_JSON_FILE="$work/bcast_only.json" timeout 60 \
-  mpirun.mpich -n 2 "$work/all_colls" > "$work/out" 2>&1 && fail "MPICH ran the program under a bcast-only tree"
+  mpirun.mpich -n 2 "$work/all_colls" < /dev/null > "$work/out" 2>&1 && fail "MPICH ran the program under a bcast-only tree"
 echo "ok: under a bcast-only tree MPICH aborts ($(grep -m1 -o "Assertion failed.*" "$work/out")), and tlop lint says so"
 
 # MPICH 4.0.2's recursive-doubling allgather asserts a power-of-two communicator size (the
@@ -42,6 +42,6 @@ awk '/^  "collective=allgather"/ { skip = 1
 lint=$("$tlop" lint --format mpich-json "$work/rd_any.json" 2>&1) && fail "tlop lint passed a tree naming recursive doubling at any P"
 grep -q "not a power of two" <<< "$lint" || fail "tlop lint's message: $lint"
 MPIR_CVAR_COLL_SELECTION_TUNING_JSON_FILE="$work/rd_any.json" timeout 60 \
-  mpirun.mpich -n 3 "$work/all_colls" > "$work/out" 2>&1 && fail "MPICH ran recursive doubling's allgather at P = 3"
+  mpirun.mpich -n 3 "$work/all_colls" < /dev/null > "$work/out" 2>&1 && fail "MPICH ran recursive doubling's allgather at P = 3"
 grep -q "comm_size & (comm_size - 1)" "$work/out" || { cat "$work/out"; fail "MPICH failed otherwise than by its power-of-two assertion"; }
 echo "ok: under a tree naming recursive doubling's allgather at P = 3 MPICH aborts ($(grep -m1 -o "Assertion failed.*" "$work/out")), and tlop lint says so"
