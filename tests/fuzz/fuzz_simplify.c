@@ -19,10 +19,11 @@
  *                           (size_rounded), a difference within the two forms' own
  *                           rounding errors, estimated with directed rounding, or
  *                           where the original so rounded overflows (within_rounding),
- *                           a division by 0 where the original divides by a rounding
- *                           residue (rounding_quotient; agrees_nearby where a factor 0
- *                           hides it), an
- *                           overflow where the original is within 1e18 of it (near_top),
+ *                           a division by 0 or a log of 0 where the original divides
+ *                           by, or takes the log of, a rounding residue
+ *                           (rounding_quotient; agrees_nearby where a factor 0 or a
+ *                           max hides it), an overflow where the original is within
+ *                           1e18 of it (near_top),
  *                           and an overflow of the input's own in a loop the original
  *                           runs no times (overflow_not_run);
  *   print round trip        the simplified form printed as .tlop source parses back and
@@ -643,7 +644,9 @@ static tlop_env *values_env(tlop_ctx *ctx, const values *val, double scale, int 
 
 /* A division by 0 at an isolated point, where the original divides by a rounding residue
  * that a factor 0 hides from directed rounding: ⌈m/S − m/S⌉·⌈log₂P⌉/(2^0.5·2^0.5 − P) is
- * 0 at P = 2, where the simplified form divides by P − 2 (fails-rounding-2). Rounding, not
+ * 0 at P = 2, where the simplified form divides by P − 2 (fails-rounding-2). So is a log
+ * of 0: max(1, ⌈log₂|2^0.5·2^0.5 − P|⌉) is 1 at P = 2, as the residue's log is −51, where
+ * the simplified form takes log₂|2 − P| (log-zero-rounding-1). Rounding, not
  * simplification, when on both sides of the point (moved by 1e-9 of it) the original
  * keeps its value v0 and the simplified form agrees: a guard the simplified form lost
  * (P > 2 taken as P ≥ 2) changes the original's value on one side. */
@@ -763,7 +766,8 @@ static int run(const uint8_t *data, size_t size, int verbose) {
     goto done_text; /* rounding at a boundary: see nudged_agrees */
   if (st0 == TLOP_OK && st1 != TLOP_OK &&
       (tau_rounded(db.text) || size_rounded(db.text) || near_top(v0, db.text) ||
-       (strstr(db.text, "division by zero") &&
+       ((strstr(db.text, "division by zero") || strstr(db.text, "log2 of 0") ||
+         strstr(db.text, "log of 0 in")) &&
         (rounding_quotient(orig, pf, env, v0, &db) ||
          agrees_nearby(orig, simp, pf, ctx, &val, assume_pow2, v0, &db)))))
     goto done_text;
