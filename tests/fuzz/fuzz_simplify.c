@@ -49,8 +49,10 @@
 
 /* ======================= the generator ======================= */
 
-/* NUDGED writes ceil, floor and comparisons off their boundaries (nudged_agrees); ONE_TRIP
- * runs every repeat, sum and stages at least once (overflow_not_run). */
+/* NUDGED writes ceil, floor and comparisons off their boundaries, and the literals 0.5 and
+ * 1.5 a little off, so that no 2^0.5·2^0.5 is 2 up to a residue that simplify, exact, makes
+ * 0 (nudged_agrees); ONE_TRIP runs every repeat, sum and stages at least once
+ * (overflow_not_run). */
 enum { AS_GIVEN, NUDGED, ONE_TRIP };
 
 typedef struct {
@@ -159,7 +161,11 @@ static void gen_count(gen *g, int depth) {
   static const char *const lits[] = {"1", "2", "3", "0", "4", "7", "16", "0.5", "1.5", "10"};
   unsigned c = depth >= MAX_DEPTH ? pick(g, 3) : pick(g, 17);
   switch (c) {
-  case 0: emit(g, "%s", lits[pick(g, 10)]); return;
+  case 0: {
+    const char *lit = lits[pick(g, 10)];
+    emit(g, "%s%s", lit, g->variant == NUDGED && strchr(lit, '.') ? "000001" : "");
+    return;
+  }
   case 1: emit(g, pick(g, 2) ? "k" : "P"); return;
   case 2:
     if (g->nscope)
