@@ -20,6 +20,12 @@
  * algorithms, and wins on the others. */
 #define JIT_BREAK_EVEN 40000
 
+/* Tables of at most this many values (sizes and columns: 8 192 rows of 8 τ columns) are
+ * baked into the kernels as constants. A bigger one is read through a slot that all
+ * kernels and threads share: baked, a 10^6-row table would be copied into the module,
+ * its bitcode (hashed for the cache) and the object, and compiled for seconds. */
+#define JIT_BAKE_MAX ((size_t)8192 * 9)
+
 /* Threads get at least this many points each: below, starting one costs more. */
 #define MIN_POINTS_PER_THREAD 4096
 
@@ -35,6 +41,7 @@ struct tlop_kernels {
     jit_kernel_fn fn; /* NULL: the interpreter evaluates this expression */
   } *k;
   size_t n;
+  jit_slot *slots; /* the tables too big to bake, as the kernels read them (the platform's) */
 };
 
 tlop_status tlop_engine_parse(const char *text, tlop_engine *out) {
@@ -58,18 +65,18 @@ tlop_engine tlop_engine_pick(tlop_engine engine, size_t npoints) {
   return npoints >= JIT_BREAK_EVEN ? TLOP_ENGINE_JIT : TLOP_ENGINE_INTERP;
 }
 
-/* void kernel(const double *pts, i64 n, i64 stride, double *out, u8 *xf): the point
- * function, inlined, in a loop over the rows of pts. */
+/* void kernel(const double *pts, i64 n, i64 stride, double *out, u8 *xf,
+ * const jit_slot *tables): the point function, inlined, in a loop over the rows of pts. */
 static void gen_kernel(jit_gen *g, LLVMValueRef point, const char *name) {
   LLVMBuilderRef b = g->b;
-  LLVMTypeRef params[5] = {g->ptr, g->i64, g->i64, g->ptr, g->ptr};
-  LLVMValueRef fn = LLVMAddFunction(g->mod, name, LLVMFunctionType(LLVMVoidTypeInContext(g->c), params, 5, 0));
+  LLVMTypeRef params[6] = {g->ptr, g->i64, g->i64, g->ptr, g->ptr, g->ptr};
+  LLVMValueRef fn = LLVMAddFunction(g->mod, name, LLVMFunctionType(LLVMVoidTypeInContext(g->c), params, 6, 0));
   unsigned noalias = LLVMGetEnumAttributeKindForName("noalias", 7);
-  for (unsigned i = 1; i <= 5; i++)
+  for (unsigned i = 1; i <= 6; i++)
     if (i != 2 && i != 3)
       LLVMAddAttributeAtIndex(fn, i, LLVMCreateEnumAttribute(g->c, noalias, 0));
   LLVMValueRef pts = LLVMGetParam(fn, 0), n = LLVMGetParam(fn, 1), stride = LLVMGetParam(fn, 2);
-  LLVMValueRef out = LLVMGetParam(fn, 3), xf = LLVMGetParam(fn, 4);
+  LLVMValueRef out = LLVMGetParam(fn, 3), xf = LLVMGetParam(fn, 4), tables = LLVMGetParam(fn, 5);
   LLVMBasicBlockRef entry = LLVMAppendBasicBlockInContext(g->c, fn, "entry"),
                     loop = LLVMAppendBasicBlockInContext(g->c, fn, "point"),
                     done = LLVMAppendBasicBlockInContext(g->c, fn, "done");
@@ -79,7 +86,7 @@ static void gen_kernel(jit_gen *g, LLVMValueRef point, const char *name) {
   LLVMValueRef i = LLVMBuildPhi(b, g->i64, "i");
   LLVMValueRef row = LLVMBuildMul(b, i, stride, "");
   LLVMValueRef args[3] = {LLVMBuildInBoundsGEP2(b, g->f64, pts, &row, 1, "x"),
-                          LLVMConstNull(g->ptr), LLVMBuildInBoundsGEP2(b, g->i8, xf, &i, 1, "")};
+                          tables, LLVMBuildInBoundsGEP2(b, g->i8, xf, &i, 1, "")};
   LLVMValueRef v = LLVMBuildCall2(b, g->point_ty, point, args, 3, "");
   LLVMBuildStore(b, v, LLVMBuildInBoundsGEP2(b, g->f64, out, &i, 1, ""));
   LLVMValueRef next = LLVMBuildAdd(b, i, jit_i64(g, 1), "");
@@ -99,7 +106,21 @@ void tlop_kernels_free(tlop_kernels *k) {
   free(k->names);
   free(k->vars);
   free(k->k);
+  free(k->slots);
   free(k);
+}
+
+/* The slots of the tables the module reads at run time, filled from the platform's tables. */
+static jit_slot *table_slots(const jit_gen *g) {
+  if (!g->nslots)
+    return NULL;
+  jit_slot *slots = xcalloc((size_t)g->nslots, sizeof *slots);
+  for (size_t i = 0; i < g->ntabs; i++) {
+    const jit_modtab *mt = g->tabs[i];
+    if (mt->slot >= 0)
+      slots[mt->slot] = (jit_slot){mt->t->m, mt->t->v, mt->t->nrows, mt->t->ncols};
+  }
+  return slots;
 }
 
 tlop_status tlop_jit_compile(tlop_jit *jit, const tlop_expr *const *exprs, size_t nexprs,
@@ -124,7 +145,7 @@ tlop_status tlop_jit_compile(tlop_jit *jit, const tlop_expr *const *exprs, size_
     k->names[j] = xstrdup(names[j]);
   }
   jit_gen g;
-  jit_gen_init(&g, ctx, jit->llctx, "tlop", pf, env, true);
+  jit_gen_init(&g, ctx, jit->llctx, "tlop", pf, env, JIT_BAKE_MAX);
   for (size_t i = 0; i < nexprs; i++) {
     k->k[i].expr = exprs[i];
     char name[48];
@@ -147,6 +168,7 @@ tlop_status tlop_jit_compile(tlop_jit *jit, const tlop_expr *const *exprs, size_
     g.mod = NULL; /* jit_load consumed it */
     for (size_t j = 0; j < nfns && st == TLOP_OK; j++)
       k->k[which[j]].fn = (jit_kernel_fn)(uintptr_t)addrs[j];
+    k->slots = table_slots(&g);
   }
   jit_gen_dispose(&g);
   for (size_t j = 0; j < nfns; j++)
@@ -166,6 +188,7 @@ tlop_status tlop_jit_compile(tlop_jit *jit, const tlop_expr *const *exprs, size_
 
 typedef struct work {
   jit_kernel_fn fn;
+  const jit_slot *tables;
   const double *pts;
   size_t n, stride;
   double *out;
@@ -174,7 +197,7 @@ typedef struct work {
 
 static void *run_work(void *p) {
   work *w = p;
-  w->fn(w->pts, (int64_t)w->n, (int64_t)w->stride, w->out, w->xf);
+  w->fn(w->pts, (int64_t)w->n, (int64_t)w->stride, w->out, w->xf, w->tables);
   return NULL;
 }
 
@@ -199,7 +222,8 @@ tlop_status jit_kernels_run(tlop_kernels *k, size_t which, const double *pts, si
    * gives the same bits. */
   for (size_t t = 0, start = 0; t < jobs; t++) {
     size_t len = n / jobs + (t < n % jobs);
-    w[t] = (work){fn, point_at(pts, start, k->nvars), len, k->nvars, out + start, xf + start};
+    w[t] = (work){fn, k->slots, point_at(pts, start, k->nvars), len, k->nvars, out + start,
+                  xf + start};
     start += len;
     if (t > 0)
       started[t] = pthread_create(&th[t], NULL, run_work, &w[t]) == 0;

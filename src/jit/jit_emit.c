@@ -155,7 +155,7 @@ tlop_status tlop_jit_emit(tlop_jit *jit, tlop_model *model, const char *const *a
     return TLOP_ERR_ARG;
   }
   jit_gen g;
-  jit_gen_init(&g, ctx, jit->llctx, prefix, pf, env, bake_tables);
+  jit_gen_init(&g, ctx, jit->llctx, prefix, pf, env, bake_tables ? SIZE_MAX : 0);
   LLVMValueRef *points = xcalloc(nalgos + 1, sizeof *points);
   tlop_status st = TLOP_OK;
   for (size_t a = 0; a < nalgos && st == TLOP_OK; a++) {

@@ -226,7 +226,7 @@ static LLVMValueRef log_base_fn(jit_gen *g) {
 }
 
 void jit_gen_init(jit_gen *g, tlop_ctx *ctx, LLVMContextRef c, const char *module_name,
-                  const tlop_platform *pf, const tlop_env *env, bool bake) {
+                  const tlop_platform *pf, const tlop_env *env, size_t bake_max) {
   memset(g, 0, sizeof *g);
   g->ctx = ctx;
   g->c = c;
@@ -245,7 +245,7 @@ void jit_gen_init(jit_gen *g, tlop_ctx *ctx, LLVMContextRef c, const char *modul
   g->locus_ty = LLVMStructTypeInContext(c, locus, 7, 0);
   g->pf = pf;
   g->env = env;
-  g->bake = bake;
+  g->bake_max = bake_max;
   g->tau_rule = ctx->tau_rule;
   g->max_terms = ctx->max_terms;
   g->max_steps = ctx->max_steps;
@@ -262,6 +262,10 @@ void jit_gen_dispose(jit_gen *g) {
   memset(g, 0, sizeof *g);
 }
 
+static size_t table_values(const tab_table *t) {
+  return (size_t)t->nrows * (1 + (size_t)t->ncols);
+}
+
 /* A table's arrays in this module: constants when baked (always for gamma, whose operator
  * column is chosen at compile time), else the next run-time slot. */
 static jit_modtab *module_table(jit_gen *g, const tab_table *t, const char *channel) {
@@ -270,7 +274,7 @@ static jit_modtab *module_table(jit_gen *g, const tab_table *t, const char *chan
       return g->tabs[i];
   jit_modtab *mt = xcalloc(1, sizeof *mt);
   *mt = (jit_modtab){.t = t, .channel = channel, .slot = -1};
-  if (g->bake || t->kind == TAB_GAMMA)
+  if (table_values(t) <= g->bake_max || t->kind == TAB_GAMMA)
     jit_tab_globals(g, t, &mt->gm, &mt->gv);
   else
     mt->slot = g->nslots++;
@@ -1023,13 +1027,22 @@ static const pf_channel *channel_of(jit_fn *f, const ir_node *n) {
   return ch;
 }
 
-/* The table as this function reads it: baked constants, or a slot loaded at the entry. */
+/* The table as this function reads it: baked constants, or a slot loaded at the top of
+ * the entry block, which dominates every use (level 0's block may be one branch of an if
+ * whose other branch reads the table too). */
 static const jit_tab *fn_table(jit_fn *f, const tab_table *t, const char *channel) {
   for (size_t i = 0; i < f->ntabs; i++)
     if (f->tabs[i].t == t)
       return &f->tabs[i].tab;
-  at(f, 0);
+  LLVMBuilderRef b = f->g->b;
+  LLVMBasicBlockRef here = LLVMGetInsertBlock(b), entry = LLVMGetEntryBasicBlock(f->fn);
+  LLVMValueRef first = LLVMGetFirstInstruction(entry);
+  if (first)
+    LLVMPositionBuilderBefore(b, first);
+  else
+    LLVMPositionBuilderAtEnd(b, entry);
   struct fn_tab ft = {t, jit_tab_view(f->g, module_table(f->g, t, channel), f->tables)};
+  LLVMPositionBuilderAtEnd(b, here);
   ft.tab.outline = f->outline;
   VEC_PUSH(f->tabs, f->ntabs, f->tabs_cap, ft);
   return &f->tabs[f->ntabs - 1].tab;

@@ -119,7 +119,8 @@ typedef struct jit_gen {
   LLVMTypeRef locus_ty; /* {i64 lo, i64 hi, double dm, span, q, i8 interp, i8 flags} */
   const tlop_platform *pf;
   const tlop_env *env;
-  bool bake;                /* tables as constants; else slots of the tables argument */
+  size_t bake_max;          /* tables of at most this many values are constants; the
+                             * others are slots of the tables argument */
   tlop_tau_rule tau_rule;
   double max_terms, max_steps, max_messages;
   jit_modtab **tabs;     /* each allocated once: functions keep pointers to them */
@@ -138,9 +139,15 @@ typedef struct jit_gen {
 
 /* The run-time table slot layout: { const double *m, *v; int64_t nrows, ncols; }. */
 #define JIT_SLOT_FIELDS 4
+typedef struct jit_slot {
+  const double *m, *v;
+  int64_t nrows, ncols;
+} jit_slot;
 
+/* bake_max: the most values (sizes and columns) of a table baked as constants; 0 bakes
+ * none, SIZE_MAX all. A gamma table is always baked. */
 void jit_gen_init(jit_gen *g, tlop_ctx *ctx, LLVMContextRef c, const char *module_name,
-                  const tlop_platform *pf, const tlop_env *env, bool bake);
+                  const tlop_platform *pf, const tlop_env *env, size_t bake_max);
 /* Disposes of the builder and of the module unless it was handed over (g->mod NULL). */
 void jit_gen_dispose(jit_gen *g);
 /* Emits `double name(const double *x, const void *tables, uint8_t *xflags)`: the value of
@@ -157,8 +164,10 @@ LLVMValueRef jit_i64(jit_gen *g, long long v);
 
 /* ======== jit_batch.c: kernels and their evaluation ======== */
 
-/* void kernel(const double *pts, int64_t n, int64_t stride, double *out, uint8_t *xflags) */
-typedef void (*jit_kernel_fn)(const double *, int64_t, int64_t, double *, uint8_t *);
+/* void kernel(const double *pts, int64_t n, int64_t stride, double *out, uint8_t *xflags,
+ *             const jit_slot *tables) */
+typedef void (*jit_kernel_fn)(const double *, int64_t, int64_t, double *, uint8_t *,
+                              const jit_slot *);
 
 /* Runs kernel `which` over n points on the JIT's threads, without the interpreter
  * fallback: out[i] is not finite where the interpreter must look; xf[i] the point's flags.

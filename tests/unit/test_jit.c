@@ -57,7 +57,28 @@ static const char *MODEL =
     "  channel net { L(m, τ) = 5 us + m * τ / 3 GB/s; }\n"
     "  gamma(m, τ) = m * τ / 1 GB/s;\n"
     "}\n"
-    "platform tn { channel shm = table \"shm.txt\"; }\n";
+    "platform tn { channel shm = table \"shm.txt\"; }\n"
+    "platform tb {\n"
+    "  channel shm = table \"big.txt\";\n"
+    "  channel net { L(m, τ) = 5 us + m * τ / 3 GB/s; o(m) = 2 us; p(m) = m / 10 GB/s; }\n"
+    "  gamma = table \"gamma.txt\";\n"
+    "}\n";
+
+/* A table too big to bake into the kernels (jit_batch.c's JIT_BAKE_MAX): they read it at
+ * run time, as emit does without --bake-params. 20 000 rows 16 B apart, o and L growing
+ * with m and τ. */
+static char *big_table(void) {
+  strbuf b = {0};
+  sb_puts(&b, "#m 20000\n#tau 4\n#m\to\tL1\tL2\tL3\tL4\n");
+  for (int i = 0; i < 20000; i++) {
+    double m = 16.0 * i;
+    sb_printf(&b, "%g\t%.9g", m, 1e-7 + m * 1e-12);
+    for (int t = 1; t <= 4; t++)
+      sb_printf(&b, "\t%.9g", 2e-7 * t + m * (3e-10 + 1e-11 * (i % 7)) * t);
+    sb_puts(&b, "\n");
+  }
+  return b.s;
+}
 
 /* Sizes below the first row, on rows, between them, beyond the last (262144) by a
  * fraction and by many rows; counts within and beyond the τ columns (4). */
@@ -70,7 +91,7 @@ static const double PS[] = {1, 2, 3, 4, 5, 7, 8, 13, 16, 33, 64};
 
 static tlop_ctx *ctx;
 static tlop_model *model;
-static tlop_platform *tp, *ta, *tn;
+static tlop_platform *tp, *ta, *tn, *tb;
 static tlop_env *env;
 static tlop_jit *jit;
 static char dir[64];
@@ -93,6 +114,9 @@ static bool setup(void) {
   write_file("shm.txt", SHM);
   write_file("gamma.txt", GAMMA);
   write_file("model.tlop", MODEL);
+  char *big = big_table();
+  write_file("big.txt", big);
+  free(big);
   ctx = tlop_ctx_new();
   tlop_ctx_set_diag(ctx, capture, NULL);
   char path[128];
@@ -100,7 +124,8 @@ static bool setup(void) {
   env = tlop_env_new(ctx);
   if (tlop_load_file(ctx, path, &model) != TLOP_OK || tlop_platform_open(model, "tp", &tp) != TLOP_OK ||
       tlop_platform_open(model, "ta", &ta) != TLOP_OK ||
-      tlop_platform_open(model, "tn", &tn) != TLOP_OK || tlop_env_set(env, "x", 3.5, TLOP_KIND_NUMBER) != TLOP_OK ||
+      tlop_platform_open(model, "tn", &tn) != TLOP_OK ||
+      tlop_platform_open(model, "tb", &tb) != TLOP_OK || tlop_env_set(env, "x", 3.5, TLOP_KIND_NUMBER) != TLOP_OK ||
       tlop_jit_new(ctx, &jit) != TLOP_OK) {
     fputs(diags.s ? diags.s : "setup failed\n", stderr);
     return false;
@@ -537,21 +562,22 @@ static tally test_random(uint64_t seed, int n, const tlop_platform *pf) {
 }
 
 static void test_random_all(void) {
-  const tlop_platform *pfs[2] = {tp, ta};
+  const tlop_platform *pfs[3] = {tp, ta, tb};
+  static const char *const pf_names[3] = {"tp", "ta", "tb (a table read at run time)"};
   /* nested sums up to P·P·… terms: a term limit keeps both engines quick, and tested; so
    * does a limit on the messages of a stage */
   tlop_ctx_set_max_terms(ctx, 20000);
   tlop_ctx_set_max_messages(ctx, 100);
   for (int rule = 0; rule < 2; rule++)
-    for (int p = 0; p < 2; p++) {
+    for (int p = 0; p < 3; p++) {
       tlop_ctx_set_tau_rule(ctx, rule ? TLOP_TAU_CLAMP : TLOP_TAU_PROPORTIONAL);
-      tally t = test_random(0x9E3779B97F4A7C15ull * (uint64_t)(1 + rule * 2 + p), 200, pfs[p]);
+      tally t = test_random(0x9E3779B97F4A7C15ull * (uint64_t)(1 + rule * 3 + p), 200, pfs[p]);
       CHECK(t.interpreted == 0);     /* the JIT takes every operator */
       CHECK(t.compiled > t.points / 4);
       /* handing back a valid point is allowed (speculative checks) but must stay rare */
       CHECK(t.overflagged * 50 <= t.points);
       printf("random on %s, τ rule %s: %zu expressions, %zu points: %zu compiled, %zu handed "
-             "back (%zu of them valid)\n", p ? "ta" : "tp", rule ? "clamp" : "proportional",
+             "back (%zu of them valid)\n", pf_names[p], rule ? "clamp" : "proportional",
              t.exprs, t.points, t.compiled, t.handed_back, t.overflagged);
     }
   tlop_ctx_set_tau_rule(ctx, TLOP_TAU_PROPORTIONAL);
@@ -1081,6 +1107,7 @@ int main(int argc, char **argv) {
   tlop_platform_free(tp);
   tlop_platform_free(ta);
   tlop_platform_free(tn);
+  tlop_platform_free(tb);
   tlop_ctx_free(ctx);
   free(diags.s);
   char rm[128];

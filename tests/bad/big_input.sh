@@ -1,0 +1,64 @@
+#!/bin/bash
+# Big inputs within a memory bound and a CPU-time bound, both generous; CPU time, not wall
+# time, as the machine is shared. Usage: big_input.sh TLOP TLOP_LIMIT model|table
+#   model  a 50 MB model of 676 000 small `fn`s, checked (905 MiB and 7.5 s of CPU here;
+#          1.2 GiB before the syntax tree's nodes took only their kind's room and the arena
+#          its chunks from fresh mappings)
+#   table  a 10^6-row table (115 MB) under the JIT, four algorithms swept over 41 000
+#          points (265 MiB and 3.3 s of CPU here, of which the table's reading is 240 MiB;
+#          1.2 GiB and 22 s when every kernel baked the table into its module)
+set -u
+tlop=$1 limit=$2 what=$3
+dir=$(mktemp -d) || exit 1
+trap 'rm -rf "$dir"' EXIT
+
+# measure MAX_MIB MAX_CPU_S COMMAND…: runs the command under tlop_limit; 0 when it exits 0
+# with no message but warnings, within both bounds.
+measure() {
+  local max_mib=$1 max_cpu=$2
+  shift 2
+  TIMEFORMAT='%U %S'
+  { time "$limit" "$dir/measure" 120 "$@" >"$dir/out" 2>"$dir/err"; } 2>"$dir/cpu"
+  read -r _wall rss how code <"$dir/measure"
+  read -r user sys <"$dir/cpu"
+  local cpu
+  cpu=$(awk -v u="$user" -v s="$sys" 'BEGIN { printf "%.1f", u + s }')
+  echo "$what: $((rss / 1024)) MiB, ${cpu} s of CPU ($how $code)"
+  local fail=0
+  if [ "$how $code" != "exit 0" ] || grep -qv '^warning: ' "$dir/err"; then
+    echo "expected exit 0 and no message but warnings, got $how $code:"; head -5 "$dir/err"
+    fail=1
+  fi
+  if [ $((rss / 1024)) -gt "$max_mib" ]; then
+    echo "peak RSS over $max_mib MiB"; fail=1
+  fi
+  if awk -v c="$cpu" -v m="$max_cpu" 'BEGIN { exit !(c > m) }'; then
+    echo "CPU time over $max_cpu s"; fail=1
+  fi
+  return $fail
+}
+
+case $what in
+model)
+  awk 'BEGIN { for (i = 0; i < 676000; i++)
+    printf "fn f%d(m: size, P: count) = 2 * m + %d * m * P - m * log2(P) + 1;\n", i, i }' \
+    >"$dir/big.tlop"
+  measure 1100 40 "$tlop" check "$dir/big.tlop" || exit 1
+  ;;
+table)
+  # sizes 8 B apart, o and L growing with m and τ: every look-up interpolates between rows
+  # (warnings: P reaches τ beyond the 8 columns, m beyond the last row)
+  awk 'BEGIN { print "#m\t1000000"; print "#tau\t8"; printf "#m\to(m)"
+    for (t = 1; t <= 8; t++) printf "\tL(m,%d)", t; print ""
+    for (i = 1; i <= 1000000; i++) { m = 8 * i; printf "%d\t%.9f", m, 4e-7 + m * 1e-12
+      for (t = 1; t <= 8; t++) printf "\t%.9f", 1e-9 * t + m * 1e-10 * t; print "" } }' \
+    >"$dir/shm.txt"
+  measure 400 40 "$tlop" sweep "$(dirname "$0")/../../stdlib/mpich/bcast.tlop" bcast_binomial \
+    scatter_binomial allgather_rda allgather_ring --params "$dir/shm.txt" --engine jit \
+    --grid m=8..7995008:+1950 --grid P=2..1024:*2 -o "$dir/costs.csv" || exit 1
+  rows=$(wc -l <"$dir/costs.csv")
+  [ "$rows" = 41011 ] || { echo "expected 41 011 lines of CSV, got $rows"; exit 1; }
+  ;;
+*) echo "usage: big_input.sh TLOP TLOP_LIMIT model|table"; exit 2 ;;
+esac
+echo "1 passed, 0 failed"
