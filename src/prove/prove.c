@@ -204,11 +204,26 @@ static poly *sum_of(simp *s, sym idx, poly *lo, poly *hi, poly *body) {
                               simp_canon(s, body)));
 }
 
-/* Σ over the item's indices of body, which was built with the scope pushed; pops it. */
-static poly *close_sums(simp *s, const item *it, poly *body) {
+/* Σ over the item's indices of body, which was built with the scope pushed; pops it.
+ * For an upper bound (upper), a body ≥ 0 without the index over bounds that may not be
+ * whole is counted: lo .. hi has max(⌊hi − lo⌋ + 1, 0) ≤ hi − lo + 1 values where
+ * hi − lo + 1 ≥ 0 (noted with record). */
+static poly *close_sums(prover *pv, const item *it, poly *body, bool upper, bool record) {
+  simp *s = pv->s;
   for (int d = it->depth - 1; d >= 0; d--) {
     simp_pop_index(s);
-    body = sum_of(s, it->idx[d], it->lo[d], it->hi[d], body);
+    poly *lo = it->lo[d], *hi = it->hi[d], *count = poly_add(s, poly_sub(s, hi, lo), poly_num(s, 1));
+    bool whole = simp_is_integer(s, lo) && simp_is_integer(s, hi);
+    if (upper && !whole && !poly_uses(body, it->idx[d]) && simp_nonneg(s, count) && simp_nonneg(s, body)) {
+      poly *bound = poly_mul(s, count, body);
+      if (record)
+        note(pv, "lo .. hi has ⌊hi − lo⌋ + 1 ≤ hi − lo + 1 values, each term the same and ≥ 0",
+             "%E ≤ %E", ir_make(pv->ctx, IR_SUM, it->idx[d], 0, simp_canon(s, lo), simp_canon(s, hi),
+                                 simp_canon(s, body)), simp_canon(s, bound));
+      body = bound;
+    } else {
+      body = sum_of(s, it->idx[d], lo, hi, body);
+    }
   }
   return body;
 }
@@ -433,8 +448,9 @@ static bool bound_item(prover *pv, const item *it, poly *R, bounded *b, bool rec
   }
   poly *mag = poly_mul(s, upper ? poly_negate(s, it->c) : it->c, f);
   ir_node *open = record && it->depth ? sums_ir(s, it, mag) : NULL;
-  poly *closed = close_sums(s, it, mag);
-  if (open)
+  size_t before = pv->proof->nsteps;
+  poly *closed = close_sums(pv, it, mag, upper, record);
+  if (open && pv->proof->nsteps == before) /* a sum counted has its step already */
     note(pv, "the sum in closed form", "%E = %E", open, simp_canon(s, closed));
   poly **acc = upper ? &b->neg : &b->pos;
   *acc = poly_add(s, *acc, closed);
@@ -728,6 +744,15 @@ static bool tau_at_least(prover *pv, const ir_node *big, const ir_node *small, s
   }
   if (small->op != IR_MIN)
     return false;
+  for (int k = 0; big->op == IR_MIN && k < 2; k++) /* min is non-decreasing in each argument */
+    if (at_least(s, simp_poly(s, big->kid[0]), simp_poly(s, small->kid[k])) &&
+        at_least(s, simp_poly(s, big->kid[1]), simp_poly(s, small->kid[1 - k]))) {
+      char *w = text(pv, "%E%s%E (%E%s%E, %E%s%E)", big, rel(pv, IR_GE), small, big->kid[0], rel(pv, IR_GE),
+                     small->kid[k], big->kid[1], rel(pv, IR_GE), small->kid[1 - k]);
+      sb_puts(why, w);
+      free(w);
+      return true;
+    }
   for (int k = 0; k < 2; k++)
     if (at_least(s, b, simp_poly(s, small->kid[k]))) {
       char *w = small->kid[k] == big
@@ -792,6 +817,31 @@ static bool reindexed(prover *pv, const item *it, const item *to, item *out) {
   return true;
 }
 
+/* The positive sum pos, e values longer than neg (e a whole number ≥ 1, whole bounds),
+ * cut where it has as many: Σ_{lo}^{hi} = Σ_{lo}^{hi−e} + Σ_{hi−e+1}^{hi} when
+ * hi − e ≥ lo − 1. The rest goes to *tail, a positive term of costs ≥ 0 (for e = 1 the
+ * term at hi). */
+static bool cut_longer(prover *pv, item *pos, const item *neg, item *tail) {
+  simp *s = pv->s;
+  double e;
+  if (pos->depth != 1 || neg->depth != 1 || nonneg_axiom(pos->atom) < 0 ||
+      !poly_is_num(poly_sub(s, poly_sub(s, pos->hi[0], pos->lo[0]), poly_sub(s, neg->hi[0], neg->lo[0])), &e) ||
+      e < 1 || e != floor(e) || !simp_is_integer(s, pos->lo[0]) || !simp_is_integer(s, pos->hi[0]))
+    return false;
+  poly *cut = poly_sub(s, pos->hi[0], poly_num(s, e));
+  if (!simp_nonneg(s, poly_sub(s, poly_add(s, cut, poly_num(s, 1)), pos->lo[0])))
+    return false;
+  *tail = *pos;
+  tail->lo[0] = poly_add(s, cut, poly_num(s, 1));
+  if (e == 1) { /* one value: the term at i = hi, which bounds compare without a range */
+    tail->depth = 0;
+    tail->c = poly_subst(s, pos->c, pos->idx[0], pos->hi[0]);
+    tail->atom = ir_subst(pv->ctx, pos->atom, pos->idx[0], simp_canon(s, pos->hi[0]));
+  }
+  pos->hi[0] = cut;
+  return true;
+}
+
 /* Notes the step that puts the term `from` below or above `to` term by term. */
 static void note_term_bound(prover *pv, const item *it, const ir_node *from, const ir_node *to,
                             const char *why) {
@@ -814,11 +864,12 @@ static bool match_terms(prover *pv, items *its) {
       if (pos->sign < 0 || !pos->atom || pos->atom->op != neg->atom->op)
         continue;
       strbuf why = {0};
-      item moved;
-      bool ok = false;
+      item moved, whole = *pos, tail;
+      bool ok = false, cut = cut_longer(pv, pos, neg, &tail);
       if (reindexed(pv, neg, pos, &moved)) {
         scope_push(s, pos);
-        ok = dominates(pv, pos, pos->atom, moved.atom, &why);
+        bool same = cut && moved.atom == pos->atom; /* the cut alone makes the two cancel */
+        ok = same || dominates(pv, pos, pos->atom, moved.atom, &why);
         scope_pop(s, pos);
         if (ok) {
           if (moved.idx[0] != neg->idx[0] || moved.lo[0] != neg->lo[0])
@@ -828,7 +879,11 @@ static bool match_terms(prover *pv, items *its) {
             b.c = poly_negate(s, b.c);
             note(pv, "the two ranges have as many values", "%E = %E", item_ir(pv, &a), item_ir(pv, &b));
           }
-          note_term_bound(pv, &moved, moved.atom, pos->atom, why.s);
+          if (cut)
+            note(pv, "the longer sum cut where the other ends", "%E = %E + %E", item_ir(pv, &whole),
+                 item_ir(pv, pos), item_ir(pv, &tail));
+          if (!same)
+            note_term_bound(pv, &moved, moved.atom, pos->atom, why.s);
           moved.atom = pos->atom;
           *neg = moved;
         }
@@ -844,7 +899,11 @@ static bool match_terms(prover *pv, items *its) {
         }
       }
       free(why.s);
+      if (cut && !ok)
+        *pos = whole;
       if (ok) {
+        if (cut)
+          VEC_PUSH(its->v, its->n, its->cap, tail); /* neg and pos are not used again */
         any = true;
         break;
       }
@@ -1041,6 +1100,53 @@ static ir_node *written_out(prover *pv, const ir_node *a) {
   return r;
 }
 
+static bool uses_any(const ir_node *n, const ir_names *names) {
+  for (size_t i = 0; i < names->n; i++)
+    if (ir_uses(n, names->v[i]))
+      return true;
+  return false;
+}
+
+/* The first max or min inside an argument of a cost (L, T, o, p, γ) that uses no index
+ * bound inside the cost (its case must hold for the whole term): NULL when none. A term
+ * of the difference is under no sum, so the indices bound outside it are none. */
+static const ir_node *choice_inside(const ir_node *n, const ir_names *bound, bool top) {
+  if (!n)
+    return NULL;
+  if (top && n->op != IR_L && n->op != IR_TX && n->op != IR_O && n->op != IR_PACK && n->op != IR_GAMMA)
+    return NULL;
+  if (!top && (n->op == IR_MAX || n->op == IR_MIN) && !uses_any(n, bound))
+    return n;
+  for (int i = 0; i < n->nkids; i++) {
+    const ir_node *c = choice_inside(n->kid[i], bound, false);
+    if (c)
+      return c;
+  }
+  return NULL;
+}
+
+/* A cost whose argument holds c = max(a, b) (min(a, b), choice_of) is the cost at a where
+ * a ≥ b (a ≤ b), else at b: the same cost as an if, whose two cases split decides. */
+static const ir_node *choice_of(const ir_node *atom) {
+  if (!atom)
+    return NULL;
+  ir_names bound = {0};
+  ir_collect_indices(atom, &bound);
+  const ir_node *c = choice_inside(atom, &bound, true);
+  free(bound.v);
+  return c;
+}
+
+static ir_node *choice_as_if(prover *pv, const ir_node *atom, const ir_node *c) {
+  tlop_ctx *ctx = pv->ctx;
+  ir_node *cond = ir_bin(ctx, c->op == IR_MAX ? IR_GE : IR_LE, c->kid[0], c->kid[1]);
+  ir_node *r = ir_make(ctx, IR_IF, NULL, 0, cond, ir_replace(ctx, (ir_node *)atom, c, c->kid[0]),
+                       ir_replace(ctx, (ir_node *)atom, c, c->kid[1]));
+  note(pv, c->op == IR_MAX ? "max(a, b) is a where a ≥ b, else b" : "min(a, b) is a where a ≤ b, else b",
+       "%E = %E", atom, r);
+  return r;
+}
+
 static bool decide_in(prover *pv, ir_node **facts, size_t nfacts, const ir_node *D, bool strict_rel,
                       int depth) {
   const simp_term *t;
@@ -1078,7 +1184,28 @@ static bool decide_in(prover *pv, ir_node **facts, size_t nfacts, const ir_node 
       return false;
     }
   }
-  return prove_terms(pv, D, strict_rel);
+  size_t mark = pv->proof->nsteps;
+  if (prove_terms(pv, D, strict_rel))
+    return true;
+  /* then the cases of a max or min inside a cost's argument */
+  for (int i = 0; i < n && depth < CASE_DEPTH; i++) {
+    const ir_node *c = choice_of(t[i].atom);
+    if (!c)
+      continue;
+    size_t failed = pv->proof->nsteps;
+    ir_node *cases = choice_as_if(pv, t[i].atom, c);
+    simp_term *alt = xmalloc((size_t)n * sizeof *alt);
+    memcpy(alt, t, (size_t)n * sizeof *alt);
+    alt[i].atom = cases;
+    bool ok = split(pv, facts, nfacts, alt, n, i, strict_rel, depth);
+    free(alt);
+    if (ok) /* one attempt's steps: the cases that prove it, else why the terms failed */
+      steps_cut(pv->proof, mark, failed);
+    else
+      steps_truncate(pv->proof, failed);
+    return ok;
+  }
+  return false;
 }
 
 /* D ≥ 0 (> 0) under the facts, in a session of its own. */

@@ -474,12 +474,31 @@ static double badness(ir_op op, double l, double r) {
   }
 }
 
+/* The channels that price a messages stage: within a node and between nodes. */
+static const char *const MESSAGE_CHANNELS[] = {"shm", "net"};
+
+static bool message_channel(sym ch) {
+  for (size_t i = 0; i < sizeof MESSAGE_CHANNELS / sizeof *MESSAGE_CHANNELS; i++)
+    if (!strcmp(ch->name, MESSAGE_CHANNELS[i]))
+      return true;
+  return false;
+}
+
+static void add_channel(ir_names *channels, sym ch) {
+  for (size_t i = 0; i < channels->n; i++)
+    if (channels->v[i] == ch)
+      return;
+  VEC_PUSH(channels->v, channels->n, channels->cap, ch);
+}
+
 /* Does n use op (L, o or p) on the channel ch (dflt: ch is the default, which a transfer
- * without a channel names)? */
+ * without a channel names)? A messages stage uses L and o on shm and net. */
 static bool uses_on(const ir_node *n, ir_op op, sym ch, bool dflt) {
   if (!n)
     return false;
   if (n->op == op && (n->name == ch || (!n->name && dflt)))
+    return true;
+  if (n->op == IR_MSGS && op != IR_PACK && message_channel(ch))
     return true;
   for (int i = 0; i < n->nkids; i++)
     if (uses_on(n->kid[i], op, ch, dflt))
@@ -572,14 +591,24 @@ static bool random_search(tlop_model *model, ir_node *const *facts, size_t nfact
   return found;
 }
 
+/* The claim's free variables and the channels its search prices: those its transfers
+ * name, and shm and net for a messages stage, which names none. */
+static void claim_names(tlop_ctx *ctx, ir_node *const *facts, size_t nfacts, const ir_node *lhs,
+                        const ir_node *rhs, ir_names *vars, ir_names *channels) {
+  const ir_node *parts[2] = {lhs, rhs};
+  ir_collect_names(parts, 2, vars, channels);
+  ir_collect_names((const ir_node *const *)facts, nfacts, vars, channels);
+  if (uses_op(lhs, IR_MSGS) || uses_op(rhs, IR_MSGS))
+    for (size_t i = 0; i < sizeof MESSAGE_CHANNELS / sizeof *MESSAGE_CHANNELS; i++)
+      add_channel(channels, ctx_sym(ctx, MESSAGE_CHANNELS[i]));
+}
+
 bool refute_search(tlop_model *model, ir_node *const *facts, size_t nfacts, const ir_node *lhs,
                    ir_op op, const ir_node *rhs, unsigned axioms, bool rhs_positive, double deadline,
                    refutation *out) {
   tlop_ctx *ctx = model->ctx;
   ir_names vars = {0}, channels = {0};
-  const ir_node *parts[2] = {lhs, rhs};
-  ir_collect_names(parts, 2, &vars, &channels);
-  ir_collect_names((const ir_node *const *)facts, nfacts, &vars, &channels);
+  claim_names(ctx, facts, nfacts, lhs, rhs, &vars, &channels);
   size_t per = NVALUES;
   while (per > 2 && pow((double)per, (double)vars.n) > 4096)
     per--;
@@ -643,9 +672,7 @@ bool refute_least_ratio(tlop_model *model, ir_node *const *facts, size_t nfacts,
                         const ir_node *rhs, unsigned axioms, double deadline, double *out) {
   tlop_ctx *ctx = model->ctx;
   ir_names vars = {0}, channels = {0};
-  const ir_node *parts[2] = {lhs, rhs};
-  ir_collect_names(parts, 2, &vars, &channels);
-  ir_collect_names((const ir_node *const *)facts, nfacts, &vars, &channels);
+  claim_names(ctx, facts, nfacts, lhs, rhs, &vars, &channels);
   size_t per = NVALUES;
   while (per > 2 && pow((double)per, (double)vars.n) > 1024)
     per--;

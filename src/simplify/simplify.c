@@ -257,6 +257,19 @@ static bool linear_sign(simp *s, const poly *p, bool strict) {
   return false;
 }
 
+/* a·log₂x + c with a > 0 and c numbers: log₂ increases, so it is ≥ 0 (> 0) where x is at
+ * least (above) 2^(−c/a). */
+static bool log_sign(simp *s, const poly *p, bool strict) {
+  double c = poly_constant(p), a = 1;
+  const ir_node *t = poly_to_ir(s, poly_sub(s, p, poly_num(s, c)), false);
+  if (t->op == IR_MUL && t->kid[0]->op == IR_NUM)
+    a = t->kid[0]->num, t = t->kid[1];
+  if (t->op != IR_LOG2 || !(a > 0))
+    return false;
+  poly *d = poly_sub(s, scalar(s, t->kid[0]), poly_num(s, exp2(-c / a)));
+  return (strict ? simp_positive : simp_nonneg)(s, d);
+}
+
 /* A product of factors (the common monomial taken out: 2m·(P − 1)/S) has the sign of its
  * factors, each decided on its own. */
 static bool factors_sign(simp *s, const ir_node *t, bool strict) {
@@ -279,7 +292,8 @@ bool simp_positive(simp *s, const poly *p) {
     return false;
   s->depth++;
   bool ok = terms_sign(s, poly_to_ir(s, p, false), true) ||
-            factors_sign(s, poly_to_ir(s, p, true), true) || linear_sign(s, p, true);
+            factors_sign(s, poly_to_ir(s, p, true), true) || linear_sign(s, p, true) ||
+            log_sign(s, p, true);
   s->depth--;
   return ok;
 }
@@ -304,7 +318,7 @@ bool simp_nonneg(simp *s, const poly *p) {
     ok = simp_nonneg(s, poly_sub(s, poly_sub(s, e1, e2), poly_num(s, log2(-c2 / c1))));
   }
   if (!ok)
-    ok = linear_sign(s, p, false);
+    ok = linear_sign(s, p, false) || log_sign(s, p, false);
   if (!ok)
     ok = factors_sign(s, poly_to_ir(s, p, true), false);
   if (!ok) { /* ⌈x⌉ ≥ x, ⌊x⌋ ≤ x: the bound of each rounding, by its coefficient's sign */

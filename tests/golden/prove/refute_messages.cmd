@@ -1,0 +1,1 @@
+prove refute_messages.tlop
