@@ -31,12 +31,13 @@ static void write_collective(strbuf *o, const tlop_tuning *t) {
   bool sized = t->coll->size[t->size] != SIZE_NONE;
   sb_printf(o, "  \"collective=%s\": {\n    \"comm_type=intra\": {", t->coll->name);
   /* in-place calls keep the one algorithm MPICH has for them (alltoall's pairwise and
-   * scattered assert a separate send buffer) */
-  if (t->coll->mpich_inplace)
-    sb_printf(o,
-              "\n      \"is_sendbuf_inplace=yes\": {\"algorithm=%s\": {}},"
-              "\n      \"is_sendbuf_inplace=no\": {",
-              t->coll->mpich_inplace);
+   * scattered assert a separate send buffer), communicators split by node the smp barrier
+   * (tlop does not model it) */
+  const char *kept = t->coll->mpich_kept_key;
+  bool inplace = kept && !strcmp(kept, "is_sendbuf_inplace");
+  if (kept)
+    sb_printf(o, "\n      \"%s=%s\": {\"algorithm=%s\": {}},\n      \"%s=%s\": {", kept,
+              inplace ? "yes" : "parent", t->coll->mpich_kept, kept, inplace ? "no" : "any");
   for (size_t i = 0; i < t->n; i++) {
     const block *b = &t->blocks[i];
     bool last_block = i + 1 == t->n;
@@ -56,7 +57,7 @@ static void write_collective(strbuf *o, const tlop_tuning *t) {
   }
   /* inter-communicators keep MPICH's algorithm for them: without a branch MPICH would abort */
   sb_printf(o, "\n    }%s,\n    \"comm_type=inter\": {\"algorithm=%s\": {}}\n  }",
-            t->coll->mpich_inplace ? "}" : "", t->coll->mpich_inter);
+            kept ? "}" : "", t->coll->mpich_inter);
 }
 
 tlop_tuning *csel_defaults(tlop_ctx *ctx, const char *version) {
