@@ -68,6 +68,10 @@ static bool format_arg(const char *cmd, const char *opt, const char *name, tlop_
   return false;
 }
 
+/* --mpich-version has no short form, and its letter would be taken by the shared
+ * options' --max-print ('V'), which the shared handler sees first. */
+enum { OPT_MPICH_VERSION = 256 };
+
 typedef struct best_opts {
   const char *collective, *emit, *catalog, *mpich_version;
   char *collective_list; /* best: a copy of --collective cut at its commas */
@@ -93,7 +97,7 @@ static int take(cli *c, int opt, const char *arg) {
   case 'K':
     bo.catalog = arg;
     return 1;
-  case 'V':
+  case OPT_MPICH_VERSION:
     bo.mpich_version = arg;
     return 1;
   case 'F':
@@ -130,7 +134,7 @@ static const struct option best_opts_long[] = {{"grid", required_argument, 0, 'g
                                                CLI_GRID_LIMIT_LONGOPT,
                                                {"emit", required_argument, 0, 'e'},
                                                {"catalog", required_argument, 0, 'K'},
-                                               {"mpich-version", required_argument, 0, 'V'},
+                                               {"mpich-version", required_argument, 0, OPT_MPICH_VERSION},
                                                {"output", required_argument, 0, 'o'},
                                                {"format", required_argument, 0, 'f'},
                                                CLI_ENGINE_LONGOPTS,
@@ -561,7 +565,7 @@ done:
 static const struct option lint_opts[] = {{"format", required_argument, 0, 'f'},
                                           {"collective", required_argument, 0, 'c'},
                                           {"catalog", required_argument, 0, 'K'},
-                                          {"mpich-version", required_argument, 0, 'V'},
+                                          {"mpich-version", required_argument, 0, OPT_MPICH_VERSION},
                                           {0, 0, 0, 0}};
 
 /* Whether the catalogue lists the collective; else says so, with those it lists. */

@@ -31,12 +31,13 @@ static void write_collective(strbuf *o, const tlop_tuning *t) {
   bool sized = t->coll->size[t->size] != SIZE_NONE;
   sb_printf(o, "  \"collective=%s\": {\n    \"comm_type=intra\": {", t->coll->name);
   /* in-place calls keep the one algorithm MPICH has for them (alltoall's pairwise and
-   * scattered assert a separate send buffer) */
-  if (t->coll->mpich_inplace)
-    sb_printf(o,
-              "\n      \"is_sendbuf_inplace=yes\": {\"algorithm=%s\": {}},"
-              "\n      \"is_sendbuf_inplace=no\": {",
-              t->coll->mpich_inplace);
+   * scattered assert a separate send buffer), communicators split by node the smp barrier
+   * (tlop does not model it) */
+  const char *kept = t->coll->mpich_kept_key;
+  bool inplace = kept && !strcmp(kept, "is_sendbuf_inplace");
+  if (kept)
+    sb_printf(o, "\n      \"%s=%s\": {\"algorithm=%s\": {}},\n      \"%s=%s\": {", kept,
+              inplace ? "yes" : "parent", t->coll->mpich_kept, kept, inplace ? "no" : "any");
   for (size_t i = 0; i < t->n; i++) {
     const block *b = &t->blocks[i];
     bool last_block = i + 1 == t->n;
@@ -56,7 +57,7 @@ static void write_collective(strbuf *o, const tlop_tuning *t) {
   }
   /* inter-communicators keep MPICH's algorithm for them: without a branch MPICH would abort */
   sb_printf(o, "\n    }%s,\n    \"comm_type=inter\": {\"algorithm=%s\": {}}\n  }",
-            t->coll->mpich_inplace ? "}" : "", t->coll->mpich_inter);
+            kept ? "}" : "", t->coll->mpich_inter);
 }
 
 tlop_tuning *csel_defaults(tlop_ctx *ctx, const char *version) {
@@ -242,11 +243,13 @@ static bool covers_both(const json_value *v, const char *a, const char *b) {
   return has_a && has_b;
 }
 
-/* The communicator sizes a call can have where the walk has got to: lo..hi, and whether
- * a "comm_size=pow2" on the way allows powers of two only. */
+/* The calls that can get where the walk has got to: communicator sizes lo..hi, whether a
+ * "comm_size=pow2" on the way allows powers of two only, whether a "comm_hierarchy=parent"
+ * allows communicators split by node only, and whether a size key allows empty calls only
+ * ("avg_msg_size<=0"). */
 typedef struct {
   long lo, hi;
-  bool pow2;
+  bool pow2, parent, empty;
 } comm_sizes;
 
 /* The smallest size that is not a power of two a call can have here, or 0 for none (of two
@@ -267,6 +270,28 @@ static bool needs_power_of_two(const char *algorithm) {
     if (!strcmp(algorithm, power_of_two_only[i]))
       return true;
   return false;
+}
+
+/* Node-aware algorithms of Debian's MPICH 4.0.2 that work on a communicator split by node
+ * only (MPICH's own tree puts them under "comm_hierarchy=parent", or allreduce's under
+ * "avg_msg_size<=0"), and what a call on another does — on one node too, where the node
+ * communicator their first step calls the collective on is no parent (seen with
+ * tests/best/all_colls.c at P = 2 and 3; the allreduce's wrong results need data: an empty
+ * call has none to get wrong). */
+static const struct {
+  const char *algorithm, *consequence;
+  bool with_data;
+} parent_only[] = {
+    {"MPIR_Barrier_intra_smp", "aborts (\"Assertion failed … MPIR_Comm_is_parent_comm\")", false},
+    {"MPIR_Bcast_intra_smp", "aborts (\"Assertion failed … MPIR_Comm_is_parent_comm\")", false},
+    {"MPIR_Allreduce_intra_smp", "returns wrong results, silently", true},
+};
+
+static const char *parent_only_consequence(const char *algorithm, comm_sizes calls) {
+  for (size_t i = 0; !calls.parent && i < sizeof parent_only / sizeof *parent_only; i++)
+    if (!strcmp(algorithm, parent_only[i].algorithm) && !(parent_only[i].with_data && calls.empty))
+      return parent_only[i].consequence;
+  return NULL;
 }
 
 /* Checks one object of conditions as MPICH will try it: every key known, nothing after a key
@@ -317,6 +342,10 @@ static void check_node(reader *r, json_value *v, const char *coll, const char *a
         sizes.lo = last_size + 1;
     } else if (!strcmp(m->key, "comm_size=pow2"))
       here.pow2 = true;
+    else if (!strcmp(m->key, "comm_hierarchy=parent"))
+      here.parent = true;
+    else if (!strcmp(m->key + kind_len(m->key), "<=0") && strstr(m->key, "msg_size<"))
+      here.empty = true;
     if (k == KEY_ALGORITHM) {
       const tlop_tuning *dflt = r->t->defaults;
       long bad_size = needs_power_of_two(m->key + 10) ? first_non_power_of_two(here) : 0;
@@ -326,6 +355,13 @@ static void check_node(reader *r, json_value *v, const char *coll, const char *a
                     "(\"Assertion failed … !(comm_size & (comm_size - 1))\"), and a call of "
                     "%ld processes reaches it: put it under \"comm_size=pow2\"",
                     dflt->mpich_version, m->key + 10, bad_size);
+      const char *not_parent = parent_only_consequence(m->key + 10, here);
+      if (not_parent)
+        reader_fail(r, m->key_at,
+                    "MPICH %s runs %s on communicators split by node only, and a call on "
+                    "another (a node's own communicator, every call with MPIR_CVAR_NOLOCAL=1) "
+                    "reaches it: MPICH %s; put it under \"comm_hierarchy=parent\"",
+                    dflt->mpich_version, m->key + 10, not_parent);
       if (algorithm_prefix && strncmp(m->key + 10, algorithm_prefix, strlen(algorithm_prefix)))
         reader_fail(r, m->key_at, "\"%s\" is not an algorithm of this collective (%s…)",
                     m->key + 10, algorithm_prefix);
@@ -414,7 +450,7 @@ void csel_read(reader *r) {
     snprintf(prefix, sizeof prefix, "MPIR_%s_", m->key + 11);
     prefix[5] = (char)(prefix[5] >= 'a' && prefix[5] <= 'z' ? prefix[5] - 'a' + 'A' : prefix[5]);
     bool keep = !strcmp(m->key + 11, r->collective);
-    check_node(r, m->value, m->key + 11, prefix, keep, (comm_sizes){1, LONG_MAX, false});
+    check_node(r, m->value, m->key + 11, prefix, keep, (comm_sizes){1, LONG_MAX, false, false, false});
     if (keep)
       r->t->csel = m->value;
   }

@@ -49,8 +49,12 @@ typedef struct tuning_collective {
   const char *const *ompi_names; /* coll_tuned's algorithms by id from 1, NULL-ended */
   signed char size[4];           /* by size_def: the size is m·P^k for k = -1, 0, 1 */
   const char *mpich_inter;       /* MPICH's algorithm for inter-communicators */
-  const char *mpich_inplace;     /* MPICH's for MPI_IN_PLACE calls, which its other
-                                    algorithms of the collective refuse; NULL: none such */
+  /* The calls MPICH's own tree sends to an algorithm that tlop does not choose, which a
+   * file keeps: "is_sendbuf_inplace" (MPI_IN_PLACE calls, which the collective's other
+   * algorithms refuse) or "comm_hierarchy" (communicators split by node, the only ones its
+   * smp algorithm runs on); NULL: none such */
+  const char *mpich_kept_key;
+  const char *mpich_kept; /* the algorithm those calls keep */
 } tuning_collective;
 
 /* NULL when Open MPI has no such collective. */

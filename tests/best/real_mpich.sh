@@ -2,13 +2,13 @@
 # real_mpich.sh TLOP ROOT — a real program (all_colls.c: barrier, bcast, allreduce, reduce,
 # reduce_scatter, allgather, gather, scatter, alltoall, alltoallv at several sizes, every
 # byte checked) under the MPICH file `tlop best` writes for bcast, allreduce, allgather,
-# reduce, alltoall, gather and scatter together (reduce_scatter, barrier and alltoallv are
-# MPICH's own decisions, which the tree carries), with MPICH 4.0.2 itself, at P = 2, 3, 4, in MPICH's default
-# shared-memory mode and with MPIR_CVAR_NOLOCAL=1 (every message through the network
-# module). The file is MPICH's whole MPIR-level tree: a collective it left out would abort
+# reduce, alltoall, gather, scatter, barrier and alltoallv together (reduce_scatter is
+# MPICH's own decision, which the tree carries), with MPICH 4.0.2 itself, at P = 2, 3, 4, in
+# MPICH's default shared-memory mode and with MPIR_CVAR_NOLOCAL=1 (every message through
+# the network module). The file is MPICH's whole MPIR-level tree: a collective it left out would abort
 # the program at its first call (which tlop lint reports). Skipped (77) without Debian's
 # MPICH (mpicc.mpich, mpirun.mpich).
-. "$2/tests/best/mpich_tree.sh" "$1" "$2" all_colls bcast,allreduce,allgather,reduce,alltoall,gather,scatter
+. "$2/tests/best/mpich_tree.sh" "$1" "$2" all_colls bcast,allreduce,allgather,reduce,alltoall,gather,scatter,barrier,alltoallv
 
 for P in 2 3 4; do
   for mode in shm nolocal; do
@@ -45,3 +45,22 @@ MPIR_CVAR_COLL_SELECTION_TUNING_JSON_FILE="$work/rd_any.json" timeout 60 \
   mpirun.mpich -n 3 "$work/all_colls" < /dev/null > "$work/out" 2>&1 && fail "MPICH ran recursive doubling's allgather at P = 3"
 grep -q "comm_size & (comm_size - 1)" "$work/out" || { cat "$work/out"; fail "MPICH failed otherwise than by its power-of-two assertion"; }
 echo "ok: under a tree naming recursive doubling's allgather at P = 3 MPICH aborts ($(grep -m1 -o "Assertion failed.*" "$work/out")), and tlop lint says so"
+
+# The barrier and alltoallv of the tree are tlop's (blocks by communicator size), with
+# MPICH's smp barrier kept for communicators split by node: that algorithm asserts such a
+# communicator, so a tree naming it for every call aborts the program even on one node (its
+# own barrier on the node's communicator reaches it again), and tlop lint says so.
+for coll in barrier alltoallv; do
+  grep -A4 "^  \"collective=$coll\"" "$work/tree.json" | grep -q '"comm_size<=2"' ||
+    fail "the tree's $coll is not tlop's decision"
+done
+awk '/^  "collective=barrier"/ { skip = 1
+       print "  \"collective=barrier\": {\"comm_type=intra\": {\"algorithm=MPIR_Barrier_intra_smp\": {}}, \"comm_type=inter\": {\"algorithm=MPIR_Barrier_inter_bcast\": {}}}," }
+     !skip { print }
+     skip && /^  }/ { skip = 0 }' "$work/tree.json" > "$work/smp_any.json"
+lint=$("$tlop" lint --format mpich-json "$work/smp_any.json" 2>&1) && fail "tlop lint passed a tree naming the smp barrier for every call"
+grep -q "split by node only" <<< "$lint" || fail "tlop lint's message: $lint"
+MPIR_CVAR_COLL_SELECTION_TUNING_JSON_FILE="$work/smp_any.json" timeout 60 \
+  mpirun.mpich -n 2 "$work/all_colls" < /dev/null > "$work/out" 2>&1 && fail "MPICH ran the smp barrier on a communicator not split by node"
+grep -q "MPIR_Comm_is_parent_comm" "$work/out" || { cat "$work/out"; fail "MPICH failed otherwise than by the smp barrier's assertion"; }
+echo "ok: under a tree naming the smp barrier for every call MPICH aborts ($(grep -m1 -o "Assertion failed.*" "$work/out")), and tlop lint says so"

@@ -1,11 +1,13 @@
 #!/usr/bin/env python3
 """mpich_nodes.py TLOP SOURCE_DIR PART — stdlib/mpich's collectives on 1 and 4 nodes.
 
-PART nodes: each collective of mpich/bcast.tlop and mpich/gather.tlop on one node and on
-4 nodes (sequential, round robin and an explicit nodes(…) list), against a pricing written
-here from the MPI algorithms and docs/semantics.md, not from tlop: which rank sends what to
-whom at each stage (MPICH's code: MPIR_Bcast_intra_binomial, MPIR_Scatter_intra_binomial,
-MPIR_Gather_intra_binomial, the recursive-doubling and ring allgathers), which node each rank
+PART nodes: each collective of mpich/bcast.tlop, mpich/gather.tlop, mpich/barrier.tlop and
+mpich/alltoallv.tlop on one node and on 4 nodes (sequential, round robin and an explicit
+nodes(…) list), against a pricing written here from the MPI algorithms and
+docs/semantics.md, not from tlop: which rank sends what to whom at each stage (MPICH's code:
+MPIR_Bcast_intra_binomial, MPIR_Scatter_intra_binomial, MPIR_Gather_intra_binomial, the
+recursive-doubling and ring allgathers, MPIR_Barrier_intra_dissemination,
+MPIR_Alltoallv_intra_scattered and MPIR_Alltoallv_intra_pairwise_sendrecv_replace), which node each rank
 is on, how many messages share a channel towards a node (their τ), each message at its
 channel's T from a table this script writes. Every sweep runs in both engines, which must
 agree to the bit. Then the τ-Lop authors' library's "minimum part" rounds (LIBTAULOP.md §4.4,
@@ -94,8 +96,10 @@ def write_table(path, rows):
 
 
 def lookup(ch, col, m):
-    """Column col (0: o, τ: L(m, τ)) of channel ch at m bytes, linear between rows."""
-    assert 1 <= m <= SIZES[-1] and 0 <= col <= TAUS, (m, col)
+    """Column col (0: o, τ: L(m, τ)) of channel ch at m bytes, linear between rows; below
+    the first row (a barrier's empty messages) tlop takes the first row."""
+    m = max(m, SIZES[0])
+    assert m <= SIZES[-1] and 0 <= col <= TAUS, (m, col)
     rows = TABLES[ch]
     for i in range(1, len(SIZES)):
         if m <= SIZES[i]:
@@ -205,6 +209,31 @@ def bcast_scatter_ring(m, P):
     return scatter_binomial(m, P) + allgather_ring(m / P, P)
 
 
+def barrier_dissemination(_m, P):  # step k: r to r + 2^k (mod P), empty messages
+    return [[(p, (p + (1 << k)) % P, 0) for p in range(P)] for k in range(math.ceil(math.log2(P)))]
+
+
+def alltoallv_scattered(m, P):  # in the order posted: round i, r to r − i (mod P)
+    return [[(p, (p - i) % P, m) for p in range(P)] for i in range(1, P)]
+
+
+def alltoallv_pairwise_sendrecv_replace(m, P):
+    """Every rank walks the pairs (i, j), i < j, in order: rank i's turn with j comes once i
+    is done with j − 1 and j with i − 1, so each step s holds the pairs with i + j = s.
+    Found here by walking that schedule, not from the formula."""
+    ready, steps = [0] * P, {}
+    for i in range(P):
+        for j in range(i + 1, P):
+            s = max(ready[i], ready[j]) + 1
+            ready[i] = ready[j] = s
+            steps.setdefault(s, []).extend([(i, j, m), (j, i, m)])
+    return [steps[s] for s in sorted(steps)]
+
+
+def own_block(m, P):  # every rank's copy of its own block at once: L(m, P), first channel
+    return lookup("shm", P, m)
+
+
 def bcast(m, P):  # MPIR_Bcast_intra_auto's thresholds
     if m < 12288 or P < 8:
         return bcast_binomial(m, P)
@@ -299,7 +328,16 @@ ALGORITHMS = [  # (name, its messages, P, m)
     ("bcast_scatter_rda", bcast_scatter_rda, POWERS, SIZES_TESTED),
     ("bcast_scatter_ring", bcast_scatter_ring, ANY_P, SIZES_TESTED),
     ("bcast", bcast, ANY_P, [1000, 65536, 300000, 600000]),
+    ("barrier_dissemination", barrier_dissemination, ANY_P, [0]),
+    ("alltoallv_scattered", alltoallv_scattered, ANY_P, SIZES_TESTED),
+    ("alltoallv_pairwise_sendrecv_replace", alltoallv_pairwise_sendrecv_replace, ANY_P,
+     SIZES_TESTED),
 ]
+# Written as messages on every M (a one-node stage is a messages stage too), and the local
+# copies besides the messages.
+MESSAGES_ON_ONE_NODE = {"barrier_dissemination", "alltoallv_scattered",
+                        "alltoallv_pairwise_sendrecv_replace"}
+LOCAL = {"alltoallv_scattered": own_block, "alltoallv_pairwise_sendrecv_replace": own_block}
 ONE_NODE_ONLY = ["bcast_binomial_full", "bcast_binomial_seg", "bcast_binomial_iter",
                  "scatter_binomial_seg", "scatter_binomial_iter", "allgather_rda_seg",
                  "allgather_rda_iter", "allgather_ring_seg", "allgather_ring_iter",
@@ -315,7 +353,7 @@ def part_nodes(tmp):
     write_table(os.path.join(tmp, "net.txt"), TABLES["net"])
     model = os.path.join(tmp, "model.tlop")
     with open(model, "w") as f:
-        f.write('import "mpich/bcast";\n'
+        f.write('import "mpich/bcast";\nimport "mpich/barrier";\nimport "mpich/alltoallv";\n'
                 "platform nodes_test {\n"
                 '  channel shm = table "shm.txt" { T(m, τ) = o(m) + 2 * L(m, τ); }\n'
                 '  channel net = table "net.txt" { T(m, τ) = o(m) + L(m, τ); }\n'
@@ -327,8 +365,9 @@ def part_nodes(tmp):
                          "M=%d,map=%s" % (M, mapping))
             for row in rows:
                 m, P = row["m"], int(row["P"])
-                rule = one_node_rule if M == 1 else tlop_rule
+                rule = one_node_rule if M == 1 and name not in MESSAGES_ON_ONE_NODE else tlop_rule
                 want = cost(messages(m, P), node_of(M, mapping, P), rule)
+                want += LOCAL[name](m, P) if name in LOCAL else 0.0
                 check(close(row[name], want), "%s(m=%g, P=%d) on %d nodes, %s: tlop %.17g, "
                       "expected %.17g" % (name, m, P, M, mapping, row[name], want))
                 points += 1

@@ -1,0 +1,1 @@
+explain ../../../stdlib/mpich/alltoallv.tlop alltoallv_scattered --set m=64KiB,P=6,M=4,map=round_robin

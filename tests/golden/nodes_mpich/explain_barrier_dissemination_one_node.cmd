@@ -1,0 +1,1 @@
+explain ../../../stdlib/mpich/barrier.tlop barrier_dissemination --set m=0,P=6
