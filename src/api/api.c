@@ -760,11 +760,47 @@ static tlop_status axis_counts_fit(tlop_model *model, const tlop_axis *axis, con
   return ok ? TLOP_OK : TLOP_ERR_ARG;
 }
 
-tlop_status tlop_axis_check(tlop_model *model, const char *const *algorithms, size_t n,
-                            const tlop_axis *axis) {
+/* The axis's values fit the counts it binds among the algorithms and the model's params. */
+static tlop_status axis_counts_bound_fit(tlop_model *model, const char *const *algorithms,
+                                         size_t n, const tlop_axis *axis) {
   span decl = {0};
   const char *owner = count_binding(model, algorithms, n, ctx_sym(model->ctx, axis->name), &decl);
   return axis_counts_fit(model, axis, owner, decl);
+}
+
+static bool size_or_time(kind k) { return kind_eq(k, KIND_SIZE) || kind_eq(k, KIND_TIME); }
+
+/* The kind of a size or time that the axis binds: a parameter of one of the algorithms, or
+ * a `param` of the model; TLOP_KIND_NUMBER when it binds none. */
+static tlop_kind bound_dimension(tlop_model *model, const char *const *algorithms, size_t n,
+                                 sym name) {
+  for (size_t a = 0; a < n; a++) {
+    ast_decl *fn = ptrmap_get(&model->funcs, ctx_sym(model->ctx, algorithms[a]));
+    for (int i = 0; fn && fn->kind == D_ALGORITHM && i < fn->nargs; i++)
+      if (fn->args[i]->name == name && size_or_time(fn->args[i]->k))
+        return kind_public(fn->args[i]->k);
+  }
+  if (ptrmap_get(&model->values, name) && size_or_time(lower_param(model, name)->k))
+    return kind_public(lower_param(model, name)->k);
+  return TLOP_KIND_NUMBER;
+}
+
+tlop_status tlop_axis_check(tlop_model *model, const char *const *algorithms, size_t n,
+                            tlop_axis *axis) {
+  if (axis->kind == TLOP_KIND_NUMBER)
+    axis->kind = bound_dimension(model, algorithms, n, ctx_sym(model->ctx, axis->name));
+  return axis_counts_bound_fit(model, algorithms, n, axis);
+}
+
+size_t tlop_model_claim_variables(const tlop_model *model, const char ***names) {
+  const ptrmap *vars = &model->claim_vars;
+  const char **arr = arena_alloc(model->ctx->ar, (vars->count + 1) * sizeof *arr);
+  size_t n = 0;
+  for (size_t i = 0; i < vars->cap; i++)
+    if (vars->keys[i])
+      arr[n++] = ((sym)vars->keys[i])->name;
+  *names = arr;
+  return n;
 }
 
 tlop_status tlop_claim_axis_check(tlop_model *model, const tlop_axis *axis) {
@@ -775,7 +811,8 @@ tlop_status tlop_claim_axis_check(tlop_model *model, const tlop_axis *axis) {
     return TLOP_ERR_ARG;
   }
   const ast_expr *use = ptrmap_get(&model->claim_counts, name);
-  return use ? axis_counts_fit(model, axis, "a claim", use->sp) : tlop_axis_check(model, NULL, 0, axis);
+  return use ? axis_counts_fit(model, axis, "a claim", use->sp)
+             : axis_counts_bound_fit(model, NULL, 0, axis);
 }
 
 void tlop_axis_free(tlop_axis *axis) {

@@ -52,7 +52,17 @@ int cli_failed(cli *c);
 /* Every name of --set is a param of the model or a variable of one of the expressions
  * built from texts (an algorithm's parameters count, used or not): else a misuse, with
  * the nearest such name ("did you mean"). A misspelt name would be ignored silently. */
-bool cli_check_sets(cli *c, tlop_model *m, char *const *texts, tlop_expr *const *exprs, size_t n);
+typedef struct cli_set_users {
+  char *const *texts;        /* expressions or algorithm names */
+  tlop_expr *const *exprs;   /* built from texts; NULL when texts are algorithm names */
+  size_t n;
+  const char *const *others; /* more names the command uses (the claims' variables) */
+  size_t nothers;
+} cli_set_users;
+bool cli_check_sets(cli *c, tlop_model *m, const cli_set_users *users);
+/* The same for commands given algorithm names (or none): their parameters and the
+ * variables of the model's claims count. */
+bool cli_check_sets_named(cli *c, tlop_model *m, const char *const *algorithms, size_t n);
 /* Reports a bad option value ("tlop CMD: …"); the command then fails with exit 2. */
 void cli_misuse(cli *c, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
 

@@ -218,7 +218,7 @@ bool cli_grid_costs_skipping(cli *c, tlop_model *m, const char *file, char **nam
     if (!(exprs[a] = cli_expr(c, m, names[a], env, false)))
       return false;
   }
-  if (!cli_check_sets(c, m, names, exprs, ncand) || !cli_evaluator_open(c, ev, exprs, ncand, pf, env, g))
+  if (!cli_check_sets(c, m, &(cli_set_users){names, exprs, ncand, NULL, 0}) || !cli_evaluator_open(c, ev, exprs, ncand, pf, env, g))
     return false;
   cli_refusals r = {false, NULL};
   tlop_ctx_set_diag(c->ctx, cli_collect_errors, &r);
