@@ -159,6 +159,11 @@ TLOP_API void tlop_ctx_set_warn_once(tlop_ctx *ctx, int warn_once);
  * caller that evaluates several expressions chunk by chunk (tlop sweep streaming its
  * rows) gives each expression its group, and reports as if each had been one call. */
 TLOP_API void tlop_ctx_set_warn_group(tlop_ctx *ctx, size_t group);
+/* What the following calls evaluate (an algorithm's name; NULL: nothing named): their
+ * warnings start with it, and with the grid point of the first look-up that needed
+ * them when they evaluate points (tlop_eval_batch, tlop_kernels_eval):
+ * "bcast_binomial at m = 4096, P = 8: o[shm](4 KiB) is beyond …". */
+TLOP_API void tlop_ctx_set_warn_source(tlop_ctx *ctx, const char *name);
 /* Number of errors reported so far. */
 TLOP_API int tlop_ctx_errors(const tlop_ctx *ctx);
 

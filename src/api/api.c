@@ -72,6 +72,7 @@ void tlop_ctx_free(tlop_ctx *ctx) {
     for (int bit = 0; bit < 3; bit++)
       free(ctx->warn_groups[g].held[bit]);
   free(ctx->warn_groups);
+  free(ctx->warn_source);
   ir_table_free(ctx->ir);
   symtab_free(ctx->syms);
   arena_free(ctx->ar);
@@ -129,6 +130,11 @@ void tlop_ctx_set_warn_once(tlop_ctx *ctx, int warn_once) {
     ctx->warn_groups[g].warned = 0;
   ctx->warn_once = warn_once != 0;
   ctx->warn_group = 0;
+}
+
+void tlop_ctx_set_warn_source(tlop_ctx *ctx, const char *name) {
+  free(ctx->warn_source);
+  ctx->warn_source = name ? xstrdup(name) : NULL;
 }
 
 void tlop_ctx_set_warn_group(tlop_ctx *ctx, size_t group) {
@@ -543,6 +549,10 @@ void warn_extrapolations(tlop_ctx *ctx, eval_state *es) {
                        : ctx->tau_rule == TLOP_TAU_CLAMP ? " (--tau-beyond=clamp: L(m,T) was used)"
                                                          : " (--tau-beyond=proportional: L(m,T)·τ/T was used)";
     strbuf msg = {0};
+    const char *point = eval_extrapolation_point(es, bit);
+    if (ctx->warn_source || point)
+      sb_printf(&msg, "%s%s%s: ", ctx->warn_source ? ctx->warn_source : "",
+                ctx->warn_source && point ? " at " : "", point ? point : "");
     if (bit == 1 && eval_extrapolation_from_zero_row(es, bit))
       sb_printf(&msg, "%s is beyond the table's only row, at m = 0: v(0) was used for every m",
                 what);
@@ -602,6 +612,7 @@ tlop_status tlop_eval_batch(const tlop_expr *expr, const tlop_platform *pf, cons
   for (size_t j = 0; j < nvars; j++)
     vars[j] = ctx_sym(ctx, names[j]);
   bool ok = true;
+  eval_use_point_vars(es, vars, nvars);
   for (size_t i = 0; i < npoints && ok; i++) {
     for (size_t j = 0; j < nvars; j++)
       eval_bind(es, vars[j], points[i * nvars + j]);

@@ -237,6 +237,8 @@ void cli_grid_fill(const cli_grid *g, size_t first, size_t k, double *pts);
 void cli_grid_close(cli_grid *g);
 
 typedef struct cli_evaluator {
+  tlop_ctx *ctx;
+  char *const *algos; /* the expressions' names, for their warnings */
   tlop_expr **exprs;
   const tlop_platform *pf;
   const tlop_env *env;
@@ -245,9 +247,9 @@ typedef struct cli_evaluator {
   tlop_kernels *kern; /* the compiled expressions, when the JIT was chosen */
 } cli_evaluator;
 /* Chooses the engine for the grid's size (--engine) and compiles for the JIT. */
-bool cli_evaluator_open(cli *c, cli_evaluator *ev, tlop_expr **exprs, size_t n,
+bool cli_evaluator_open(cli *c, cli_evaluator *ev, char *const *algos, tlop_expr **exprs, size_t n,
                         const tlop_platform *pf, const tlop_env *env, const cli_grid *g);
-/* Expression `which` at k points of the grid's shape. */
+/* Expression `which` at k points of the grid's shape; its warnings name it and the point. */
 tlop_status cli_evaluator_run(const cli_evaluator *ev, size_t which, const double *pts, size_t k,
                               double *out);
 void cli_evaluator_close(cli *c, cli_evaluator *ev);
