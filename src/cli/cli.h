@@ -308,6 +308,8 @@ FILE *gp_open(const char *cmd, const char *path);
 bool gp_close(FILE *g, const char *cmd, const char *path);
 /* s as a gnuplot single-quoted string. */
 void gp_str(FILE *f, const char *s);
+/* s as a gnuplot string whose newlines break the line (a title over two lines). */
+void gp_lines(FILE *f, const char *s);
 /* Tics of a size axis ("x", "y") at powers of two in binary units (1 KiB), ~10 at most. */
 void gp_size_tics(FILE *g, const char *axis, double lo, double hi);
 int cmd_lint(cli *c, int argc, char **argv);
