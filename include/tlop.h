@@ -159,6 +159,11 @@ TLOP_API void tlop_ctx_set_warn_once(tlop_ctx *ctx, int warn_once);
  * caller that evaluates several expressions chunk by chunk (tlop sweep streaming its
  * rows) gives each expression its group, and reports as if each had been one call. */
 TLOP_API void tlop_ctx_set_warn_group(tlop_ctx *ctx, size_t group);
+/* What the following calls evaluate (an algorithm's name; NULL: nothing named): their
+ * warnings start with it, and with the grid point of the first look-up that needed
+ * them when they evaluate points (tlop_eval_batch, tlop_kernels_eval):
+ * "bcast_binomial at m = 4096, P = 8: o[shm](4 KiB) is beyond …". */
+TLOP_API void tlop_ctx_set_warn_source(tlop_ctx *ctx, const char *name);
 /* Number of errors reported so far. */
 TLOP_API int tlop_ctx_errors(const tlop_ctx *ctx);
 
@@ -306,12 +311,16 @@ TLOP_API tlop_status tlop_axis_parse(tlop_ctx *ctx, const char *spec, tlop_axis 
 TLOP_API void tlop_axis_free(tlop_axis *axis);
 /* Whether every value of the axis fits what it binds among the parameters of these
  * algorithms and the model's params: a count (P: count) takes whole numbers ≥ 0.
- * TLOP_ERR_ARG, with a diagnostic naming the first value that does not. */
+ * TLOP_ERR_ARG, with a diagnostic naming the first value that does not. Bare numbers take
+ * the kind of the size or time they bind (m=8,16 for m: size is in bytes, as m=8 B..16 B). */
 TLOP_API tlop_status tlop_axis_check(tlop_model *model, const char *const *algorithms, size_t n,
-                                     const tlop_axis *axis);
+                                     tlop_axis *axis);
 /* The same for the evidence grid of `prove`: the axis names a variable of the model's claims
  * (or a param), and one that a claim passes to an algorithm's count takes whole numbers ≥ 0. */
 TLOP_API tlop_status tlop_claim_axis_check(tlop_model *model, const tlop_axis *axis);
+
+/* The free names of the model's claims, each once; the array lives as long as the model. */
+TLOP_API size_t tlop_model_claim_variables(const tlop_model *model, const char ***names);
 
 /* ---- claims: proofs, counterexamples, evidence ---- */
 typedef enum { TLOP_PROVED, TLOP_REFUTED, TLOP_UNKNOWN } tlop_verdict;

@@ -72,6 +72,7 @@ void tlop_ctx_free(tlop_ctx *ctx) {
     for (int bit = 0; bit < 3; bit++)
       free(ctx->warn_groups[g].held[bit]);
   free(ctx->warn_groups);
+  free(ctx->warn_source);
   ir_table_free(ctx->ir);
   symtab_free(ctx->syms);
   arena_free(ctx->ar);
@@ -129,6 +130,11 @@ void tlop_ctx_set_warn_once(tlop_ctx *ctx, int warn_once) {
     ctx->warn_groups[g].warned = 0;
   ctx->warn_once = warn_once != 0;
   ctx->warn_group = 0;
+}
+
+void tlop_ctx_set_warn_source(tlop_ctx *ctx, const char *name) {
+  free(ctx->warn_source);
+  ctx->warn_source = name ? xstrdup(name) : NULL;
 }
 
 void tlop_ctx_set_warn_group(tlop_ctx *ctx, size_t group) {
@@ -543,6 +549,10 @@ void warn_extrapolations(tlop_ctx *ctx, eval_state *es) {
                        : ctx->tau_rule == TLOP_TAU_CLAMP ? " (--tau-beyond=clamp: L(m,T) was used)"
                                                          : " (--tau-beyond=proportional: L(m,T)·τ/T was used)";
     strbuf msg = {0};
+    const char *point = eval_extrapolation_point(es, bit);
+    if (ctx->warn_source || point)
+      sb_printf(&msg, "%s%s%s: ", ctx->warn_source ? ctx->warn_source : "",
+                ctx->warn_source && point ? " at " : "", point ? point : "");
     if (bit == 1 && eval_extrapolation_from_zero_row(es, bit))
       sb_printf(&msg, "%s is beyond the table's only row, at m = 0: v(0) was used for every m",
                 what);
@@ -602,6 +612,7 @@ tlop_status tlop_eval_batch(const tlop_expr *expr, const tlop_platform *pf, cons
   for (size_t j = 0; j < nvars; j++)
     vars[j] = ctx_sym(ctx, names[j]);
   bool ok = true;
+  eval_use_point_vars(es, vars, nvars);
   for (size_t i = 0; i < npoints && ok; i++) {
     for (size_t j = 0; j < nvars; j++)
       eval_bind(es, vars[j], points[i * nvars + j]);
@@ -760,11 +771,47 @@ static tlop_status axis_counts_fit(tlop_model *model, const tlop_axis *axis, con
   return ok ? TLOP_OK : TLOP_ERR_ARG;
 }
 
-tlop_status tlop_axis_check(tlop_model *model, const char *const *algorithms, size_t n,
-                            const tlop_axis *axis) {
+/* The axis's values fit the counts it binds among the algorithms and the model's params. */
+static tlop_status axis_counts_bound_fit(tlop_model *model, const char *const *algorithms,
+                                         size_t n, const tlop_axis *axis) {
   span decl = {0};
   const char *owner = count_binding(model, algorithms, n, ctx_sym(model->ctx, axis->name), &decl);
   return axis_counts_fit(model, axis, owner, decl);
+}
+
+static bool size_or_time(kind k) { return kind_eq(k, KIND_SIZE) || kind_eq(k, KIND_TIME); }
+
+/* The kind of a size or time that the axis binds: a parameter of one of the algorithms, or
+ * a `param` of the model; TLOP_KIND_NUMBER when it binds none. */
+static tlop_kind bound_dimension(tlop_model *model, const char *const *algorithms, size_t n,
+                                 sym name) {
+  for (size_t a = 0; a < n; a++) {
+    ast_decl *fn = ptrmap_get(&model->funcs, ctx_sym(model->ctx, algorithms[a]));
+    for (int i = 0; fn && fn->kind == D_ALGORITHM && i < fn->nargs; i++)
+      if (fn->args[i]->name == name && size_or_time(fn->args[i]->k))
+        return kind_public(fn->args[i]->k);
+  }
+  if (ptrmap_get(&model->values, name) && size_or_time(lower_param(model, name)->k))
+    return kind_public(lower_param(model, name)->k);
+  return TLOP_KIND_NUMBER;
+}
+
+tlop_status tlop_axis_check(tlop_model *model, const char *const *algorithms, size_t n,
+                            tlop_axis *axis) {
+  if (axis->kind == TLOP_KIND_NUMBER)
+    axis->kind = bound_dimension(model, algorithms, n, ctx_sym(model->ctx, axis->name));
+  return axis_counts_bound_fit(model, algorithms, n, axis);
+}
+
+size_t tlop_model_claim_variables(const tlop_model *model, const char ***names) {
+  const ptrmap *vars = &model->claim_vars;
+  const char **arr = arena_alloc(model->ctx->ar, (vars->count + 1) * sizeof *arr);
+  size_t n = 0;
+  for (size_t i = 0; i < vars->cap; i++)
+    if (vars->keys[i])
+      arr[n++] = ((sym)vars->keys[i])->name;
+  *names = arr;
+  return n;
 }
 
 tlop_status tlop_claim_axis_check(tlop_model *model, const tlop_axis *axis) {
@@ -775,7 +822,8 @@ tlop_status tlop_claim_axis_check(tlop_model *model, const tlop_axis *axis) {
     return TLOP_ERR_ARG;
   }
   const ast_expr *use = ptrmap_get(&model->claim_counts, name);
-  return use ? axis_counts_fit(model, axis, "a claim", use->sp) : tlop_axis_check(model, NULL, 0, axis);
+  return use ? axis_counts_fit(model, axis, "a claim", use->sp)
+             : axis_counts_bound_fit(model, NULL, 0, axis);
 }
 
 void tlop_axis_free(tlop_axis *axis) {

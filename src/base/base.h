@@ -193,6 +193,7 @@ struct tlop_ctx {
     char *held[3];       /* their messages, given in one call's order when it ends */
   } *warn_groups;        /* in the order of their numbers (tlop_ctx_set_warn_group) */
   size_t nwarn_groups, warn_group;
+  char *warn_source;     /* what the calls evaluate, named in their warnings */
   struct model_list *models; /* every model loaded, freed with the context */
   tlop_model *empty;         /* the scope of constant values (--set, grids) */
   unsigned sources;          /* sources loaded from text, for their unique keys */

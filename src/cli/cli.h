@@ -52,7 +52,17 @@ int cli_failed(cli *c);
 /* Every name of --set is a param of the model or a variable of one of the expressions
  * built from texts (an algorithm's parameters count, used or not): else a misuse, with
  * the nearest such name ("did you mean"). A misspelt name would be ignored silently. */
-bool cli_check_sets(cli *c, tlop_model *m, char *const *texts, tlop_expr *const *exprs, size_t n);
+typedef struct cli_set_users {
+  char *const *texts;        /* expressions or algorithm names */
+  tlop_expr *const *exprs;   /* built from texts; NULL when texts are algorithm names */
+  size_t n;
+  const char *const *others; /* more names the command uses (the claims' variables) */
+  size_t nothers;
+} cli_set_users;
+bool cli_check_sets(cli *c, tlop_model *m, const cli_set_users *users);
+/* The same for commands given algorithm names (or none): their parameters and the
+ * variables of the model's claims count. */
+bool cli_check_sets_named(cli *c, tlop_model *m, const char *const *algorithms, size_t n);
 /* Reports a bad option value ("tlop CMD: …"); the command then fails with exit 2. */
 void cli_misuse(cli *c, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
 
@@ -227,6 +237,8 @@ void cli_grid_fill(const cli_grid *g, size_t first, size_t k, double *pts);
 void cli_grid_close(cli_grid *g);
 
 typedef struct cli_evaluator {
+  tlop_ctx *ctx;
+  char *const *algos; /* the expressions' names, for their warnings */
   tlop_expr **exprs;
   const tlop_platform *pf;
   const tlop_env *env;
@@ -235,9 +247,9 @@ typedef struct cli_evaluator {
   tlop_kernels *kern; /* the compiled expressions, when the JIT was chosen */
 } cli_evaluator;
 /* Chooses the engine for the grid's size (--engine) and compiles for the JIT. */
-bool cli_evaluator_open(cli *c, cli_evaluator *ev, tlop_expr **exprs, size_t n,
+bool cli_evaluator_open(cli *c, cli_evaluator *ev, char *const *algos, tlop_expr **exprs, size_t n,
                         const tlop_platform *pf, const tlop_env *env, const cli_grid *g);
-/* Expression `which` at k points of the grid's shape. */
+/* Expression `which` at k points of the grid's shape; its warnings name it and the point. */
 tlop_status cli_evaluator_run(const cli_evaluator *ev, size_t which, const double *pts, size_t k,
                               double *out);
 void cli_evaluator_close(cli *c, cli_evaluator *ev);
@@ -296,6 +308,8 @@ FILE *gp_open(const char *cmd, const char *path);
 bool gp_close(FILE *g, const char *cmd, const char *path);
 /* s as a gnuplot single-quoted string. */
 void gp_str(FILE *f, const char *s);
+/* s as a gnuplot string whose newlines break the line (a title over two lines). */
+void gp_lines(FILE *f, const char *s);
 /* Tics of a size axis ("x", "y") at powers of two in binary units (1 KiB), ~10 at most. */
 void gp_size_tics(FILE *g, const char *axis, double lo, double hi);
 int cmd_lint(cli *c, int argc, char **argv);

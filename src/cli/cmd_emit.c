@@ -190,15 +190,15 @@ int cmd_emit(cli *c, int argc, char **argv) {
   char *code = NULL, *header = NULL, *prefix = prefix_of(eflags.header ? eflags.header : c->o.output);
   size_t len = 0;
   tlop_model *m = cli_load(c, argv[optind]);
-  bool ok = m && (env = cli_env(c, m)) && (pf = cli_platform(c, m));
-  for (size_t i = 0; ok && i < eflags.nbake; i++)
-    ok = bind_bake(pf, eflags.bake[i]);
   const char **algos = (const char **)argv + optind + 1;
   size_t nalgos = (size_t)(argc - optind - 1);
-  if (ok && nalgos == 0 && !(nalgos = tlop_model_algorithms(m, &algos))) {
+  bool ok = m && (nalgos || (nalgos = tlop_model_algorithms(m, &algos)));
+  if (m && !ok)
     fprintf(stderr, "tlop emit: %s defines no algorithm\n", argv[optind]);
-    ok = false;
-  }
+  ok = ok && cli_check_sets_named(c, m, algos, nalgos) && (env = cli_env(c, m)) &&
+       (pf = cli_platform(c, m));
+  for (size_t i = 0; ok && i < eflags.nbake; i++)
+    ok = bind_bake(pf, eflags.bake[i]);
   tlop_jit *jit = ok ? jit_open(c) : NULL;
   if (jit && tlop_jit_emit(jit, m, algos, nalgos, pf, env, eflags.nbake > 0, target, prefix, &code,
                            &len, eflags.header ? &header : NULL) == TLOP_OK &&

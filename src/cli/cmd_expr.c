@@ -32,10 +32,11 @@ int cmd_check(cli *c, int argc, char **argv) {
      * exists, the tables read; every platform's gamma table has the operators the file's
      * algorithms reduce with (their defaults, or --set's). The platform the algorithms
      * are known to run on (--platform, or the file's only one) has their channels too. */
-    tlop_env *env = cli_env(c, m);
-    ok &= env != NULL;
     const char **names;
-    size_t n = tlop_model_platforms(m, &names);
+    size_t n = tlop_model_algorithms(m, &names);
+    tlop_env *env = cli_check_sets_named(c, m, names, n) ? cli_env(c, m) : NULL;
+    ok &= env != NULL;
+    n = tlop_model_platforms(m, &names);
     bool named = c->o.platform || c->o.nparams;
     for (size_t j = 0; j <= n; j++) {
       tlop_platform *pf = NULL;
@@ -84,7 +85,7 @@ static bool job_open(cli *c, job *j, tlop_model *model, const char *text, bool p
   if (!(j->model = model) || !(j->env = cli_env(c, j->model)))
     return false;
   if (!(j->expr = cli_expr(c, j->model, text, symbolic ? NULL : j->env, symbolic)) ||
-      (!symbolic && !cli_check_sets(c, j->model, (char *const *)&text, &j->expr, 1)))
+      !cli_check_sets(c, j->model, &(cli_set_users){(char *const *)&text, &j->expr, 1, NULL, 0}))
     return false;
   return !platform || (j->pf = cli_platform(c, j->model)) != NULL;
 }

@@ -699,8 +699,8 @@ int cmd_validate(cli *c, int argc, char **argv) {
   rc = EXIT_INPUT;
   const tlop_bench_series *ser = NULL;
   tlop_model *m = cli_load(c, argv[optind]);
-  if (!m || !(env = cli_env(c, m)) || !(pf = cli_platform(c, m)) ||
-      tlop_bench_read(c->ctx, vflags.measured, &bench) != TLOP_OK ||
+  if (!m || !cli_check_sets_named(c, m, (const char *const *)argv + optind + 1, nm) ||
+      !(env = cli_env(c, m)) || !(pf = cli_platform(c, m)) || tlop_bench_read(c->ctx, vflags.measured, &bench) != TLOP_OK ||
       !(ser = pick_series(c, bench)))
     goto done;
   for (size_t a = 0; a < nm; a++) {

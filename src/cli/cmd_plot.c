@@ -51,19 +51,41 @@ static double time_unit(const double *v, size_t n, const char **name) {
   return hi < 1e-3 ? 1e6 : hi < 1 ? 1e3 : 1;
 }
 
+/* The title: the algorithms drawn (the first four, and how many more), and below
+ * them the platform, its tables and the values fixed by --set. */
+static void plot_title(cli *c, FILE *g, char **algos, size_t nalgo, const tlop_platform *pf) {
+  char *text = NULL;
+  size_t len = 0;
+  FILE *t = open_memstream(&text, &len);
+  if (!t)
+    abort();
+  for (size_t a = 0; a < nalgo && a < 4; a++)
+    fprintf(t, "%s%s", a ? ", " : "", algos[a]);
+  if (nalgo > 4)
+    fprintf(t, " and %zu more", nalgo - 4);
+  fprintf(t, "\non %s", tlop_platform_name(pf));
+  for (size_t i = 0; i < c->o.nparams; i++)
+    fprintf(t, "%s%s", i ? ", " : " with ", c->o.params[i]);
+  for (size_t i = 0; i < c->o.nsets; i++)
+    fprintf(t, "%s%s", i ? ", " : "; ", c->o.sets[i]);
+  fclose(t);
+  fputs("set title ", g);
+  gp_lines(g, text);
+  fputs(" noenhanced\n", g);
+  free(text);
+}
+
 /* One line per algorithm, and per node count when the grid has an M axis before m (a data
  * block for each M). */
 static void costs_figure(FILE *g, const cli_grid *grid, char **algos, size_t nalgo,
-                         const double *res, const char *file) {
+                         const double *res) {
   const tlop_axis *m = &grid->axes[grid->naxes - 1];
   const tlop_axis *nodes = grid->naxes > 1 ? &grid->axes[0] : NULL;
   size_t nblocks = nodes ? nodes->count : 1;
   const char *unit;
   double scale = time_unit(res, nalgo * grid->npts, &unit);
-  fputs("set title ", g);
-  gp_str(g, file);
   fprintf(g,
-          " noenhanced\nset logscale x 2\nset logscale y 10\nset format y '%%g'\n"
+          "set logscale x 2\nset logscale y 10\nset format y '%%g'\n"
           "set xlabel 'message size m'\nset ylabel 'cost (%s)'\n"
           "set key top left noenhanced\nset grid\n",
           unit);
@@ -92,31 +114,39 @@ static void costs_figure(FILE *g, const cli_grid *grid, char **algos, size_t nal
   fputc('\n', g);
 }
 
-/* One series per algorithm: the points it wins, as tiles over log2 m × log2 P. */
-static void map_figure(FILE *g, const cli_grid *grid, char **algos, size_t nalgo, const double *res,
-                       const char *file) {
+/* One series per algorithm that wins somewhere: the points it wins, as tiles over
+ * log2 m × log2 P (the legend lists no algorithm that never wins). */
+static void map_figure(FILE *g, const cli_grid *grid, char **algos, size_t nalgo,
+                       const double *res) {
   const tlop_axis *m = &grid->axes[1];
-  fputs("set title ", g);
-  gp_str(g, file);
-  fputs(" noenhanced\nset logscale x 2\nset logscale y 2\nset xlabel 'message size m'\n"
+  fputs("set logscale x 2\nset logscale y 2\nset xlabel 'message size m'\n"
         "set ylabel 'processes P'\nset key outside right noenhanced\nset offsets graph 0.03, "
         "graph 0.03, graph 0.05, graph 0.05\n",
         g);
   gp_size_tics(g, "x", m->values[0], m->values[m->count - 1]);
+  size_t *wins = calloc(nalgo, sizeof *wins), drawn = 0;
+  if (!wins)
+    abort();
   for (size_t a = 0; a < nalgo; a++) {
     fprintf(g, "$wins%zu << EOD\n", a);
     for (size_t i = 0; i < grid->npts; i++)
-      if (tlop_best_pick(res + i, nalgo, grid->npts, 0.01, NULL, NULL) == a)
+      if (tlop_best_pick(res + i, nalgo, grid->npts, 0.01, NULL, NULL) == a) {
         fprintf(g, "%.17g %.17g\n", grid->pts[2 * i + 1], grid->pts[2 * i]);
-    /* an algorithm that wins nowhere still gets its legend entry, off the axes */
-    fprintf(g, "NaN NaN\nEOD\n");
+        wins[a]++;
+      }
+    fprintf(g, "EOD\n");
   }
   fputs("plot ", g);
   for (size_t a = 0; a < nalgo; a++) {
-    fprintf(g, "%s$wins%zu using 1:2 with points pt 5 ps 2.5 title ", a ? ", " : "", a);
+    if (!wins[a])
+      continue;
+    /* the line type (colour) of the algorithm's place: the same as when all of them win */
+    fprintf(g, "%s$wins%zu using 1:2 with points lt %zu pt 5 ps 2.5 title ", drawn++ ? ", " : "",
+            a, a + 1);
     gp_str(g, algos[a]);
   }
   fputc('\n', g);
+  free(wins);
 }
 
 /* Whether the grid is m alone, or M and m (put in that order). */
@@ -180,7 +210,8 @@ int cmd_plot(cli *c, int argc, char **argv) {
   }
   if (!(fig = gp_open("plot", c->o.output)))
     goto done;
-  (draw_map ? map_figure : costs_figure)(fig, &g, algos, nalgo, res, argv[optind]);
+  plot_title(c, fig, algos, nalgo, pf);
+  (draw_map ? map_figure : costs_figure)(fig, &g, algos, nalgo, res);
   if (gp_close(fig, "plot", c->o.output))
     rc = EXIT_OK;
 done:

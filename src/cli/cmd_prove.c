@@ -70,7 +70,7 @@ static bool prove_file(cli *c, const char *path, tlop_prove_opts *o, FILE *out, 
     ok = tlop_axis_parse(c->ctx, c->o.grids[naxes], &axes[naxes]) == TLOP_OK &&
          tlop_claim_axis_check(m, &axes[naxes]) == TLOP_OK;
   c->misused |= !ok;
-  tlop_env *env = ok ? cli_env(c, m) : NULL;
+  tlop_env *env = ok && cli_check_sets_named(c, m, NULL, 0) ? cli_env(c, m) : NULL;
   tlop_platform *pf = ok && (c->o.platform || c->o.nparams) ? cli_platform(c, m) : NULL;
   ok = ok && env && (pf || !(c->o.platform || c->o.nparams));
   o->platform = pf, o->env = env, o->axes = axes, o->naxes = ok ? naxes : 0;

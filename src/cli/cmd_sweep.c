@@ -198,7 +198,8 @@ int cmd_sweep(cli *c, int argc, char **argv) {
         goto done;
       }
   }
-  if (!cli_check_sets(c, m, algos, exprs, nalgo) || !cli_evaluator_open(c, &ev, exprs, nalgo, pf, env, &g))
+  if (!cli_check_sets(c, m, &(cli_set_users){algos, exprs, nalgo, NULL, 0}) ||
+      !cli_evaluator_open(c, &ev, algos, exprs, nalgo, pf, env, &g))
     goto done;
   if (!rows_open(&w, NULL, format, names, kinds, g.naxes, nalgo, c->o.jobs)) {
     fprintf(stderr, "tlop sweep: out of memory\n");

@@ -103,14 +103,32 @@ void gp_str(FILE *f, const char *s) {
   fputc('\'', f);
 }
 
+void gp_lines(FILE *f, const char *s) {
+  fputc('"', f);
+  for (; *s; s++) {
+    if (*s == '\n')
+      fputs("\\n", f);
+    else if (*s == '"' || *s == '\\')
+      fprintf(f, "\\%c", *s);
+    else if ((unsigned char)*s >= 0x20)
+      fputc(*s, f);
+  }
+  fputc('"', f);
+}
+
 void gp_size_tics(FILE *g, const char *axis, double lo, double hi) {
   if (!(hi > 0) || !(lo > 0))
     return;
   int a = (int)floor(log2(lo)), b = (int)ceil(log2(hi)), step = 1;
   while ((b - a) / step > 10)
     step++;
+  /* the range reaches past the end's tick by 3% of the span: gnuplot drops a tick that
+   * falls on an autoscaled end, and with it the last label */
+  double margin = exp2(0.03 * (b - a) + 0.01);
+  fprintf(g, "set %srange [%.17g:%.17g]\n", axis, ldexp(1, a) / margin, ldexp(1, b) * margin);
   fprintf(g, "set %stics (", axis);
-  for (int e = a; e <= b; e += step) {
+  /* every step-th power of two, and the last one, so that the axis's end is labelled */
+  for (int e = a; e <= b; e = e < b && e + step > b ? b : e + step) {
     char label[48];
     tlop_format_size(label, sizeof label, ldexp(1, e));
     fprintf(g, "%s'%s' %.17g", e > a ? ", " : "", label, ldexp(1, e));

@@ -142,9 +142,9 @@ void cli_grid_close(cli_grid *g) {
   free(g->pts);
 }
 
-bool cli_evaluator_open(cli *c, cli_evaluator *ev, tlop_expr **exprs, size_t n,
+bool cli_evaluator_open(cli *c, cli_evaluator *ev, char *const *algos, tlop_expr **exprs, size_t n,
                         const tlop_platform *pf, const tlop_env *env, const cli_grid *g) {
-  *ev = (cli_evaluator){exprs, pf, env, g->names, g->naxes, NULL};
+  *ev = (cli_evaluator){c->ctx, algos, exprs, pf, env, g->names, g->naxes, NULL};
   bool jit;
   /* --engine: the JIT compiles every algorithm in one module, then runs each over the grid. */
   return cli_engine(c, g->npts, &jit) &&
@@ -153,9 +153,12 @@ bool cli_evaluator_open(cli *c, cli_evaluator *ev, tlop_expr **exprs, size_t n,
 
 tlop_status cli_evaluator_run(const cli_evaluator *ev, size_t which, const double *pts, size_t k,
                               double *out) {
-  return ev->kern ? tlop_kernels_eval(ev->kern, which, pts, k, out)
-                  : tlop_eval_batch(ev->exprs[which], ev->pf, ev->env, ev->names, ev->nvars, pts, k,
-                                    out);
+  tlop_ctx_set_warn_source(ev->ctx, ev->algos[which]);
+  tlop_status st = ev->kern ? tlop_kernels_eval(ev->kern, which, pts, k, out)
+                            : tlop_eval_batch(ev->exprs[which], ev->pf, ev->env, ev->names,
+                                              ev->nvars, pts, k, out);
+  tlop_ctx_set_warn_source(ev->ctx, NULL);
+  return st;
 }
 
 /* A candidate that does not evaluate at a point (an algorithm refusing a P outside its
@@ -218,13 +221,17 @@ bool cli_grid_costs_skipping(cli *c, tlop_model *m, const char *file, char **nam
     if (!(exprs[a] = cli_expr(c, m, names[a], env, false)))
       return false;
   }
-  if (!cli_check_sets(c, m, names, exprs, ncand) || !cli_evaluator_open(c, ev, exprs, ncand, pf, env, g))
+  if (!cli_check_sets(c, m, &(cli_set_users){names, exprs, ncand, NULL, 0}) ||
+      !cli_evaluator_open(c, ev, names, exprs, ncand, pf, env, g))
     return false;
   cli_refusals r = {false, NULL};
   tlop_ctx_set_diag(c->ctx, cli_collect_errors, &r);
+  /* each candidate warns once, though evaluated again point by point where it refuses */
+  tlop_ctx_set_warn_once(c->ctx, 1);
   for (size_t a = 0; a < ncand; a++) {
     double *row = costs + a * g->npts;
     refused[a] = NULL;
+    tlop_ctx_set_warn_group(c->ctx, a);
     if (cli_evaluator_run(ev, a, g->pts, g->npts, row) == TLOP_OK)
       continue;
     bool left_out = false; /* point by point: which points this candidate refuses */
@@ -236,6 +243,7 @@ bool cli_grid_costs_skipping(cli *c, tlop_model *m, const char *file, char **nam
       free(r.first);
     r.first = NULL;
   }
+  tlop_ctx_set_warn_once(c->ctx, 0);
   r.quiet = true; /* M unbound is no error: it is one node */
   refuse_without_nodes(m, names, ncand, pf, env, g, costs, refused);
   tlop_ctx_set_diag(c->ctx, cli_print_diag, NULL);

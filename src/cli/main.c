@@ -313,8 +313,6 @@ static bool set_values(cli *c, tlop_model *model, tlop_env *env, const char *spe
   return ok;
 }
 
-/* Whether `name` is a variable of one of the expressions, or a parameter of one of the
- * algorithms they are; else the nearest such name, for "did you mean" (NULL: none). */
 /* NAME is written in TEXT as a whole word: a name the user typed is used even when the
  * cost does not depend on it (log_nP's bcast ignores m). */
 static bool written_in(const char *text, const char *name) {
@@ -328,42 +326,51 @@ static bool written_in(const char *text, const char *name) {
   return false;
 }
 
-static bool used_by(tlop_model *m, char *const *texts, tlop_expr *const *exprs, size_t n,
-                    const char *name, const char **nearest) {
-  /* the same letters in another case, else a name as near as the checker suggests */
-  unsigned best = 99;
-  *nearest = NULL;
-  for (size_t a = 0; a < n; a++) {
-    if (written_in(texts[a], name))
+/* The nearest name so far, for "did you mean": the same letters in another case, else a
+ * name as near as the checker suggests. */
+typedef struct nearest_name {
+  const char *name;
+  unsigned distance;
+} nearest_name;
+
+/* Whether one of KNOWN is NAME; else keeps the nearest of them in *near. */
+static bool among(const char *name, const char *const *known, size_t n, nearest_name *near) {
+  size_t len = strlen(name);
+  for (size_t i = 0; i < n; i++) {
+    if (!strcmp(known[i], name))
       return true;
-    const char **vars;
-    size_t nvars = tlop_expr_variables(exprs[a], &vars), nparams = 0;
-    const char *const *params = tlop_algorithm_params(m, texts[a], &nparams);
-    for (size_t i = 0; i < nvars + nparams; i++) {
-      const char *known = i < nvars ? vars[i] : params[i - nvars];
-      if (!strcmp(known, name))
-        return true;
-      size_t len = strlen(name);
-      unsigned d = !strcasecmp(known, name) ? 0 : tlop_name_distance(name, known);
-      if (d < best && (d == 0 || (d < len && d <= (len > 3 ? 2u : 1u))))
-        best = d, *nearest = known;
-    }
+    unsigned d = !strcasecmp(known[i], name) ? 0 : tlop_name_distance(name, known[i]);
+    if (d < near->distance && (d == 0 || (d < len && d <= (len > 3 ? 2u : 1u))))
+      *near = (nearest_name){known[i], d};
   }
   return false;
 }
 
-bool cli_check_sets(cli *c, tlop_model *m, char *const *texts, tlop_expr *const *exprs, size_t n) {
+/* Whether `name` is written in one of texts, a variable of one of exprs (NULL: texts are
+ * algorithm names), a parameter of one of the algorithms they are, or one of `others`. */
+static bool used_by(tlop_model *m, const cli_set_users *u, const char *name, nearest_name *near) {
+  for (size_t a = 0; a < u->n; a++) {
+    const char **vars = NULL;
+    size_t nvars = u->exprs ? tlop_expr_variables(u->exprs[a], &vars) : 0, nparams = 0;
+    const char *const *params = tlop_algorithm_params(m, u->texts[a], &nparams);
+    if (written_in(u->texts[a], name) || among(name, vars, nvars, near) ||
+        among(name, params, nparams, near))
+      return true;
+  }
+  return among(name, u->others, u->nothers, near);
+}
+
+bool cli_check_sets(cli *c, tlop_model *m, const cli_set_users *users) {
   bool ok = true;
   for (size_t i = 0; i < c->o.nsets; i++) {
     char *copy = strdup(c->o.sets[i]), *rest = copy, *name, *value;
-    const char *nearest;
+    nearest_name near = {NULL, 99};
     while (next_set(&rest, &name, &value))
       if (value && !tlop_model_has_param(m, name) && !tlop_model_has_op_param(m, name) &&
-          !tlop_model_has_mapping_param(m, name) &&
-          !used_by(m, texts, exprs, n, name, &nearest)) {
-        if (nearest)
+          !tlop_model_has_mapping_param(m, name) && !used_by(m, users, name, &near)) {
+        if (near.name)
           cli_misuse(c, "--set %s: nothing evaluated has a variable '%s' (did you mean '%s'?)",
-                     name, name, nearest);
+                     name, name, near.name);
         else
           cli_misuse(c, "--set %s: nothing evaluated has a variable '%s'", name, name);
         ok = false;
@@ -371,6 +378,13 @@ bool cli_check_sets(cli *c, tlop_model *m, char *const *texts, tlop_expr *const 
     free(copy);
   }
   return ok;
+}
+
+bool cli_check_sets_named(cli *c, tlop_model *m, const char *const *algorithms, size_t n) {
+  const char **claim_vars;
+  size_t nclaim_vars = tlop_model_claim_variables(m, &claim_vars);
+  return cli_check_sets(c, m, &(cli_set_users){(char *const *)algorithms, NULL, n, claim_vars,
+                                               nclaim_vars});
 }
 
 tlop_env *cli_env(cli *c, tlop_model *model) {

@@ -52,7 +52,10 @@ struct eval_state {
     const pf_channel *ch;
     ir_op op;
     double m, tau;
+    char *point; /* the grid point it was at ("m = 8, P = 4"); NULL outside a grid */
   } first[3]; /* the first look-up of each extrapolation cause */
+  const sym *point_vars; /* the variables of a grid's points (eval_use_point_vars) */
+  size_t npoint_vars;
   bool failed;
   eval_error error; /* the first failure since start(), unless lowering reported it */
 };
@@ -93,6 +96,8 @@ void eval_free(eval_state *es) {
   free(es->msgs);
   free(es->flows);
   free(es->error.what);
+  for (int bit = 0; bit < 3; bit++)
+    free(es->first[bit].point);
   free(es);
 }
 
@@ -110,6 +115,24 @@ void eval_use_env(eval_state *es, const tlop_env *env, const tlop_model *model) 
 }
 
 unsigned eval_extrapolations(const eval_state *es) { return es->extrap; }
+
+void eval_use_point_vars(eval_state *es, const sym *vars, size_t n) {
+  es->point_vars = vars;
+  es->npoint_vars = n;
+}
+
+/* "m = 8, P = 4": the values the grid's variables have now; NULL outside a grid. */
+static char *point_text(const eval_state *es) {
+  if (!es->npoint_vars)
+    return NULL;
+  strbuf b = {0};
+  for (size_t j = 0; j < es->npoint_vars; j++) {
+    char v[40];
+    fmt_double(v, sizeof v, es->vals[es->point_vars[j]->id]);
+    sb_printf(&b, "%s%s = %s", j ? ", " : "", es->point_vars[j]->name, v);
+  }
+  return sb_take(&b);
+}
 
 /* ---- diagnostics that name the expression and its values ---- */
 
@@ -225,6 +248,7 @@ static void note_extrapolation(eval_state *es, unsigned flags, const pf_channel 
       es->first[bit].op = op;
       es->first[bit].m = m;
       es->first[bit].tau = tau;
+      es->first[bit].point = point_text(es);
     }
   es->extrap |= flags;
 }
@@ -258,6 +282,8 @@ void eval_extrapolation_example(const eval_state *es, int bit, char *buf, size_t
   describe_transfer(buf, n, es->first[bit].op, es->first[bit].ch, es->first[bit].m,
                     es->first[bit].tau);
 }
+
+const char *eval_extrapolation_point(const eval_state *es, int bit) { return es->first[bit].point; }
 
 static const pf_channel *channel_of(eval_state *es, const ir_node *n) {
   const pf_channel *ch = pf_channel_find(es->pf, n->name);

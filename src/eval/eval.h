@@ -50,6 +50,11 @@ unsigned eval_extrapolations(const eval_state *es);
 /* The first look-up that needed extrapolation `bit`, as text: "L[shm](1 MiB, 64)". */
 void eval_extrapolation_example(const eval_state *es, int bit, char *buf, size_t n);
 bool eval_extrapolation_is_gamma(const eval_state *es, int bit);
+/* The variables (by sym, alive while es is used) whose values make a grid's point: a
+ * warning then says at which point its first look-up was. */
+void eval_use_point_vars(eval_state *es, const sym *vars, size_t n);
+/* That point as text ("m = 8, P = 4"); NULL without point variables. */
+const char *eval_extrapolation_point(const eval_state *es, int bit);
 /* Whether that look-up was in a table whose one row is at m = 0 (v(0) serves every m). */
 bool eval_extrapolation_from_zero_row(const eval_state *es, int bit);
 /* The transfers a schedule places at each step (taus[t], t = 1 … nsteps − 1). */

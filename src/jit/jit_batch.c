@@ -267,8 +267,11 @@ static void warn(const tlop_kernels *k, const tlop_expr *e, const double *pts, s
   for (size_t i = 0; i < n; i++) {
     if (i != first[0] && i != first[1] && i != first[2])
       continue;
-    if (!es)
-      es = eval_new(e->model->ctx, k->pf), eval_use_env(es, k->env, e->model);
+    if (!es) {
+      es = eval_new(e->model->ctx, k->pf);
+      eval_use_env(es, k->env, e->model);
+      eval_use_point_vars(es, k->vars, k->nvars);
+    }
     for (size_t j = 0; j < k->nvars; j++)
       eval_bind(es, k->vars[j], pts[i * k->nvars + j]);
     double v;

@@ -684,8 +684,9 @@ static bool let_shown(const tlop_expr *e, const expr_let *l) {
 static char *print_node(tlop_ctx *ctx, const tlop_expr *e, tlop_format format) {
   if (!prt_fits(ctx, e->node))
     return NULL;
-  /* .tlop source must check again: its numbers need their units */
-  return prt_expr(ctx, format == TLOP_FORMAT_TLOP ? units_restore(e) : e->node, format);
+  /* .tlop source must check again: its numbers need their units; the papers' notation
+   * shows those of comparisons (m > 4 B) */
+  return prt_expr(ctx, units_restore(e, format != TLOP_FORMAT_TLOP), format);
 }
 
 /* let x = v in …: each let shown printed once, its value named wherever the body or a

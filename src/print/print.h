@@ -22,7 +22,9 @@ bool prt_fits(tlop_ctx *ctx, const ir_node *n);
 char *prt_dump(tlop_ctx *ctx, const ir_node *n);
 
 /* ======== units.c: the units a simplified expression's numbers lost, for printing ======== */
-ir_node *units_restore(const tlop_expr *e);
+/* Every number that needs its unit to check again (.tlop source), or, with
+ * comparisons_only, those compared with a size or time (the papers' m > 4 B). */
+ir_node *units_restore(const tlop_expr *e, bool comparisons_only);
 /* The kind of a node of e, as the checker would read it. */
 kind units_kind(const tlop_expr *e, const ir_node *n);
 

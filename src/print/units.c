@@ -12,8 +12,10 @@
 typedef struct units {
   const tlop_expr *e;
   ir_names indices; /* sum and messages indices: counts */
-  ir_names sizes;   /* what flows stages bind to a flow's size (Q) */
+  ir_names sizes;   /* what flows stages bind to a flow's size (Q), and the free names of
+                     * no known kind that a transfer takes as its size (simplify's symbols) */
   ptrmap kinds;     /* node → kind*, the kind the checker gives it */
+  bool comparisons_only; /* units for the numbers of comparisons only (the papers' notation) */
 } units;
 
 static bool is_dim(kind k) { return k.tag == K_DIM; }
@@ -27,7 +29,7 @@ static kind as_dim(kind k) { return k.tag == K_NUM ? KIND_COUNT : k; }
 static kind var_kind(units *u, sym name) {
   const tlop_expr *e = u->e;
   for (size_t i = 0; i < e->nfree; i++)
-    if (e->free[i] == name)
+    if (e->free[i] == name && e->free_kinds[i].tag != K_ANY)
       return e->free_kinds[i];
   for (size_t i = 0; i < u->sizes.n; i++)
     if (u->sizes.v[i] == name)
@@ -207,7 +209,10 @@ static ir_node *restore_numbers(units *u, const ir_node *n, kind want, bool fact
                ? number_with_unit(ctx, n, want)
                : (ir_node *)n;
   case IR_VAR: return (ir_node *)n;
-  case IR_MUL: case IR_DIV: return restore_product(u, n, want);
+  case IR_MUL: case IR_DIV:
+    if (u->comparisons_only)
+      break;
+    return restore_product(u, n, want);
   case IR_NEG: case IR_CEIL: case IR_FLOOR: case IR_ABS:
     return ir_make(ctx, (ir_op)n->op, NULL, 0, restore(u, n->kid[0], want, factor), NULL, NULL);
   case IR_ADD: case IR_SUB: case IR_MIN: case IR_MAX: case IR_MOD: case IR_STAGE:
@@ -238,9 +243,11 @@ static ir_node *restore_numbers(units *u, const ir_node *n, kind want, bool fact
   case IR_FLOW: w[1] = KIND_TIME; break;
   default: break;
   }
+  /* a number compared with a size or time shows its unit (m > 4 B, not m > 4) */
+  bool compared = n->op >= IR_LT && n->op <= IR_NE;
   bool changed = false;
   for (int i = 0; i < n->nkids; i++) {
-    k[i] = restore(u, n->kid[i], w[i], false);
+    k[i] = restore(u, n->kid[i], w[i], compared);
     changed |= k[i] != n->kid[i];
   }
   if (!changed)
@@ -256,26 +263,30 @@ static ir_node *restore_numbers(units *u, const ir_node *n, kind want, bool fact
 static ir_node *restore(units *u, const ir_node *n, kind want, bool factor) {
   ir_node *r = restore_numbers(u, n, want, factor);
   kind got = kind_of(u, r);
-  if (is_dim(want) && is_dim(got) && !same_dim(got, want))
+  if (!u->comparisons_only && is_dim(want) && is_dim(got) && !same_dim(got, want))
     r = times_unit(u->e->model->ctx, r, dim_add(want, got, -1));
   return r;
 }
 
-static void collect_flow_sizes(const ir_node *n, ptrmap *seen, ir_names *sizes) {
+static void collect_sizes(const ir_node *n, ptrmap *seen, ir_names *sizes) {
   if (ptrmap_get(seen, n))
     return;
   ptrmap_put(seen, n, (void *)n);
   if (n->op == IR_FLOWS)
     VEC_PUSH(sizes->v, sizes->n, sizes->cap, n->name);
+  bool transfer = n->op == IR_L || n->op == IR_TX || n->op == IR_O || n->op == IR_PACK ||
+                  n->op == IR_GAMMA;
+  if (transfer && n->kid[0]->op == IR_VAR)
+    VEC_PUSH(sizes->v, sizes->n, sizes->cap, n->kid[0]->name);
   for (int i = 0; i < n->nkids; i++)
-    collect_flow_sizes(n->kid[i], seen, sizes);
+    collect_sizes(n->kid[i], seen, sizes);
 }
 
 kind units_kind(const tlop_expr *e, const ir_node *n) {
   units u = {.e = e};
   ir_collect_indices(e->node, &u.indices);
   ptrmap seen = {0};
-  collect_flow_sizes(e->node, &seen, &u.sizes);
+  collect_sizes(e->node, &seen, &u.sizes);
   ptrmap_free(&seen);
   kind k = kind_of(&u, n);
   free(u.indices.v);
@@ -284,11 +295,11 @@ kind units_kind(const tlop_expr *e, const ir_node *n) {
   return k;
 }
 
-ir_node *units_restore(const tlop_expr *e) {
-  units u = {.e = e};
+ir_node *units_restore(const tlop_expr *e, bool comparisons_only) {
+  units u = {.e = e, .comparisons_only = comparisons_only};
   ir_collect_indices(e->node, &u.indices);
   ptrmap seen = {0};
-  collect_flow_sizes(e->node, &seen, &u.sizes);
+  collect_sizes(e->node, &seen, &u.sizes);
   ptrmap_free(&seen);
   ir_node *r = restore(&u, e->node, e->k, false);
   free(u.indices.v);

@@ -29,7 +29,17 @@ svg_ok() { # FILE NSERIES NAME...: a whole SVG with NSERIES series and these nam
 svg_ok "$work/costs.svg" 3 bcast_binomial bcast_scatter_rda bcast_scatter_ring
 grep -q "cost (µs)\|cost (ms)" "$work/costs.svg" || fail "the cost axis names no time unit"
 grep -q ">1 KiB<" "$work/costs.svg" || fail "the size axis is not labelled in binary units"
+# the title names the algorithms, and below them the platform and the values of --set
+grep -q ">bcast_binomial, bcast_scatter_rda, bcast_scatter_ring<" "$work/costs.svg" ||
+  fail "the title does not name the algorithms"
+grep -q ">on square; P=2<" "$work/costs.svg" || fail "the subtitle names no platform or --set"
 echo "ok: costs figure (svg), 3 series"
+
+# 2^0 .. 2^19 takes every second power of two: the last one, 512 KiB, is labelled too
+"$tlop" plot "$model" bcast_binomial --grid m=1..512KiB:*2 --set P=2 -o "$work/ticks.svg" ||
+  fail "tlop plot (ticks)"
+grep -q ">512 KiB<" "$work/ticks.svg" || fail "the last x tick (512 KiB) is not labelled"
+echo "ok: the last x tick is labelled"
 
 "$tlop" plot "$model" bcast_binomial bcast_scatter_rda --grid m=1KiB..1MiB:*2 --set P=2 \
   -o "$work/costs.png" || fail "tlop plot (costs, png)"
@@ -48,6 +58,14 @@ for n in 1 2; do
   [ "$marks" -gt 1 ] || fail "series $n of the map has no points ($marks marks)"
 done
 echo "ok: best-algorithm map (svg), 2 series"
+
+# at P = 2 bcast_scatter_ring costs what bcast_scatter_rda does, and is listed after it:
+# it wins nowhere, so the legend leaves it out
+"$tlop" plot "$model" bcast_binomial bcast_scatter_rda bcast_scatter_ring --map --grid P=2 \
+  --grid m=1KiB..1MiB:*2 -o "$work/map3.svg" || fail "tlop plot --map (3 algorithms)"
+svg_ok "$work/map3.svg" 2 bcast_binomial bcast_scatter_rda
+grep -q ">bcast_scatter_ring<" "$work/map3.svg" && fail "the map's legend lists bcast_scatter_ring, which wins nowhere"
+echo "ok: the map's legend lists only algorithms that win somewhere"
 
 # allgather_rda refuses P = 12 (not a power of two): the map skips it at those points with
 # a note, and allgather_ring takes them

@@ -1,0 +1,1 @@
+check ev.tlop --set nn=16

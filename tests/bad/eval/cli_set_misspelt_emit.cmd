@@ -1,0 +1,1 @@
+emit ev.tlop flat --set Pq=16

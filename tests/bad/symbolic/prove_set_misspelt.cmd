@@ -1,0 +1,1 @@
+prove prove_grid.tlop --set p=16

@@ -1,0 +1,1 @@
+simplify ev.tlop 'flat(m, P)' --set p=16

@@ -1,0 +1,1 @@
+simplify simplify_compare_unit.tlop 'eager(m, P)' --format latex

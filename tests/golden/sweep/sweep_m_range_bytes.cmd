@@ -1,0 +1,1 @@
+sweep ev.tlop flat --grid m=8..16:*2 --grid P=2 --format table
