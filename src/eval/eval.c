@@ -149,18 +149,15 @@ static void collect_vars(const ir_node *n, ptrmap *seen, sym *out, size_t *count
 }
 
 /* Records the evaluation's first failure (eval_failure), as a value: the caller decides
- * whether it is an error to report (eval_report) or a point to skip. */
-static void fail(eval_state *es, const ir_node *n, const char *fmt, ...) TLOP_PRINTF(3, 4);
-static void fail(eval_state *es, const ir_node *n, const char *fmt, ...) {
+ * whether it is an error to report (eval_report) or a point to skip. The message, then
+ * (show_expr) the expression that failed, then the values of its variables. */
+static void vfail(eval_state *es, const ir_node *n, bool show_expr, const char *fmt, va_list ap) {
   if (es->failed)
     return;
   es->failed = true;
   strbuf b = {0};
-  va_list ap;
-  va_start(ap, fmt);
   sb_vprintf(&b, fmt, ap);
-  va_end(ap);
-  if (n->op != IR_VAR) {
+  if (show_expr && n->op != IR_VAR) {
     sb_puts(&b, " in ");
     strbuf e = {0};
     prt_expr_to(&e, n, TLOP_FORMAT_UNICODE);
@@ -190,6 +187,23 @@ static void fail(eval_state *es, const ir_node *n, const char *fmt, ...) {
     sep = ", ";
   }
   es->error = (eval_error){n->origin, b.s};
+}
+
+static void fail(eval_state *es, const ir_node *n, const char *fmt, ...) TLOP_PRINTF(3, 4);
+static void fail(eval_state *es, const ir_node *n, const char *fmt, ...) {
+  va_list ap;
+  va_start(ap, fmt);
+  vfail(es, n, true, fmt, ap);
+  va_end(ap);
+}
+
+/* An error whose message says all: a refusal (require), a mapping too short. */
+static void refuse(eval_state *es, const ir_node *n, const char *fmt, ...) TLOP_PRINTF(3, 4);
+static void refuse(eval_state *es, const ir_node *n, const char *fmt, ...) {
+  va_list ap;
+  va_start(ap, fmt);
+  vfail(es, n, false, fmt, ap);
+  va_end(ap);
 }
 
 const eval_error *eval_failure(const eval_state *es) {
@@ -696,6 +710,25 @@ static bool node_of(eval_state *es, const ir_node *stage, double rank, double *n
   return ok;
 }
 
+/* A rank on node −1: place(nodes(n0 … n_{k−1}), M, P) lowers to `if P ≤ k then (the
+ * listed node of p) else −1` (lower.c's listed_nodes), so the error can say how long the
+ * list is and how many ranks it is for; any other mapping names the rank. */
+static void short_list(eval_state *es, const ir_node *stage, double rank) {
+  const ir_node *node = stage->kid[0];
+  double P;
+  char listed[40], ranks[40];
+  if (node->op == IR_IF && node->kid[0]->op == IR_LE && node->kid[0]->kid[1]->op == IR_NUM &&
+      eval(es, node->kid[0]->kid[0], &P) && P > node->kid[0]->kid[1]->num) {
+    fmt_double(listed, sizeof listed, node->kid[0]->kid[1]->num);
+    fmt_double(ranks, sizeof ranks, P);
+    refuse(es, stage, "the mapping's nodes(…) list has %s entries for the stage's %s ranks: "
+           "it needs one node for each rank", listed, ranks);
+    return;
+  }
+  fmt_double(ranks, sizeof ranks, rank);
+  fail(es, stage, "rank %s has no node in the stage's mapping", ranks);
+}
+
 bool eval_messages(eval_state *es, const ir_node *n, msg **msgs, size_t *count) {
   bool ok = check_mapping(es, n) && place(es, n);
   /* a message stays on its node (shared memory) or crosses the network; messages on one
@@ -706,10 +739,7 @@ bool eval_messages(eval_state *es, const ir_node *n, msg **msgs, size_t *count) 
     if (!(ok = node_of(es, n, m->src, &a) && node_of(es, n, m->dst, &b)))
       break;
     if (a < 0 || b < 0) { /* place(nodes(…), M, P) lowers a list shorter than P so */
-      char rank[40];
-      fmt_double(rank, sizeof rank, a < 0 ? m->src : m->dst);
-      fail(es, n, "rank %s has no node: the mapping's nodes(…) lists fewer nodes than the "
-           "stage's P ranks", rank);
+      short_list(es, n, a < 0 ? m->src : m->dst);
       ok = false;
       break;
     }
@@ -1562,7 +1592,9 @@ static bool eval(eval_state *es, const ir_node *n, double *out) {
     char x[40], y[40];
     fmt_double(x, sizeof x, n->op == IR_LOG ? b : a);
     fmt_double(y, sizeof y, a);
-    if (n->op == IR_LOG2)
+    if (n->op == IR_LOG2 && n->name) /* require(…)'s refusal: the name says why */
+      refuse(es, n, "%s", n->name->name);
+    else if (n->op == IR_LOG2)
       fail(es, n, "log2 of %s", x);
     else
       fail(es, n, "log of %s in base %s", x, y);

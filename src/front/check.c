@@ -112,7 +112,8 @@ static void note_at(chk_state *c, span at, const char *fmt, ...) {
 
 /* ---- builtins ---- */
 
-typedef enum { B_SCALAR1, B_LOG, B_SAME1, B_MINMAX, B_L, B_T, B_O, B_P, B_GAMMA, B_INTEGER } builtin_kind;
+typedef enum { B_SCALAR1, B_LOG, B_SAME1, B_MINMAX, B_L, B_T, B_O, B_P, B_GAMMA, B_INTEGER,
+               B_REQUIRE } builtin_kind;
 
 static const struct builtin {
   const char *name;
@@ -123,7 +124,7 @@ static const struct builtin {
     {"ceil", B_SAME1, 1, 1},   {"floor", B_SAME1, 1, 1},  {"abs", B_SAME1, 1, 1},
     {"min", B_MINMAX, 2, 64},  {"max", B_MINMAX, 2, 64}, {"L", B_L, 2, 2},
     {"o", B_O, 1, 1},          {"p", B_P, 1, 1},          {"gamma", B_GAMMA, 2, 2},
-    {"integer", B_INTEGER, 1, 1},
+    {"integer", B_INTEGER, 1, 1}, {"require", B_REQUIRE, 2, 2},
 };
 
 static const struct builtin *builtin_find(sym name) {
@@ -441,6 +442,9 @@ static kind check_builtin(chk_state *c, ast_expr *e, const struct builtin *b, ki
   case B_INTEGER:
     expect(c, args[0], KIND_COUNT, a[0]->sp, "the argument of integer");
     return KIND_BOOL;
+  case B_REQUIRE:
+    expect(c, args[0], KIND_BOOL, a[0]->sp, "the condition of require");
+    return args[1];
   }
   return KIND_ANY;
 }

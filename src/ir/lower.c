@@ -23,6 +23,11 @@ typedef struct lowerer {
   size_t nactive, cap;
   double inlined; /* function calls inlined so far (--max-inline) */
   bool in_flows;  /* lowering a flows stage: a send is a flow, with a start */
+  /* where a require's refusal points: the algorithm being inlined (innermost) and the
+   * outermost call, the one in the expression's own text (or the algorithm's name when
+   * an algorithm is lowered alone) */
+  const ast_decl *algorithm;
+  span call;
   bool failed;
   expr_let *lets; /* lets whose value is not a leaf and uses no index */
   size_t nlets, lets_cap;
@@ -121,6 +126,25 @@ static sym op_value(lowerer *lw, sym name, const binding *env) {
   return given ? given : name;
 }
 
+/* require(cond, value): value where cond holds, else an error at the user's call that
+ * names the algorithm and cond as written. It is value repeated log₂(2) = 1 time, or
+ * log₂(0) times, which the evaluator refuses with the message the node's name holds. */
+static ir_node *required(lowerer *lw, const ast_expr *call, ir_node *cond, ir_node *value) {
+  tlop_ctx *ctx = ctx_of(lw);
+  span cs = call->u.call.args[0]->sp;
+  strbuf b = {0};
+  const char *who = lw->algorithm ? lw->algorithm->name->name : "this expression";
+  if (cs.src)
+    sb_printf(&b, "%s requires %.*s", who, (int)(cs.hi - cs.lo), cs.src->text + cs.lo);
+  else
+    sb_printf(&b, "%s: its require's condition does not hold", who);
+  ir_node *gate = ir_make(ctx, IR_LOG2, ctx_sym(ctx, b.s), 0,
+                          ir_make(ctx, IR_IF, NULL, 0, cond, ir_num(ctx, 2), ir_num(ctx, 0)), NULL, NULL);
+  free(b.s);
+  at(gate, lw->call.src ? lw->call : call->sp);
+  return ir_bin(ctx, IR_REPEAT, gate, value);
+}
+
 static ir_node *lower_builtin(lowerer *lw, ast_expr *e, ir_node **a, int n, const binding *env) {
   tlop_ctx *ctx = ctx_of(lw);
   const char *name = e->u.call.name->name;
@@ -143,6 +167,8 @@ static ir_node *lower_builtin(lowerer *lw, ast_expr *e, ir_node **a, int n, cons
       r = ir_bin(ctx, name[1] == 'i' ? IR_MIN : IR_MAX, r, a[i]);
     return r;
   }
+  if (!strcmp(name, "require"))
+    return required(lw, e, a[0], a[1]);
   if (!strcmp(name, "integer"))
     return ir_bin(ctx, IR_EQ, a[0], ir_un(ctx, IR_FLOOR, a[0]));
   static const struct { const char *name; ir_op op; } unary[] = {
@@ -254,9 +280,17 @@ static ir_node *lower_call(lowerer *lw, ast_expr *e, const binding *env) {
     /* The caller's locals reach the body only inside the arguments, which the capture
      * test of a sum index sees through these frames. */
     const tlop_env *free_ops = lw->env; /* a body names operators by its parameters */
+    const ast_decl *caller = lw->algorithm;
+    span outer_call = lw->call;
     lw->env = NULL;
+    if (fn->kind == D_ALGORITHM)
+      lw->algorithm = fn;
+    if (!lw->call.src)
+      lw->call = e->sp;
     r = lower(lw, fn->body, scope);
     lw->env = free_ops;
+    lw->algorithm = caller;
+    lw->call = outer_call;
     free(frames);
   } else {
     r = lower_builtin(lw, e, a, n, env);
@@ -540,7 +574,7 @@ ir_node *lower_function(tlop_model *model, ast_decl *fn, const tlop_env *env) {
 
 ir_node *lower_function_lets(tlop_model *model, ast_decl *fn, const tlop_env *env,
                              bool defaults_free, expr_let **lets, size_t *nlets) {
-  lowerer lw = {.model = model};
+  lowerer lw = {.model = model, .algorithm = fn, .call = fn->name_sp};
   binding *frames = xcalloc((size_t)fn->nargs, sizeof *frames);
   const binding *scope = NULL;
   for (int i = 0; i < fn->nargs; i++) {

@@ -76,14 +76,14 @@ grep -q "allgather_rda left out at 2 of 4 grid points: log2 of 0" "$work/err" ||
   fail "the refused points were not noted"
 svg_ok "$work/nodes.svg" 2 allgather_ring allgather_rda
 echo "ok: the map skips a refused algorithm where it refuses"
-# a line per node count (--grid M=1,2), round robin: Open MPI's linear allgather takes no
-# node count, so at M = 2 it is left out rather than priced on one node
-"$tlop" plot "$root/stdlib/openmpi/allgather.tlop" allgather_ring_ompi allgather_linear \
+# a line per node count (--grid M=1,2), round robin: best_one_node.tlop's candidate takes
+# no node count, so at M = 2 it is left out rather than priced on one node
+"$tlop" plot "$root/tests/golden/best/best_one_node.tlop" allgather_ring_ompi allgather_linear_one_node \
   --grid m=1KiB..4KiB:*2 --grid M=1,2 --set P=8,map=round_robin -o "$work/nodes2.svg" 2> "$work/err" ||
   fail "tlop plot with --grid M=1,2"
-grep -q "allgather_linear left out at 3 of 6 grid points: it takes no node count M" "$work/err" ||
+grep -q "allgather_linear_one_node left out at 3 of 6 grid points: it takes no node count M" "$work/err" ||
   fail "the candidate without M was not refused at M = 2: $(cat "$work/err")"
-svg_ok "$work/nodes2.svg" 4 "allgather_ring_ompi, M = 1" "allgather_linear, M = 1" "allgather_ring_ompi, M = 2"
+svg_ok "$work/nodes2.svg" 4 "allgather_ring_ompi, M = 1" "allgather_linear_one_node, M = 1" "allgather_ring_ompi, M = 2"
 echo "ok: a line per node count; on 2 nodes a candidate without M is left out"
 
 "$tlop" plot "$model" bcast_binomial --grid m=1KiB..4KiB:*2 --set P=2 -o "$work/fig.pdf" 2> "$work/err"

@@ -225,6 +225,136 @@ def reduce_scatter_halving(m, P):
     return steps
 
 
+
+# ---- the linear algorithms: on one node their closed forms (tlop's files say why), on
+# several the root's messages one after the other (libtaulop's one sequence)
+
+def fan_in(m, P):
+    return lookup(CHANNELS["shm"][1], m) + lookup(lambda s: shm_L(s, P - 1), m) + (P - 1) * lookup(lambda s: shm_L(s, 1), m)
+
+
+def bcast_linear(m, P, M):
+    if P < 2:
+        return []
+    if M == 1:  # the root's copies pipelined with the receivers' (eq. 10's pairs)
+        return [("time", (P - 1) * lookup(CHANNELS["shm"][1], m) + 2 * lookup(lambda s: shm_L(s, 1), m)
+                 + (P - 2) * lookup(lambda s: shm_L(s, 2), m))]
+    return [([(0, r, m)], 0) for r in range(1, P)]
+
+
+def reduce_linear(m, P, M):
+    if P < 2:
+        return []
+    if M == 1:  # the senders' copies in at once, the root's out one after the other
+        return [("time", fan_in(m, P) + (P - 1) * gamma(m))]
+    return [([(r, 0, m)], m) for r in range(P - 1, 0, -1)]
+
+
+def allgather_linear(m, P, M):
+    if P < 2:
+        return []
+    gather = [("time", fan_in(m, P))] if M == 1 else [([(r, 0, m)], 0) for r in range(1, P)]
+    return gather + bcast_linear(m * P, P, M)
+
+
+def alltoall_basic(m, P):
+    # pair (i, j), i < j, runs at step i + j: both copy their block aside, then exchange
+    steps = []
+    for t in range(1, 2 * P - 2):
+        pairs = [(i, t - i) for i in range(P) if i < t - i < P]
+        steps.append(("copies", [r for pair in pairs for r in pair], m))
+        steps.append(([(i, j, m) for i, j in pairs] + [(j, i, m) for i, j in pairs], 0))
+    return steps
+
+
+# ---- coll tuned's segmented broadcasts over Open MPI's trees (coll_base_topo.c), each
+# tree as its parents; segment j crosses the edge into a rank of depth d at step d + j
+
+def chain_tree(P, fanout):
+    chains = min(fanout, P - 1)
+    parent, rank = {}, 1
+    for c in range(chains):
+        length = (P - 1) // chains + (1 if c < (P - 1) % chains else 0)
+        for position in range(length):
+            parent[rank] = 0 if position == 0 else rank - 1
+            rank += 1
+    return parent
+
+
+def breadth_first_tree(P, fanout):
+    # build_tree: rank r at level l has the children r + fanout^l·(i + 1), i < fanout
+    parent, level, first = {}, 0, 0
+    while first < P:
+        size = fanout ** level
+        for r in range(first, min(first + size, P)):
+            for i in range(fanout):
+                child = r + size * (i + 1)
+                if child < P:
+                    parent[child] = r
+        first, level = first + size, level + 1
+    return parent
+
+
+def binomial_tree(P):
+    # build_bmtree: the children of r are r XOR mask for mask from the power of two above r
+    parent = {}
+    for r in range(P):
+        mask = 1
+        while mask <= r:
+            mask <<= 1
+        while mask < P:
+            if r ^ mask < P:
+                parent[r ^ mask] = r
+            mask <<= 1
+    return parent
+
+
+def knomial_tree(P, radix):
+    # build_kmtree: the parent clears the lowest nonzero digit in base radix
+    parent = {}
+    for r in range(1, P):
+        mask = 1
+        while r % (radix * mask) == 0:
+            mask *= radix
+        parent[r] = r // (radix * mask) * (radix * mask)
+    return parent
+
+
+def depths(parent):
+    depth = {0: 0}
+    for r in sorted(parent):
+        chain = [r]
+        while chain[-1] not in depth:
+            chain.append(parent[chain[-1]])
+        for q in reversed(chain[:-1]):
+            depth[q] = depth[parent[q]] + 1
+    return depth
+
+
+def segmented(m, P, parent, segsize):
+    if P < 2:
+        return []
+    k = 1 if segsize == 0 else max(1, math.ceil(m / segsize))
+    depth = depths(parent)
+    height = max(depth.values())
+    return [([(parent[r], r, m / k) for r in parent if depth[r] <= t <= depth[r] + k - 1], 0)
+            for t in range(1, height + k)]
+
+
+def split_bintree(m, P, segsize):
+    if segsize > m / 2:
+        return segmented(m, P, chain_tree(P, 1), segsize)
+    if P < 2:
+        return []
+    twins = [(a, a + 1, m / 2) for a in range(1, P - 1, 2)] + [(a + 1, a, m / 2) for a in range(1, P - 1, 2)]
+    if P % 2 == 0:  # the last rank has no twin: the root sends it the second half
+        twins.append((0, P - 1, m / 2))
+    return segmented(m / 2, P, breadth_first_tree(P, 2), segsize) + [(twins, 0)]
+
+
+CHAIN_FANOUT, KNOMIAL_RADIX = 4, 4  # openmpi/bcast's defaults
+SEGMENT_SIZES = (0, 192 * KIB)  # ompi_bcast_segsize: one segment, and 1 to 4 of them
+
 ALGORITHMS = {
     "reduce_binomial": lambda m, P, M: reduce_binomial(m, P),
     "bcast_binomial_ompi": lambda m, P, M: bcast_binomial(m, P),
@@ -243,10 +373,36 @@ ALGORITHMS = {
     "reduce_scatter_recursive_halving": lambda m, P, M: reduce_scatter_halving(m, P),
     "reduce_scatter_butterfly": lambda m, P, M: reduce_scatter_halving(m, P),
     "reduce_scatter_ring": lambda m, P, M: [([(p, (p + 1) % P, m) for p in range(P)], m)] * (P - 1),
+    "bcast_linear": bcast_linear,
+    "reduce_linear": reduce_linear,
+    "allreduce_linear": lambda m, P, M: reduce_linear(m, P, M) + bcast_linear(m, P, M),
+    "allgather_linear": allgather_linear,
+    "reduce_scatter_nonoverlapping": lambda m, P, M: reduce_binomial(m * P, P) + bcast_linear(m, P, M),
+    "alltoall_basic": lambda m, P, M: alltoall_basic(m, P),
 }
+SEGMENTED = {
+    "bcast_chain": lambda m, P, seg: segmented(m, P, chain_tree(P, CHAIN_FANOUT), seg),
+    "bcast_pipeline": lambda m, P, seg: segmented(m, P, chain_tree(P, 1), seg),
+    "bcast_bintree": lambda m, P, seg: segmented(m, P, breadth_first_tree(P, 2), seg),
+    "bcast_binomial_segmented": lambda m, P, seg: segmented(m, P, binomial_tree(P), seg),
+    "bcast_knomial": lambda m, P, seg: segmented(m, P, knomial_tree(P, KNOMIAL_RADIX), seg),
+    "bcast_split_bintree": split_bintree,
+}
+# NAME@SEGSIZE: a segmented broadcast run with --set ompi_bcast_segsize=SEGSIZE
+for name, steps in SEGMENTED.items():
+    for seg in SEGMENT_SIZES:
+        ALGORITHMS["%s@%d" % (name, seg)] = lambda m, P, M, steps=steps, seg=seg: steps(m, P, seg)
 # the P an algorithm takes, where it does not take any
 DOMAIN = {"allgather_two_proc": lambda P: P == 2}
 FILES = {name: "reduce_scatter" if name.startswith("reduce_scatter") else name.split("_")[0] for name in ALGORITHMS}
+
+
+def algorithm_of(name):
+    """The stdlib algorithm of a name, and the --set it needs (NAME@SEGSIZE)."""
+    if "@" not in name:
+        return name, []
+    algorithm, seg = name.split("@")
+    return algorithm, ["--set", "ompi_bcast_segsize=%sB" % seg]
 # the algorithms whose value before mappings holds only at these P
 BEFORE_POWERS_OF_TWO_ONLY = {"allreduce_rabenseifner"}
 # the algorithms whose value before mappings is the same sum grouped otherwise (rounding)
@@ -257,7 +413,9 @@ def expected(name, m, P, M, mapping):
     node = node_of(mapping, M, P)
     total = 0.0
     for part in ALGORITHMS[name](m, P, M):
-        if part[0] == "copies":  # local copies, no message: by L, the ranks of a node at once
+        if part[0] == "time":  # a one-node closed form, priced above
+            total += part[1]
+        elif part[0] == "copies":  # local copies, no message: by L, the ranks of a node at once
             on_node = {}
             for rank in part[1]:
                 on_node[node(rank)] = on_node.get(node(rank), 0) + 1
@@ -315,9 +473,10 @@ def main():
                 Ps = [P for P in Ps if DOMAIN.get(name, lambda P: True)(P)]
                 if not Ps:
                     continue
-                out = run(["sweep", "testbed.tlop", name, "--grid", "m=" + ",".join(map(str, sizes)),
-                           "--grid", "P=" + ",".join(map(str, Ps)), "--set", "M=%d,map=%s" % (M, mapping_text(mapping))],
-                          work)
+                algorithm, segsize = algorithm_of(name)
+                out = run(["sweep", "testbed.tlop", algorithm, "--grid", "m=" + ",".join(map(str, sizes)),
+                           "--grid", "P=" + ",".join(map(str, Ps)), "--set", "M=%d,map=%s" % (M, mapping_text(mapping))]
+                          + segsize, work)
                 for row in out.splitlines()[1:]:
                     m, P, got = row.split(",")
                     m, P, got = int(m), int(P), float(got)
@@ -332,9 +491,10 @@ def main():
         for name in ALGORITHMS:
             Ps = "1,2,4,8,16,32" if name in BEFORE_POWERS_OF_TWO_ONLY else "1..40:+1"
             Ps = ",".join(str(P) for P in range(1, 41) if DOMAIN[name](P)) if name in DOMAIN else Ps
-            grid = ["--grid", "m=1..64MiB:*7", "--grid", "P=" + Ps, "--params", "shm.txt"]
-            now = run(["sweep", os.path.join(SRC, "stdlib", "openmpi", FILES[name] + ".tlop"), name] + grid, work)
-            was = run(["sweep", before, "before_" + name] + grid, work)
+            algorithm, segsize = algorithm_of(name)
+            grid = ["--grid", "m=1..64MiB:*7", "--grid", "P=" + Ps, "--params", "shm.txt"] + segsize
+            now = run(["sweep", os.path.join(SRC, "stdlib", "openmpi", FILES[name] + ".tlop"), algorithm] + grid, work)
+            was = run(["sweep", before, "before_" + algorithm] + grid, work)
             checked += 1
             if name in REGROUPED:  # the same sum regrouped: equal up to rounding
                 rows = zip(now.splitlines()[1:], was.splitlines()[1:])
@@ -349,8 +509,8 @@ def main():
         # the JIT prints what the interpreter prints, on several nodes and mappings
         for mapping in ("sequential", "round_robin", "nodes(0,1,1,2,3,3,0,2,1,0,2,3)"):
             for file in sorted(set(FILES.values())):
-                sweep = ["sweep", os.path.join(SRC, "stdlib", "openmpi", file + ".tlop")] + [
-                    name for name in ALGORITHMS if FILES[name] == file and name not in DOMAIN] + [
+                sweep = ["sweep", os.path.join(SRC, "stdlib", "openmpi", file + ".tlop")] + sorted(set(
+                    algorithm_of(name)[0] for name in ALGORITHMS if FILES[name] == file and name not in DOMAIN)) + [
                     "--grid", "m=1..64MiB:*5", "--grid", "P=12" if mapping.startswith("nodes") else "P=2..12:+1",
                     "--grid", "M=1,2,4", "--set", "map=" + mapping, "--no-cache"]
                 checked += 1
