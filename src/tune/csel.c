@@ -245,11 +245,12 @@ static bool covers_both(const json_value *v, const char *a, const char *b) {
 
 /* The calls that can get where the walk has got to: communicator sizes lo..hi, whether a
  * "comm_size=pow2" on the way allows powers of two only, whether a "comm_hierarchy=parent"
- * allows communicators split by node only, and whether a size key allows empty calls only
- * ("avg_msg_size<=0"). */
+ * allows communicators split by node only, whether a size key allows empty calls only
+ * ("avg_msg_size<=0"), and whether "is_sendbuf_inplace" keys (or the ones before them)
+ * allow MPI_IN_PLACE calls only or calls with a send buffer only. */
 typedef struct {
   long lo, hi;
-  bool pow2, parent, empty;
+  bool pow2, parent, empty, inplace_only, sendbuf_only;
 } comm_sizes;
 
 /* The smallest size that is not a power of two a call can have here, or 0 for none (of two
@@ -286,6 +287,35 @@ static const struct {
     {"MPIR_Bcast_intra_smp", "aborts (\"Assertion failed … MPIR_Comm_is_parent_comm\")", false},
     {"MPIR_Allreduce_intra_smp", "returns wrong results, silently", true},
 };
+
+/* Algorithms Debian's MPICH 4.0.2 asserts a send buffer in (sendbuf != MPI_IN_PLACE), or
+ * an MPI_IN_PLACE call in (the pairwise sendrecv_replace ones), read in MPICH's
+ * alltoall_intra_*.c and alltoallv_intra_*.c: a call of the other kind aborts. */
+static const char *const sendbuf_only[] = {
+    "MPIR_Alltoall_intra_brucks", "MPIR_Alltoall_intra_pairwise", "MPIR_Alltoall_intra_scattered",
+    "MPIR_Alltoallv_intra_scattered"};
+static const char *const inplace_only[] = {"MPIR_Alltoall_intra_pairwise_sendrecv_replace",
+                                           "MPIR_Alltoallv_intra_pairwise_sendrecv_replace"};
+
+static bool listed_in(const char *const *names, size_t n, const char *algorithm) {
+  for (size_t i = 0; i < n; i++)
+    if (!strcmp(algorithm, names[i]))
+      return true;
+  return false;
+}
+
+/* The kind of call that reaches ALGORITHM here and fails its assertion, or NULL for none;
+ * *belongs: the key the algorithm belongs under. */
+static const char *buffer_kind_refused(const char *algorithm, comm_sizes calls,
+                                       const char **belongs) {
+  *belongs = "is_sendbuf_inplace=no";
+  if (!calls.sendbuf_only && listed_in(sendbuf_only, sizeof sendbuf_only / sizeof *sendbuf_only, algorithm))
+    return "an MPI_IN_PLACE call (\"Assertion failed … sendbuf != MPI_IN_PLACE\")";
+  *belongs = "is_sendbuf_inplace=yes";
+  if (!calls.inplace_only && listed_in(inplace_only, sizeof inplace_only / sizeof *inplace_only, algorithm))
+    return "a call with a send buffer (\"Assertion failed … sendbuf == MPI_IN_PLACE\")";
+  return NULL;
+}
 
 static const char *parent_only_consequence(const char *algorithm, comm_sizes calls) {
   for (size_t i = 0; !calls.parent && i < sizeof parent_only / sizeof *parent_only; i++)
@@ -344,6 +374,10 @@ static void check_node(reader *r, json_value *v, const char *coll, const char *a
       here.pow2 = true;
     else if (!strcmp(m->key, "comm_hierarchy=parent"))
       here.parent = true;
+    else if (!strcmp(m->key, "is_sendbuf_inplace=yes"))
+      here.inplace_only = sizes.sendbuf_only = true; /* the keys after it get the others */
+    else if (!strcmp(m->key, "is_sendbuf_inplace=no"))
+      here.sendbuf_only = sizes.inplace_only = true;
     else if (!strcmp(m->key + kind_len(m->key), "<=0") && strstr(m->key, "msg_size<"))
       here.empty = true;
     if (k == KEY_ALGORITHM) {
@@ -355,6 +389,12 @@ static void check_node(reader *r, json_value *v, const char *coll, const char *a
                     "(\"Assertion failed … !(comm_size & (comm_size - 1))\"), and a call of "
                     "%ld processes reaches it: put it under \"comm_size=pow2\"",
                     dflt->mpich_version, m->key + 10, bad_size);
+      const char *belongs, *refused = buffer_kind_refused(m->key + 10, here, &belongs);
+      if (refused)
+        reader_fail(r, m->key_at,
+                    "MPICH %s aborts in %s at %s, and such a call reaches it: put it under "
+                    "\"%s\"",
+                    dflt->mpich_version, m->key + 10, refused, belongs);
       const char *not_parent = parent_only_consequence(m->key + 10, here);
       if (not_parent)
         reader_fail(r, m->key_at,
@@ -450,7 +490,7 @@ void csel_read(reader *r) {
     snprintf(prefix, sizeof prefix, "MPIR_%s_", m->key + 11);
     prefix[5] = (char)(prefix[5] >= 'a' && prefix[5] <= 'z' ? prefix[5] - 'a' + 'A' : prefix[5]);
     bool keep = !strcmp(m->key + 11, r->collective);
-    check_node(r, m->value, m->key + 11, prefix, keep, (comm_sizes){1, LONG_MAX, false, false, false});
+    check_node(r, m->value, m->key + 11, prefix, keep, (comm_sizes){1, LONG_MAX, false, false, false, false, false});
     if (keep)
       r->t->csel = m->value;
   }

@@ -32,19 +32,29 @@ MPIR_CVAR_COLL_SELECTION_TUNING_JSON_FILE="$work/bcast_only.json" timeout 60 \
   mpirun.mpich -n 2 "$work/all_colls" < /dev/null > "$work/out" 2>&1 && fail "MPICH ran the program under a bcast-only tree"
 echo "ok: under a bcast-only tree MPICH aborts ($(grep -m1 -o "Assertion failed.*" "$work/out")), and tlop lint says so"
 
+# aborts_under COLL INTRA INTER P LINT_SAYS MPICH_SAYS WHAT: the tree with COLL's block
+# replaced by INTRA for every intra call (INTER for inter calls) is refused by tlop lint,
+# which says LINT_SAYS, and aborts the program at P processes with MPICH_SAYS in its output.
+aborts_under() {
+  local coll=$1 intra=$2 inter=$3 P=$4 lint_says=$5 mpich_says=$6 what=$7 lint
+  awk -v coll="$coll" -v intra="$intra" -v inter="$inter" '
+    $0 ~ "^  \"collective=" coll "\"" { skip = 1
+      printf "  \"collective=%s\": {\"comm_type=intra\": {\"algorithm=%s\": {}}, \"comm_type=inter\": {\"algorithm=%s\": {}}},\n", coll, intra, inter }
+    !skip { print }
+    skip && /^  }/ { skip = 0 }' "$work/tree.json" > "$work/$coll.any.json"
+  lint=$("$tlop" lint --format mpich-json "$work/$coll.any.json" 2>&1) && fail "tlop lint passed a tree naming $what for every call"
+  grep -q "$lint_says" <<< "$lint" || fail "tlop lint's message: $lint"
+  MPIR_CVAR_COLL_SELECTION_TUNING_JSON_FILE="$work/$coll.any.json" timeout 60 \
+    mpirun.mpich -n "$P" "$work/all_colls" < /dev/null > "$work/out" 2>&1 && fail "MPICH ran $what at P = $P"
+  grep -q "$mpich_says" "$work/out" || { cat "$work/out"; fail "MPICH failed otherwise than by $what's assertion"; }
+  echo "ok: under a tree naming $what for every call MPICH aborts at P = $P ($(grep -m1 -o "Assertion failed.*" "$work/out")), and tlop lint says so"
+}
+
 # MPICH 4.0.2's recursive-doubling allgather asserts a power-of-two communicator size (the
 # non-power-of-two branch of its code is marked experimental): a tree naming it for every
 # size aborts the program at P = 3, and tlop lint says so.
-awk '/^  "collective=allgather"/ { skip = 1
-       print "  \"collective=allgather\": {\"comm_type=intra\": {\"algorithm=MPIR_Allgather_intra_recursive_doubling\": {}}, \"comm_type=inter\": {\"algorithm=MPIR_Allgather_inter_local_gather_remote_bcast\": {}}}," }
-     !skip { print }
-     skip && /^  }/ { skip = 0 }' "$work/tree.json" > "$work/rd_any.json"
-lint=$("$tlop" lint --format mpich-json "$work/rd_any.json" 2>&1) && fail "tlop lint passed a tree naming recursive doubling at any P"
-grep -q "not a power of two" <<< "$lint" || fail "tlop lint's message: $lint"
-MPIR_CVAR_COLL_SELECTION_TUNING_JSON_FILE="$work/rd_any.json" timeout 60 \
-  mpirun.mpich -n 3 "$work/all_colls" < /dev/null > "$work/out" 2>&1 && fail "MPICH ran recursive doubling's allgather at P = 3"
-grep -q "comm_size & (comm_size - 1)" "$work/out" || { cat "$work/out"; fail "MPICH failed otherwise than by its power-of-two assertion"; }
-echo "ok: under a tree naming recursive doubling's allgather at P = 3 MPICH aborts ($(grep -m1 -o "Assertion failed.*" "$work/out")), and tlop lint says so"
+aborts_under allgather MPIR_Allgather_intra_recursive_doubling MPIR_Allgather_inter_local_gather_remote_bcast 3 \
+  "not a power of two" "comm_size & (comm_size - 1)" "recursive doubling's allgather"
 
 # The barrier and alltoallv of the tree are tlop's (blocks by communicator size), with
 # MPICH's smp barrier kept for communicators split by node: that algorithm asserts such a
@@ -54,13 +64,5 @@ for coll in barrier alltoallv; do
   grep -A4 "^  \"collective=$coll\"" "$work/tree.json" | grep -q '"comm_size<=2"' ||
     fail "the tree's $coll is not tlop's decision"
 done
-awk '/^  "collective=barrier"/ { skip = 1
-       print "  \"collective=barrier\": {\"comm_type=intra\": {\"algorithm=MPIR_Barrier_intra_smp\": {}}, \"comm_type=inter\": {\"algorithm=MPIR_Barrier_inter_bcast\": {}}}," }
-     !skip { print }
-     skip && /^  }/ { skip = 0 }' "$work/tree.json" > "$work/smp_any.json"
-lint=$("$tlop" lint --format mpich-json "$work/smp_any.json" 2>&1) && fail "tlop lint passed a tree naming the smp barrier for every call"
-grep -q "split by node only" <<< "$lint" || fail "tlop lint's message: $lint"
-MPIR_CVAR_COLL_SELECTION_TUNING_JSON_FILE="$work/smp_any.json" timeout 60 \
-  mpirun.mpich -n 2 "$work/all_colls" < /dev/null > "$work/out" 2>&1 && fail "MPICH ran the smp barrier on a communicator not split by node"
-grep -q "MPIR_Comm_is_parent_comm" "$work/out" || { cat "$work/out"; fail "MPICH failed otherwise than by the smp barrier's assertion"; }
-echo "ok: under a tree naming the smp barrier for every call MPICH aborts ($(grep -m1 -o "Assertion failed.*" "$work/out")), and tlop lint says so"
+aborts_under barrier MPIR_Barrier_intra_smp MPIR_Barrier_inter_bcast 2 \
+  "split by node only" "MPIR_Comm_is_parent_comm" "the smp barrier"

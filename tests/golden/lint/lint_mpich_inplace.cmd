@@ -1,0 +1,1 @@
+lint --format mpich-json lint_mpich_inplace.json
