@@ -7,9 +7,9 @@ nodes(…) list), against a pricing written here from the MPI algorithms and
 docs/semantics.md, not from tlop: which rank sends what to whom at each stage (MPICH's code:
 MPIR_Bcast_intra_binomial, MPIR_Scatter_intra_binomial, MPIR_Gather_intra_binomial, the
 recursive-doubling and ring allgathers, MPIR_Barrier_intra_dissemination,
-MPIR_Alltoallv_intra_scattered and MPIR_Alltoallv_intra_pairwise_sendrecv_replace), which node each rank
-is on, how many messages share a channel towards a node (their τ), each message at its
-channel's T from a table this script writes. Every sweep runs in both engines, which must
+MPIR_Alltoallv_intra_scattered and MPIR_Alltoallv_intra_pairwise_sendrecv_replace, and
+MPIR_Bcast_intra_smp's leaders' and nodes' broadcasts), which node each rank is on, how
+many messages share a channel towards a node (their τ), each message at its channel's T from a table this script writes. Every sweep runs in both engines, which must
 agree to the bit. Then the τ-Lop authors' library's "minimum part" rounds (LIBTAULOP.md §4.4,
 with an exact inverse: its residue rounds, §11 #3, aside) against tlop's rule where the two
 agree, and where they do not (docs/stdlib.md, "On several nodes: tlop vs libtaulop").
@@ -19,6 +19,7 @@ nodes (tests/nodes/mpich_unchanged.tlop keeps those), over a grid of m and P.
 """
 import csv
 import io
+import itertools
 import math
 import os
 import subprocess
@@ -308,6 +309,29 @@ def cost(stages, node, rule=tlop_rule):
     return sum(rule(stage, node) for stage in stages)
 
 
+def bcast_smp(m, P, M, mapping):
+    """MPIR_Bcast_intra_smp from root 0: for short messages, few ranks, or medium ones at a
+    power-of-two P, MPICH's own broadcast (bcast above) among the nodes' lowest ranks, then on
+    every node from its lowest rank, all nodes at once (a stage costs its slowest node's,
+    each node's tree priced as on one node); otherwise the flat scatter + ring."""
+    node = node_of(M, mapping, P)
+    if not (m < 12288 or P < 8 or (m < 524288 and P & (P - 1) == 0)):
+        return cost(bcast_scatter_ring(m, P), node, one_node_rule if M == 1 else tlop_rule)
+    members = {}
+    for p in range(P):
+        members.setdefault(node(p), []).append(p)
+    ranks_by_node = [members[j] for j in sorted(members)]
+
+    def on(ranks, stages):  # a broadcast among `ranks`, its rank i being ranks[i]
+        return [[(ranks[s], ranks[d], size) for s, d, size in stage] for stage in stages]
+
+    total = cost(on([ranks[0] for ranks in ranks_by_node], bcast(m, len(ranks_by_node))), node)
+    per_node = [on(ranks, bcast(m, len(ranks))) for ranks in ranks_by_node]
+    for together in itertools.zip_longest(*per_node, fillvalue=[]):
+        total += max(one_node_rule(stage, node) for stage in together if stage)
+    return total
+
+
 def fan_in(m, P):  # gatherv_linear: P − 1 copies in at once, the root's copies out in turn
     return lookup("shm", 0, m) + lookup("shm", P - 1, m) + (P - 1) * lookup("shm", 1, m) if P > 1 else 0.0
 
@@ -377,6 +401,32 @@ def part_nodes(tmp):
         check(close(row["gatherv_linear"], want), "gatherv_linear(m=%g, P=%d): tlop %.17g, "
               "expected %.17g" % (row["m"], row["P"], row["gatherv_linear"], want))
         points += 1
+    # MPICH's node-aware broadcast: two phases where P is a multiple of M, both sides of
+    # 12 KiB and 512 KiB, 8 nodes for the leaders' own scatter + recursive doubling; the flat
+    # scatter + ring for any P
+    smp_cases = [(1, "sequential", ANY_P, [1000, 12287, 12288, 65536, 600000]),
+                 (1, "round_robin", [3, 8, 12], [1000, 65536]),
+                 (4, "sequential", [4, 8, 12, 16, 24, 32], [1000, 12287, 12288, 65536, 600000]),
+                 (4, "round_robin", [4, 8, 12, 16, 24, 32], [1000, 12287, 12288, 65536, 600000]),
+                 (4, "sequential", [10, 14], [65536, 600000]),
+                 (4, "round_robin", [10, 14], [65536, 600000]),
+                 (8, "sequential", [8, 64], [1000, 65536]),
+                 (8, "round_robin", [16, 64], [1000, 65536])]
+    for M, mapping, Ps, ms in smp_cases:
+        for row in sweep(model, ["bcast_smp", "bcast"], ["m=" + axis(ms), "P=" + axis(Ps)],
+                         "M=%d,map=%s" % (M, mapping)):
+            m, P = row["m"], int(row["P"])
+            want = bcast_smp(m, P, M, mapping)
+            check(close(row["bcast_smp"], want), "bcast_smp(m=%g, P=%d) on %d nodes, %s: tlop "
+                  "%.17g, expected %.17g" % (m, P, M, mapping, row["bcast_smp"], want))
+            if M == 1:  # one node: MPICH's own choice, the flat bcast
+                check(row["bcast_smp"] == row["bcast"], "bcast_smp(m=%g, P=%d) on one node: %.17g, "
+                      "bcast %.17g" % (m, P, row["bcast_smp"], row["bcast"]))
+            points += 1
+    for mapping in ("sequential", "round_robin"):
+        r = run_tlop(["eval", model, "bcast_smp(1000, 10, 4, %s)" % mapping])
+        check(r.returncode != 0 and r.stderr.startswith("<expr>:1:1: error: bcast_smp requires P % M == 0\n"),
+              "bcast_smp at P = 10 on 4 nodes, %s: exit %d, %s" % (mapping, r.returncode, r.stderr.strip()))
     # what is not modelled is an error naming the algorithm and why, at the user's call,
     # never a price
     for name in ONE_NODE_ONLY:
@@ -405,7 +455,7 @@ def part_nodes(tmp):
     check(lib > ours * (1 + 1e-6), "gather_binomial P=12 on 4 sequential nodes: libtaulop's rounds "
           "%.17g should exceed the slowest resource's %.17g" % (lib, ours))
     print("nodes: %d points of %d collectives on 1 and 4 nodes, both engines; %d refusals; "
-          "libtaulop's rounds in %d cases" % (points, len(ALGORITHMS) + 1, len(ONE_NODE_ONLY) + 2, len(agree) + 1))
+          "libtaulop's rounds in %d cases" % (points, len(ALGORITHMS) + 2, len(ONE_NODE_ONLY) + 4, len(agree) + 1))
 
 
 # With M = 1 the value before, for each algorithm, was_NAME, to the bit; and their messages
