@@ -186,6 +186,28 @@ tlop_status tlop_jit_compile(tlop_jit *jit, const tlop_expr *const *exprs, size_
 
 /* ---- running on threads ---- */
 
+/* Where a run of n points owes the interpreter something: its first point whose result is
+ * not finite, and for each extrapolation flag the first point that raised it; n for none. */
+typedef struct run_marks {
+  size_t bad, flag[3];
+} run_marks;
+
+static void find_marks(const double *out, const uint8_t *xf, size_t n, run_marks *m) {
+  *m = (run_marks){n, {n, n, n}};
+  unsigned seen = 0;
+  for (size_t i = 0; i < n; i++) {
+    unsigned fresh = xf[i] & ~seen & 7u;
+    if (fresh) {
+      for (int bit = 0; bit < 3; bit++)
+        if (fresh >> bit & 1)
+          m->flag[bit] = i;
+      seen |= fresh;
+    }
+    if (m->bad == n && !isfinite(out[i]))
+      m->bad = i;
+  }
+}
+
 typedef struct work {
   jit_kernel_fn fn;
   const jit_slot *tables;
@@ -193,11 +215,16 @@ typedef struct work {
   size_t n, stride;
   double *out;
   uint8_t *xf;
+  run_marks *marks; /* NULL: not wanted */
 } work;
 
+/* A slice: the kernel, then (on the same thread, while its results are in cache) where the
+ * slice needs the interpreter, so that the caller does not scan every point alone. */
 static void *run_work(void *p) {
   work *w = p;
   w->fn(w->pts, (int64_t)w->n, (int64_t)w->stride, w->out, w->xf, w->tables);
+  if (w->marks)
+    find_marks(w->out, w->xf, w->n, w->marks);
   return NULL;
 }
 
@@ -206,8 +233,11 @@ static int cores(void) {
   return n > 0 ? (int)n : 1;
 }
 
-tlop_status jit_kernels_run(tlop_kernels *k, size_t which, const double *pts, size_t n,
-                            double *out, uint8_t *xf) {
+/* jit_kernels_run, and with marks the run's marks, found by the threads slice by slice. */
+static tlop_status run_threads(tlop_kernels *k, size_t which, const double *pts, size_t n,
+                               double *out, uint8_t *xf, run_marks *marks) {
+  if (marks)
+    *marks = (run_marks){n, {n, n, n}};
   jit_kernel_fn fn = which < k->n ? k->k[which].fn : NULL;
   if (!fn)
     return TLOP_ERR_ARG;
@@ -218,12 +248,13 @@ tlop_status jit_kernels_run(tlop_kernels *k, size_t which, const double *pts, si
   work *w = xcalloc(jobs, sizeof *w);
   pthread_t *th = xcalloc(jobs, sizeof *th);
   bool *started = xcalloc(jobs, sizeof *started);
+  run_marks *slice_marks = marks ? xcalloc(jobs, sizeof *slice_marks) : NULL;
   /* Contiguous slices: each point's result depends on that point only, so any split
    * gives the same bits. */
   for (size_t t = 0, start = 0; t < jobs; t++) {
     size_t len = n / jobs + (t < n % jobs);
     w[t] = (work){fn, k->slots, point_at(pts, start, k->nvars), len, k->nvars, out + start,
-                  xf + start};
+                  xf + start, marks ? &slice_marks[t] : NULL};
     start += len;
     if (t > 0)
       started[t] = pthread_create(&th[t], NULL, run_work, &w[t]) == 0;
@@ -235,10 +266,26 @@ tlop_status jit_kernels_run(tlop_kernels *k, size_t which, const double *pts, si
     else
       run_work(&w[t]);
   }
+  if (marks) /* from the last slice back, so that the earliest slice's marks win */
+    for (size_t t = jobs, start = n; t-- > 0;) {
+      start -= w[t].n;
+      const run_marks *sm = &slice_marks[t];
+      if (sm->bad < w[t].n)
+        marks->bad = start + sm->bad;
+      for (int bit = 0; bit < 3; bit++)
+        if (sm->flag[bit] < w[t].n)
+          marks->flag[bit] = start + sm->flag[bit];
+    }
   free(w);
   free(th);
   free(started);
+  free(slice_marks);
   return TLOP_OK;
+}
+
+tlop_status jit_kernels_run(tlop_kernels *k, size_t which, const double *pts, size_t n,
+                            double *out, uint8_t *xf) {
+  return run_threads(k, which, pts, n, out, xf, NULL);
 }
 
 /* ---- what the interpreter owes ---- */
@@ -255,18 +302,24 @@ static eval_state *interp_at(const tlop_kernels *k, const tlop_expr *e, const do
  * order, gives the same first example a full interpreted pass would. A cause already
  * reported under warn_once is not replayed: the replay (an interpreted point, its message)
  * costs thousands of points' worth, on every chunk of a sweep beyond a table's last τ. */
+/* The least of the three first points that is at least `from` (n: none): the distinct
+ * first points in increasing order, as a scan of the run would meet them. */
+static size_t first_from(const size_t first[3], size_t from, size_t n) {
+  size_t least = n;
+  for (int bit = 0; bit < 3; bit++)
+    if (first[bit] >= from && first[bit] < least)
+      least = first[bit];
+  return least;
+}
+
 static void warn(const tlop_kernels *k, const tlop_expr *e, const double *pts, size_t n,
-                 const uint8_t *xf) {
-  size_t first[3] = {n, n, n};
+                 const run_marks *marks) {
+  size_t first[3];
   unsigned pending = warn_pending(e->model->ctx);
-  for (size_t i = 0; i < n; i++)
-    for (int bit = 0; bit < 3; bit++)
-      if ((xf[i] >> bit & pending >> bit & 1) && first[bit] == n)
-        first[bit] = i;
+  for (int bit = 0; bit < 3; bit++)
+    first[bit] = pending >> bit & 1 ? marks->flag[bit] : n;
   eval_state *es = NULL;
-  for (size_t i = 0; i < n; i++) {
-    if (i != first[0] && i != first[1] && i != first[2])
-      continue;
+  for (size_t i = first_from(first, 0, n); i < n; i = first_from(first, i + 1, n)) {
     if (!es) {
       es = eval_new(e->model->ctx, k->pf);
       eval_use_env(es, k->env, e->model);
@@ -293,10 +346,11 @@ tlop_status tlop_kernels_eval(tlop_kernels *k, size_t which, const double *point
     return tlop_eval_batch(e, k->pf, k->env, (const char *const *)k->names, k->nvars, points,
                            npoints, out);
   uint8_t *xf = xmalloc(npoints);
-  tlop_status st = jit_kernels_run(k, which, points, npoints, out, xf);
+  run_marks marks;
+  tlop_status st = run_threads(k, which, points, npoints, out, xf, &marks);
   /* Not finite: the kernel leaves the point to the interpreter, which stops at the first
    * one that fails, with its diagnostic, as tlop_eval_batch does. */
-  for (size_t i = 0; i < npoints && st == TLOP_OK; i++) {
+  for (size_t i = marks.bad; i < npoints && st == TLOP_OK; i++) {
     if (isfinite(out[i]))
       continue;
     eval_state *es = interp_at(k, e, point_at(points, i, k->nvars));
@@ -307,8 +361,10 @@ tlop_status tlop_kernels_eval(tlop_kernels *k, size_t which, const double *point
     xf[i] = (uint8_t)eval_extrapolations(es);
     eval_free(es);
   }
+  if (st == TLOP_OK && marks.bad < npoints) /* the interpreter set those points' flags */
+    find_marks(out, xf, npoints, &marks);
   if (st == TLOP_OK)
-    warn(k, e, points, npoints, xf);
+    warn(k, e, points, npoints, &marks);
   free(xf);
   return st;
 }
