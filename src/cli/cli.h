@@ -7,6 +7,7 @@
 #include "tlop_jit.h"
 
 #include <getopt.h>
+#include <pthread.h>
 #include <stdbool.h>
 #include <stdio.h>
 
@@ -274,6 +275,12 @@ bool cli_grid_costs_skipping(cli *c, tlop_model *m, const char *file, char **nam
 typedef enum { ROWS_CSV, ROWS_JSON, ROWS_TABLE, ROWS_NPY } rows_format;
 /* "csv", "json", "table" or "npy"; false for another. */
 bool rows_format_parse(const char *text, rows_format *out);
+/* A chunk's rows as the threads formatted them: a buffer a thread, in order. */
+typedef struct rows_text {
+  char **bufs;  /* one a thread, room for cap_rows rows of row_max bytes */
+  size_t *lens; /* the bytes of each */
+  size_t nbufs, cap_rows;
+} rows_text;
 typedef struct rows_writer {
   FILE *out;
   rows_format format;
@@ -281,8 +288,14 @@ typedef struct rows_writer {
   const tlop_kind *kinds;   /* of the same columns, for the table's units */
   size_t naxes, nalgo;
   size_t jobs;              /* formatting threads */
-  char **bufs;              /* one a thread, room for cap_rows rows of row_max bytes */
-  size_t row_max, cap_rows;
+  size_t row_max;
+  /* With more than one job, a chunk's text is written by a thread of its own while the
+   * next chunk is evaluated and formatted into the other text. */
+  rows_text text[2];
+  int next; /* the text the next chunk is formatted into */
+  pthread_t writer;
+  bool writing, write_ok;
+  int write_errno;
 } rows_writer;
 /* jobs 0: the number of cores; false when out of memory. */
 bool rows_open(rows_writer *w, FILE *out, rows_format format, const char *const *names,
@@ -291,8 +304,11 @@ bool rows_open(rows_writer *w, FILE *out, rows_format format, const char *const 
 void rows_begin(const rows_writer *w, size_t npts);
 void rows_end(const rows_writer *w);
 /* Rows first … first+k-1 of the grid: their points as cli_grid_fill writes them, the
- * results of algorithm a at res[a * k + i]. false when the output refuses a write. */
+ * results of algorithm a at res[a * k + i]; written then or by the time of the next
+ * rows_write or rows_flush. false (errno set) when the output refused a write. */
 bool rows_write(rows_writer *w, size_t first, const double *pts, const double *res, size_t k);
+/* Waits until every row is written: false (errno set) when the output refused one. */
+bool rows_flush(rows_writer *w);
 void rows_close(rows_writer *w);
 
 int cmd_best(cli *c, int argc, char **argv);

@@ -100,6 +100,12 @@ static void sweep_diag(void *user, const tlop_diag *d) {
 #define MAX_CHUNK 65536
 #define MAX_INTERP_CHUNK 4096
 
+static bool cannot_write(const cli *c) {
+  fprintf(stderr, "tlop sweep: cannot write '%s': %s\n", c->o.output ? c->o.output : "-",
+          strerror(errno));
+  return false;
+}
+
 /* The grid in chunks: each chunk's points, every algorithm at them, then its rows. The
  * output is opened when the first chunk has been evaluated, so a sweep failing there
  * leaves the file alone, as one that fails before streaming. */
@@ -127,14 +133,14 @@ static bool stream(cli *c, const cli_grid *g, const cli_evaluator *ev, size_t na
     }
     if (ok)
       progress_show(prog, (double)(first + k), "writing");
-    if (ok && !rows_write(w, first, pts, res, k)) {
-      fprintf(stderr, "tlop sweep: cannot write '%s': %s\n", c->o.output ? c->o.output : "-",
-              strerror(errno));
-      ok = false;
-    }
+    if (ok && !rows_write(w, first, pts, res, k))
+      ok = cannot_write(c);
   }
   free(pts);
   free(res);
+  /* every row before a failure written, and none left to the writer when the file closes */
+  if (!rows_flush(w) && ok)
+    ok = cannot_write(c);
   if (!ok)
     return false;
   tlop_ctx_set_warn_once(c->ctx, 0);

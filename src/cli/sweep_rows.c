@@ -1,10 +1,12 @@
 /* sweep_rows.c — the rows of `tlop sweep` as CSV, JSON, an aligned table or NumPy's .npy,
  * written a chunk at a time: the threads each format a contiguous run of the chunk's rows
  * into a buffer of their own, and the buffers are written in order, so the output is the
- * same bytes whatever the number of threads. Numbers in CSV and JSON are the shortest text
+ * same bytes whatever the number of threads. With more than one thread a writer thread
+ * writes a chunk while the next one is evaluated and formatted. Numbers in CSV and JSON are the shortest text
  * strtod reads back to the same double (tlop_format_double); .npy holds the doubles. */
 #include "cli.h"
 
+#include <errno.h>
 #include <pthread.h>
 #include <stdint.h>
 #include <stdlib.h>
@@ -39,17 +41,27 @@ static int cores(void) {
 
 bool rows_open(rows_writer *w, FILE *out, rows_format format, const char *const *names,
                const tlop_kind *kinds, size_t naxes, size_t nalgo, int jobs) {
-  *w = (rows_writer){out, format, names, kinds, naxes, nalgo, (size_t)(jobs > 0 ? jobs : cores()),
-                     NULL, 0, 0};
+  *w = (rows_writer){.out = out, .format = format, .names = names, .kinds = kinds,
+                     .naxes = naxes, .nalgo = nalgo, .jobs = (size_t)(jobs > 0 ? jobs : cores()),
+                     .write_ok = true};
   w->row_max = row_max(w);
-  w->bufs = calloc(w->jobs, sizeof *w->bufs);
-  return w->bufs != NULL;
+  bool ok = true;
+  for (int x = 0; x < 2; x++) {
+    w->text[x].bufs = calloc(w->jobs, sizeof *w->text[x].bufs);
+    w->text[x].lens = calloc(w->jobs, sizeof *w->text[x].lens);
+    ok = ok && w->text[x].bufs && w->text[x].lens;
+  }
+  return ok;
 }
 
 void rows_close(rows_writer *w) {
-  for (size_t t = 0; w->bufs && t < w->jobs; t++)
-    free(w->bufs[t]);
-  free(w->bufs);
+  rows_flush(w);
+  for (int x = 0; x < 2; x++) {
+    for (size_t t = 0; w->text[x].bufs && t < w->jobs; t++)
+      free(w->text[x].bufs[t]);
+    free(w->text[x].bufs);
+    free(w->text[x].lens);
+  }
 }
 
 /* NumPy's .npy, version 1.0 (2.0 when the header passes 64 KiB): the magic, the header's
@@ -167,17 +179,41 @@ static void *format_slice(void *p) {
   return NULL;
 }
 
+/* A chunk's text to the output, in order; the writer's errno kept for the caller's thread. */
+static void *write_text(void *p) {
+  rows_writer *w = p;
+  const rows_text *x = &w->text[w->next ^ 1];
+  bool ok = true;
+  for (size_t t = 0; t < x->nbufs && ok; t++)
+    ok = fwrite(x->bufs[t], 1, x->lens[t], w->out) == x->lens[t];
+  w->write_ok = ok;
+  w->write_errno = ok ? 0 : errno;
+  return NULL;
+}
+
+bool rows_flush(rows_writer *w) {
+  if (w->writing)
+    pthread_join(w->writer, NULL);
+  w->writing = false;
+  if (!w->write_ok)
+    errno = w->write_errno;
+  return w->write_ok;
+}
+
 bool rows_write(rows_writer *w, size_t first, const double *pts, const double *res, size_t k) {
   /* a thread per ≥ 1024 rows: fewer are not worth starting one */
   size_t jobs = w->jobs < k / 1024 ? w->jobs : k / 1024 ? k / 1024 : 1;
   size_t per = (k + jobs - 1) / jobs;
-  if (per > w->cap_rows) {
+  rows_text *x = &w->text[w->next];
+  if (per > x->cap_rows) {
     for (size_t t = 0; t < w->jobs; t++) {
-      free(w->bufs[t]);
-      if (!(w->bufs[t] = malloc(per * w->row_max)))
+      free(x->bufs[t]);
+      if (!(x->bufs[t] = malloc(per * w->row_max))) {
+        errno = ENOMEM;
         return false;
+      }
     }
-    w->cap_rows = per;
+    x->cap_rows = per;
   }
   slice *s = calloc(jobs, sizeof *s);
   pthread_t *th = calloc(jobs, sizeof *th);
@@ -186,7 +222,7 @@ bool rows_write(rows_writer *w, size_t first, const double *pts, const double *r
     abort();
   for (size_t t = 0; t < jobs; t++) {
     size_t from = t * per < k ? t * per : k, to = from + per < k ? from + per : k;
-    s[t] = (slice){w, pts, res, k, from, to, first, w->bufs[t], 0};
+    s[t] = (slice){w, pts, res, k, from, to, first, x->bufs[t], 0};
     started[t] = t > 0 && pthread_create(&th[t], NULL, format_slice, &s[t]) == 0;
   }
   format_slice(&s[0]);
@@ -196,11 +232,19 @@ bool rows_write(rows_writer *w, size_t first, const double *pts, const double *r
     else
       format_slice(&s[t]);
   }
-  bool ok = true;
-  for (size_t t = 0; t < jobs && ok; t++)
-    ok = fwrite(s[t].buf, 1, s[t].len, w->out) == s[t].len;
+  x->nbufs = jobs;
+  for (size_t t = 0; t < jobs; t++)
+    x->lens[t] = s[t].len;
   free(s);
   free(th);
   free(started);
-  return ok;
+  /* the previous chunk written, this one goes: on its own thread with more than one job */
+  if (!rows_flush(w))
+    return false;
+  w->next ^= 1;
+  w->writing = w->jobs > 1 && pthread_create(&w->writer, NULL, write_text, w) == 0;
+  if (w->writing)
+    return true;
+  write_text(w);
+  return rows_flush(w);
 }
