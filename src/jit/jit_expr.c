@@ -175,14 +175,53 @@ static bool const_double(LLVMValueRef v, double *out) {
   return true;
 }
 
-/* pow, folded here with the interpreter's libm when both operands are constants. */
+static LLVMValueRef pow2_fn(jit_gen *g);
+
+/* pow, folded here with the interpreter's libm when both operands are constants; 2^y
+ * through pow2_fn. */
 static LLVMValueRef call_pow(jit_gen *g, LLVMValueRef a, LLVMValueRef b) {
   double x, y;
-  if (const_double(a, &x) && const_double(b, &y))
+  bool base_known = const_double(a, &x);
+  if (base_known && const_double(b, &y))
     return jit_const(g, ir_apply(IR_POW, x, y));
+  if (base_known && x == 2)
+    return LLVMBuildCall2(g->b, g->ty_d_d, pow2_fn(g), &b, 1, "");
   if (!g->fn_pow)
     g->fn_pow = libm_decl(g, "pow", g->ty_d_dd);
   return call_libm(g, g->fn_pow, g->ty_d_dd, a, b);
+}
+
+/* 2^y: for a whole y of a normal result, 2^y exactly from its exponent bits — what pow
+ * returns there, an exact result being within its 0.52 ulp — else libm's pow(2, y). The
+ * stages of a binomial tree raise 2 to h − 1 − i, which no recurrence carries, and pow
+ * costs ≈ 150 instructions a call (issue 22). One internal function per module. */
+static LLVMValueRef pow2_fn(jit_gen *g) {
+  if (g->fn_pow2)
+    return g->fn_pow2;
+  if (!g->fn_pow)
+    g->fn_pow = libm_decl(g, "pow", g->ty_d_dd);
+  LLVMBasicBlockRef saved = LLVMGetInsertBlock(g->b);
+  LLVMValueRef fn = LLVMAddFunction(g->mod, "tlop.pow2", g->ty_d_d);
+  LLVMSetLinkage(fn, LLVMInternalLinkage);
+  LLVMBuilderRef b = g->b;
+  LLVMValueRef y = LLVMGetParam(fn, 0);
+  LLVMBasicBlockRef entry = LLVMAppendBasicBlockInContext(g->c, fn, "entry"),
+                    whole = LLVMAppendBasicBlockInContext(g->c, fn, "whole"),
+                    other = LLVMAppendBasicBlockInContext(g->c, fn, "other");
+  LLVMPositionBuilderAtEnd(b, entry);
+  LLVMValueRef is_whole = LLVMBuildFCmp(b, LLVMRealOEQ, y, jit_call_intrinsic(g, "llvm.floor", y, NULL), "");
+  LLVMValueRef normal = LLVMBuildAnd(b, LLVMBuildFCmp(b, LLVMRealOGE, y, jit_const(g, -1022), ""),
+                                     LLVMBuildFCmp(b, LLVMRealOLE, y, jit_const(g, 1023), ""), "");
+  LLVMBuildCondBr(b, LLVMBuildAnd(b, is_whole, normal, ""), whole, other);
+  LLVMPositionBuilderAtEnd(b, whole);
+  LLVMValueRef biased = LLVMBuildAdd(b, LLVMBuildFPToSI(b, y, g->i64, ""), jit_i64(g, 1023), "");
+  LLVMBuildRet(b, LLVMBuildBitCast(b, LLVMBuildShl(b, biased, jit_i64(g, 52), ""), g->f64, ""));
+  LLVMPositionBuilderAtEnd(b, other);
+  LLVMBuildRet(b, call_libm(g, g->fn_pow, g->ty_d_dd, jit_const(g, 2), y));
+  if (saved)
+    LLVMPositionBuilderAtEnd(b, saved);
+  g->fn_pow2 = fn;
+  return fn;
 }
 
 /* ir.c's log_base(b, x): log2 for base 2, else log(x)/log(b) snapped to the integer k

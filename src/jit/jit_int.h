@@ -126,7 +126,7 @@ typedef struct jit_gen {
   jit_modtab **tabs;     /* each allocated once: functions keep pointers to them */
   size_t ntabs, tabs_cap;
   int nslots;
-  LLVMValueRef fn_pow, fn_log, fn_log_base, fn_realloc, fn_free, fn_rt_messages,
+  LLVMValueRef fn_pow, fn_pow2, fn_log, fn_log_base, fn_realloc, fn_free, fn_rt_messages,
       fn_rt_ring;
   LLVMTypeRef ty_d_d, ty_d_dd;
   char why[200];            /* why the last expression was left to the interpreter */
