@@ -496,6 +496,12 @@ static bool moved(const msg_pricer *pr, double tau, double t, double r, double *
  * sizes finish together, so one size is a single round: L(m, Σ τ). */
 static bool progression(const msg_pricer *pr, const double *size, const double *count, size_t n,
                         double *out) {
+  if (n == 1) { /* one transfer: its price at its count, what the one round below gives */
+    double cost = INFINITY;
+    bool ok = pr->L(pr->self, size[0], count[0], &cost);
+    *out = ok ? 0 + cost : INFINITY;
+    return ok;
+  }
   double *left = xmalloc(n * sizeof *left);
   bool *done = xcalloc(n, sizeof *done);
   memcpy(left, size, n * sizeof *left);
@@ -1009,6 +1015,16 @@ static bool price_jit(void *self, double m, double tau, double *cost) {
   return isfinite(*cost);
 }
 
+/* The point x with room for m and τ after it: in `room` (POINT_ROOM doubles) when it fits,
+ * else allocated (free it when it is not room) — a kernel calls per point, malloc costs. */
+#define POINT_ROOM 16
+static double *point_with_room(const double *x, int64_t nx, double *room) {
+  double *xm = nx + 2 <= POINT_ROOM ? room : xmalloc(((size_t)nx + 2) * sizeof *xm);
+  if (nx)
+    memcpy(xm, x, (size_t)nx * sizeof *xm);
+  return xm;
+}
+
 double tlop_rt_messages(msg *ms, int64_t n, double par_shm, double par_net, tlop_rt_price shm,
                         tlop_rt_price net, const double *x, int64_t nx, const void *tables,
                         uint8_t *xflags) {
@@ -1016,32 +1032,31 @@ double tlop_rt_messages(msg *ms, int64_t n, double par_shm, double par_net, tlop
   for (int64_t i = 0; i < n; i++)
     if (!isfinite(ms[i].size) || !isfinite(ms[i].node))
       return NAN;
-  double *xm = xmalloc(((size_t)nx + 2) * sizeof *xm), cost = NAN;
-  if (nx)
-    memcpy(xm, x, (size_t)nx * sizeof *xm);
+  double room[POINT_ROOM], *xm = point_with_room(x, nx, room), cost = NAN;
   priced_jit pj[2] = {{shm, xm, nx, tables, 0}, {net, xm, nx, tables, 0}};
   msg_pricer pr[2] = {{price_jit, &pj[0]}, {price_jit, &pj[1]}};
   double par[2] = {par_shm, par_net};
   if (!msgs_cost(ms, (size_t)n, par, pr, &cost))
     cost = NAN;
   *xflags |= pj[0].flags | pj[1].flags;
-  free(xm);
+  if (xm != room)
+    free(xm);
   return cost;
 }
 
 double tlop_rt_messages_ring(const tlop_rt_ring *ring, double par_shm, double par_net,
                              tlop_rt_price shm, tlop_rt_price net, const double *x, int64_t nx,
                              const void *tables, uint8_t *xflags) {
-  double *xm = xmalloc(((size_t)nx + 2) * sizeof *xm), par[2] = {par_shm, par_net}, cost = NAN;
-  if (nx)
-    memcpy(xm, x, (size_t)nx * sizeof *xm);
+  double room[POINT_ROOM], *xm = point_with_room(x, nx, room), par[2] = {par_shm, par_net};
+  double cost = NAN;
   priced_jit pj[2] = {{shm, xm, nx, tables, 0}, {net, xm, nx, tables, 0}};
   msg_pricer pr[2] = {{price_jit, &pj[0]}, {price_jit, &pj[1]}};
   bool closed;
   if (!msgs_ring_cost(ring, par, pr, &cost, &closed) && closed)
     cost = NAN;
   *xflags |= pj[0].flags | pj[1].flags;
-  free(xm);
+  if (xm != room)
+    free(xm);
   if (closed)
     return cost;
   /* one by one, as the placements and the mapping would place them; an invalid message
