@@ -959,6 +959,71 @@ static void test_ring_engines(const char *src) {
   free(take_diags());
 }
 
+/* 2^y from its exponent bits where y is whole and the result normal, libm's pow elsewhere
+ * (jit_expr.c's pow2_fn): the interpreter's bits at whole, fractional, subnormal and
+ * vanishing powers alike. */
+static void test_pow2(void) {
+  static const char *const texts[] = {"2^(P / 4 - 1100) * 1 s", "2^(P / 12 - 400) * 1 s"};
+  size_t n = 8491; /* P / 4 − 1100 from −1100 to 1022.5 */
+  double *pts = malloc(2 * n * sizeof *pts), *jitted = malloc(n * sizeof *jitted),
+         *interp = malloc(n * sizeof *interp);
+  uint8_t *xf = malloc(n);
+  for (size_t i = 0; i < n; i++) {
+    pts[2 * i] = 1;
+    pts[2 * i + 1] = (double)i;
+  }
+  for (int t = 0; t < 2; t++) {
+    tlop_expr *e = parse(texts[t]);
+    tlop_kernels *k = NULL;
+    CHECK(e && tlop_jit_compile(jit, (const tlop_expr *const *)&e, 1, tp, env, MP, 2, &k) == TLOP_OK);
+    if (!k)
+      continue;
+    CHECK(jit_kernels_run(k, 0, pts, n, jitted, xf) == TLOP_OK);
+    CHECK(tlop_eval_batch(e, tp, env, MP, 2, pts, n, interp) == TLOP_OK);
+    size_t same = 0;
+    for (size_t i = 0; i < n; i++)
+      same += memcmp(&jitted[i], &interp[i], sizeof *jitted) == 0;
+    CHECK(same == n);
+    tlop_kernels_free(k);
+  }
+  free(take_diags());
+  free(pts);
+  free(jitted);
+  free(interp);
+  free(xf);
+}
+
+/* The points that need the interpreter's word, found slice by slice on three threads:
+ * the extrapolations first met in the last slices are warned of at the points a single
+ * pass finds, as tlop_eval_batch warns. */
+static void test_marks(void) {
+  size_t n = 40000;
+  double *pts = malloc(2 * n * sizeof *pts), *out = malloc(n * sizeof *out);
+  for (size_t i = 0; i < n; i++) {
+    pts[2 * i] = i < 30000 ? (double)(64 + i % 900) : 1e6 + (double)i; /* then beyond the rows */
+    pts[2 * i + 1] = i < 35000 ? 2 : 9;                                 /* then beyond τ = 4 */
+  }
+  tlop_expr *e = parse("P ∥ L(m, 1) + o(m)");
+  tlop_kernels *k = NULL;
+  CHECK(e && tlop_jit_compile(jit, (const tlop_expr *const *)&e, 1, tp, env, MP, 2, &k) == TLOP_OK);
+  if (k) {
+    free(take_diags());
+    tlop_jit_set_jobs(jit, 3);
+    CHECK(tlop_kernels_eval(k, 0, pts, n, out) == TLOP_OK);
+    tlop_jit_set_jobs(jit, 1);
+    char *threaded = take_diags();
+    CHECK(tlop_eval_batch(e, tp, env, MP, 2, pts, n, out) == TLOP_OK);
+    char *single = take_diags();
+    CHECK(strstr(threaded, "1030000") && strstr(threaded, "1035000"));
+    CHECK_STR(threaded, single);
+    free(threaded);
+    free(single);
+    tlop_kernels_free(k);
+  }
+  free(pts);
+  free(out);
+}
+
 static void test_threads(void) {
   size_t n = 40000;
   double *pts = malloc(2 * n * sizeof *pts), *one = malloc(n * sizeof *one), *two = malloc(n * sizeof *two);
@@ -1100,6 +1165,8 @@ int main(int argc, char **argv) {
   test_ring_counting();
   test_ring_engines(argv[1]);
   test_threads();
+  test_pow2();
+  test_marks();
   test_cache();
   test_emit();
   tlop_jit_free(jit);
