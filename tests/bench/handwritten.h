@@ -18,4 +18,10 @@ void hand_allgather_rda(const double *pts, size_t n, double *out, const hand_tab
 void hand_allgather_ring(const double *pts, size_t n, double *out, const hand_table *t);
 void hand_bcast_sm(const double *pts, size_t n, double *out, const hand_table *t);
 
+/* plain.c: the same MPICH formulas as a user writes them, nothing hoisted (the limit). */
+void plain_bcast_binomial(const double *pts, size_t n, double *out, const hand_table *t);
+void plain_scatter_binomial(const double *pts, size_t n, double *out, const hand_table *t);
+void plain_allgather_rda(const double *pts, size_t n, double *out, const hand_table *t);
+void plain_allgather_ring(const double *pts, size_t n, double *out, const hand_table *t);
+
 #endif

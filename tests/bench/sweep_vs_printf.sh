@@ -4,7 +4,9 @@
 #  1. MPICH's four building blocks over 322 000 points (P = 2..1024 ×2, m = 1..32200 B) to
 #     CSV: wall and CPU (user + system) of tlop -j 1, tlop -j 2 and the hand C, medians of 3,
 #     and whether every number of tlop's CSV is the hand C's (the same doubles);
-#  2. 10^7 points of bcast_binomial to CSV: wall, CPU and peak memory with -j 1 and -j 2.
+#  2. 10^7 points of bcast_binomial to CSV: wall, CPU and peak memory with -j 1 and -j 2;
+#  3. the fixed cost of a process: a 1-point sweep (interpreted) and one compiled (--engine
+#     jit, the object in the cache).
 # Wall-time ratios mean something only on a quiet machine: the load average is printed.
 set -eu
 build=$1 root=$2
@@ -59,4 +61,10 @@ echo "10^7 points, bcast_binomial, CSV    wall s  cpu s  peak KiB"
 echo "  tlop sweep -j 1                   $b1"
 echo "  tlop sweep -j 2                   $b2"
 echo "$b1 $b2" | awk '{ printf "  -j 2 speed-up: %.2f (wall)\n", $1 / $4 }'
+one="$tlop sweep $root/stdlib/mpich/bcast.tlop bcast_binomial --grid P=8 --grid m=1024
+     --params $table --no-progress"
+$one --engine jit >/dev/null # its object in the cache
+echo "1 point, bcast_binomial             wall s  cpu s  peak KiB"
+echo "  interpreted                       $(median3 $one)"
+echo "  compiled (cache hit)              $(median3 $one --engine jit)"
 echo "load average at the end: $(cut -d' ' -f1-3 /proc/loadavg)"
