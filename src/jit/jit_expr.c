@@ -191,8 +191,8 @@ static LLVMValueRef call_pow(jit_gen *g, LLVMValueRef a, LLVMValueRef b) {
   return call_libm(g, g->fn_pow, g->ty_d_dd, a, b);
 }
 
-/* 2^y: for a whole y of a normal result, 2^y exactly from its exponent bits — what pow
- * returns there, an exact result being within its 0.52 ulp — else libm's pow(2, y). The
+/* 2^y: for a whole y of a normal result, 2^y exactly from its exponent bits — what glibc's
+ * pow returns there (unit.jit checks every such y) — else libm's pow(2, y). The
  * stages of a binomial tree raise 2 to h − 1 − i, which no recurrence carries, and pow
  * costs ≈ 150 instructions a call (issue 22). One internal function per module. */
 static LLVMValueRef pow2_fn(jit_gen *g) {
