@@ -964,7 +964,7 @@ static void test_ring_engines(const char *src) {
  * vanishing powers alike. */
 static void test_pow2(void) {
   static const char *const texts[] = {"2^(P / 4 - 1100) * 1 s", "2^(P / 12 - 400) * 1 s"};
-  size_t n = 8491; /* P / 4 − 1100 from −1100 to 1022.5 */
+  size_t n = 8496; /* P / 4 − 1100 from −1100 to 1023.75: every whole exponent of a double */
   double *pts = malloc(2 * n * sizeof *pts), *jitted = malloc(n * sizeof *jitted),
          *interp = malloc(n * sizeof *interp);
   uint8_t *xf = malloc(n);
