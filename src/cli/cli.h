@@ -184,9 +184,12 @@ int cmd_prove(cli *c, int argc, char **argv);
 int cmd_compare(cli *c, int argc, char **argv);
 
 /* ---- cmd_emit.c: the JIT's options (eval, sweep) and `tlop emit` ---- */
-/* --max-points, for the commands that take a grid (cli_take_grid) */
-#define HELP_MAX_POINTS "      --max-points N     most points the grid may have (1e8)\n"
-#define CLI_GRID_LIMIT_LONGOPT {"max-points", required_argument, 0, 'Z'}
+/* --max-points and --no-progress, for the commands that evaluate a grid (cli_take_grid) */
+#define HELP_GRID_RUN                                                          \
+  "      --max-points N     most points the grid may have (1e8)\n"               \
+  "      --no-progress      never show the progress bar\n"
+#define CLI_GRID_RUN_LONGOPTS                                                  \
+  {"max-points", required_argument, 0, 'Z'}, {"no-progress", no_argument, 0, 'N'}
 #define CLI_ENGINE_LONGOPTS                                                              \
   {"engine", required_argument, 0, 'E'}, {"jobs", required_argument, 0, 'j'},             \
       {"no-cache", no_argument, 0, 'C'}
@@ -254,10 +257,31 @@ bool cli_evaluator_open(cli *c, cli_evaluator *ev, char *const *algos, tlop_expr
 tlop_status cli_evaluator_run(const cli_evaluator *ev, size_t which, const double *pts, size_t k,
                               double *out);
 void cli_evaluator_close(cli *c, cli_evaluator *ev);
+/* The progress bar of a command that evaluates a grid (progress.c): shown on a terminal
+ * (standard error) without --no-progress, once the command has run a second, at most ten
+ * times a second or when the phase changes: the grid points done (a fraction while the
+ * algorithms of a chunk are evaluated one after the other), the phase ("evaluating",
+ * "writing") and the time left; its line ends at 100 % or before any diagnostic. */
+typedef struct cli_progress {
+  bool enabled, line_open;
+  double start, last;
+  size_t total;
+  const char *phase; /* the one shown */
+} cli_progress;
+void cli_progress_start(cli *c, cli_progress *p, size_t total);
+/* Shows the bar at `done` points (p may be NULL: no bar). */
+void cli_progress_show(cli_progress *p, double done, const char *phase);
+/* Ends the bar's open line, before something else is printed (p may be NULL). */
+void cli_progress_break(cli_progress *p);
+/* A diagnostic callback (user: the cli_progress) that ends the bar's line first. */
+void cli_progress_diag(void *user, const tlop_diag *d);
+
 /* The errors of a candidate while its points are evaluated one by one (quiet: dropped). */
 typedef struct cli_refusals {
   bool quiet;  /* drop errors (refinement of a candidate already left out) */
   char *first; /* the current candidate's first error, while collecting */
+  bool dropped; /* the last error was not printed: nor are its notes */
+  cli_progress *bar; /* ended before a warning is printed; may be NULL */
 } cli_refusals;
 /* A diagnostic callback (user: cli_refusals): warnings to stderr, the first error kept. */
 void cli_collect_errors(void *user, const tlop_diag *d);

@@ -35,7 +35,7 @@ static const char best_help[] =
     "      --mpich-version V  mpich-json: the release whose own decisions fill the\n"
     "                         collectives not tuned (default " TLOP_MPICH_VERSION ")\n"
     "  -o, --output FILE      where --emit writes (required with --emit)\n"
-    "      --catalog FILE     another catalogue than the stdlib's\n" HELP_MAX_POINTS HELP_ENGINE;
+    "      --catalog FILE     another catalogue than the stdlib's\n" HELP_GRID_RUN HELP_ENGINE;
 
 static const char lint_help[] =
     "usage: tlop lint --format FORMAT [--collective NAME] FILE\n"
@@ -131,7 +131,7 @@ static const struct option best_opts_long[] = {{"grid", required_argument, 0, 'g
                                                {"tie", required_argument, 0, 't'},
                                                {"refine", no_argument, 0, 'F'},
                                                {"ranks", required_argument, 0, 'r'},
-                                               CLI_GRID_LIMIT_LONGOPT,
+                                               CLI_GRID_RUN_LONGOPTS,
                                                {"emit", required_argument, 0, 'e'},
                                                {"catalog", required_argument, 0, 'K'},
                                                {"mpich-version", required_argument, 0, OPT_MPICH_VERSION},
@@ -175,8 +175,11 @@ typedef struct refine_ctx {
  * warned of whatever a table extrapolates there, so only errors are shown, and none of a
  * candidate the grid left out somewhere (it is left out again, at +inf). */
 static void errors_only(void *user, const tlop_diag *d) {
-  const cli_refusals *r = user;
-  if (d->severity == TLOP_ERROR && !r->quiet)
+  cli_refusals *r = user;
+  bool shown = d->severity == TLOP_NOTE ? !r->dropped : d->severity == TLOP_ERROR && !r->quiet;
+  if (d->severity != TLOP_NOTE)
+    r->dropped = !shown;
+  if (shown)
     fputs(d->text, stderr);
 }
 
@@ -399,7 +402,7 @@ static int decide(cli *c, tlop_model *m, const char *file, const tlop_catalog *c
                        u->g.axes[0].count, u->costs, u->ncand, bo.tie, &u->d) != TLOP_OK)
     return 0;
   if (bo.refine) {
-    cli_refusals quiet = {false, NULL};
+    cli_refusals quiet = {false, NULL, false, NULL};
     refine_ctx rctx = {&u->ev, u->ncand, u->refused, &quiet};
     tlop_ctx_set_diag(c->ctx, errors_only, &quiet);
     tlop_status st = tlop_best_refine(u->d, bo.tie, cost_at, &rctx);

@@ -19,7 +19,7 @@ static const char plot_help[] =
     "  -g, --grid NAME=AXIS   the m axis (and the P axis with --map; without it also\n"
     "                         M, a line per node count)\n"
     "      --map              the best-algorithm map over (m, P)\n"
-    "  -o, --output FILE      the figure, .svg or .png (required)\n" HELP_MAX_POINTS HELP_ENGINE;
+    "  -o, --output FILE      the figure, .svg or .png (required)\n" HELP_GRID_RUN HELP_ENGINE;
 
 static bool draw_map;
 
@@ -37,7 +37,7 @@ static int take(cli *c, int opt, const char *arg) {
 static const struct option plot_opts[] = {{"grid", required_argument, 0, 'g'},
                                           {"map", no_argument, 0, 'm'},
                                           {"output", required_argument, 0, 'o'},
-                                          CLI_GRID_LIMIT_LONGOPT,
+                                          CLI_GRID_RUN_LONGOPTS,
                                           CLI_ENGINE_LONGOPTS,
                                           {0, 0, 0, 0}};
 
@@ -75,6 +75,10 @@ static void plot_title(cli *c, FILE *g, char **algos, size_t nalgo, const tlop_p
   free(text);
 }
 
+/* The marks of the lines, one per line in turn: characters, which gnuplot draws as text in
+ * SVG as in PNG (its own point symbols are SVG <use> references some viewers leave out). */
+static const char *const marks[] = {"□", "■", "○", "●", "△", "▲", "▽", "▼", "◇", "◆"};
+
 /* One line per algorithm, and per node count when the grid has an M axis before m (a data
  * block for each M). */
 static void costs_figure(FILE *g, const cli_grid *grid, char **algos, size_t nalgo,
@@ -104,8 +108,8 @@ static void costs_figure(FILE *g, const cli_grid *grid, char **algos, size_t nal
   fputs("plot ", g);
   for (size_t k = 0; k < nblocks; k++)
     for (size_t a = 0; a < nalgo; a++) {
-      fprintf(g, "%s$costs%zu using 1:%zu with linespoints lw 2 pt %zu title ",
-              k || a ? ", " : "", k, a + 2, k * nalgo + a + 4);
+      fprintf(g, "%s$costs%zu using 1:%zu with linespoints lw 2 pt '%s' title ",
+              k || a ? ", " : "", k, a + 2, marks[(k * nalgo + a) % (sizeof marks / sizeof *marks)]);
       char title[256];
       snprintf(title, sizeof title, nodes ? "%s, M = %.0f" : "%s", algos[a],
                nodes ? nodes->values[k] : 0);
@@ -114,38 +118,79 @@ static void costs_figure(FILE *g, const cli_grid *grid, char **algos, size_t nal
   fputc('\n', g);
 }
 
-/* One series per algorithm that wins somewhere: the points it wins, as tiles over
- * log2 m × log2 P (the legend lists no algorithm that never wins). */
+static int by_value(const void *a, const void *b) {
+  double x = *(const double *)a, y = *(const double *)b;
+  return (x > y) - (x < y);
+}
+
+/* The cell of each value v[i] of an axis drawn on a log scale, [lo[i], hi[i]]: from the
+ * geometric mean with the next value below to that with the next above; at an end, as
+ * wide on its outer side as on its inner one (an axis of one value: a factor 2 each way). */
+static void log_cells(const tlop_axis *ax, double *lo, double *hi) {
+  size_t n = ax->count;
+  double *sorted = malloc(n * sizeof *sorted);
+  if (!sorted)
+    abort();
+  memcpy(sorted, ax->values, n * sizeof *sorted);
+  qsort(sorted, n, sizeof *sorted, by_value);
+  for (size_t i = 0; i < n; i++) {
+    const double *at = bsearch(&ax->values[i], sorted, n, sizeof *sorted, by_value);
+    size_t j = (size_t)(at - sorted);
+    double below = j > 0 ? sqrt(sorted[j - 1] * sorted[j]) : 0;
+    double above = j + 1 < n ? sqrt(sorted[j] * sorted[j + 1]) : 0;
+    double v = sorted[j];
+    lo[i] = below ? below : above ? v * v / above : v / 2;
+    hi[i] = above ? above : below ? v * v / below : v * 2;
+  }
+  free(sorted);
+}
+
+/* Each algorithm's region, filled: the cells (log_cells) of the grid points it wins, a run
+ * of them along m one rectangle; a series per algorithm that wins somewhere (the legend
+ * lists no algorithm that never wins). */
 static void map_figure(FILE *g, const cli_grid *grid, char **algos, size_t nalgo,
                        const double *res) {
-  const tlop_axis *m = &grid->axes[1];
+  const tlop_axis *P = &grid->axes[0], *m = &grid->axes[1];
   fputs("set logscale x 2\nset logscale y 2\nset xlabel 'message size m'\n"
-        "set ylabel 'processes P'\nset key outside right noenhanced\nset offsets graph 0.03, "
-        "graph 0.03, graph 0.05, graph 0.05\n",
+        "set ylabel 'processes P'\nset key outside right noenhanced\n"
+        "set style fill solid 0.75 noborder\n",
         g);
   gp_size_tics(g, "x", m->values[0], m->values[m->count - 1]);
-  size_t *wins = calloc(nalgo, sizeof *wins), drawn = 0;
-  if (!wins)
+  double *cells = malloc(2 * (P->count + m->count) * sizeof *cells);
+  size_t *winner = malloc(grid->npts * sizeof *winner), *wins = calloc(nalgo, sizeof *wins);
+  if (!cells || !winner || !wins)
     abort();
+  double *P_lo = cells, *P_hi = P_lo + P->count, *m_lo = P_hi + P->count, *m_hi = m_lo + m->count;
+  log_cells(P, P_lo, P_hi);
+  log_cells(m, m_lo, m_hi);
+  fprintf(g, "set yrange [%.17g:%.17g]\n", P_lo[0] < P_lo[P->count - 1] ? P_lo[0] : P_lo[P->count - 1],
+          P_hi[0] > P_hi[P->count - 1] ? P_hi[0] : P_hi[P->count - 1]);
+  for (size_t i = 0; i < grid->npts; i++) /* some candidate evaluates at every point */
+    wins[winner[i] = tlop_best_pick(res + i, nalgo, grid->npts, 0.01, NULL, NULL)]++;
   for (size_t a = 0; a < nalgo; a++) {
     fprintf(g, "$wins%zu << EOD\n", a);
-    for (size_t i = 0; i < grid->npts; i++)
-      if (tlop_best_pick(res + i, nalgo, grid->npts, 0.01, NULL, NULL) == a) {
-        fprintf(g, "%.17g %.17g\n", grid->pts[2 * i + 1], grid->pts[2 * i]);
-        wins[a]++;
+    for (size_t p = 0; p < P->count; p++)
+      for (size_t j = 0, end; j < m->count; j = end) {
+        for (end = j + 1; end < m->count && winner[p * m->count + end] == winner[p * m->count + j];)
+          end++;
+        if (winner[p * m->count + j] == a) /* x, y, the x range, the y range */
+          fprintf(g, "%.17g %.17g %.17g %.17g %.17g %.17g\n", sqrt(m_lo[j] * m_hi[end - 1]),
+                  P->values[p], m_lo[j], m_hi[end - 1], P_lo[p], P_hi[p]);
       }
     fprintf(g, "EOD\n");
   }
   fputs("plot ", g);
-  for (size_t a = 0; a < nalgo; a++) {
+  for (size_t a = 0, drawn = 0; a < nalgo; a++) {
     if (!wins[a])
       continue;
     /* the line type (colour) of the algorithm's place: the same as when all of them win */
-    fprintf(g, "%s$wins%zu using 1:2 with points lt %zu pt 5 ps 2.5 title ", drawn++ ? ", " : "",
+    fprintf(g, "%s$wins%zu using 1:2:3:4:5:6 with boxxyerror lt %zu title ", drawn++ ? ", " : "",
             a, a + 1);
     gp_str(g, algos[a]);
   }
   fputc('\n', g);
+  free(cells);
+  free(winner);
   free(wins);
 }
 

@@ -1,8 +1,8 @@
 /* cmd_sweep.c — `tlop sweep`: every algorithm at every point of a grid (the cartesian product
  * of the --grid axes, first axis outermost), as CSV, JSON, an aligned table or .npy
  * (sweep_rows.c), streamed: evaluated and written chunk by chunk in the grid's order, so
- * memory does not grow with the grid and the first rows come at once. A progress bar
- * appears on a terminal when the sweep runs longer than a second. */
+ * memory does not grow with the grid and the first rows come at once, under the progress
+ * bar (progress.c), with a writing phase. */
 #include "cli.h"
 
 #include <errno.h>
@@ -11,8 +11,6 @@
 #include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
-#include <time.h>
-#include <unistd.h>
 
 static const char sweep_help[] =
     "usage: tlop sweep [OPTION]... FILE ALGO... --grid NAME=AXIS...\n"
@@ -24,74 +22,19 @@ static const char sweep_help[] =
     "  -f, --format FMT       csv (default: columns NAME…,ALGO…, values in bytes and\n"
     "                         seconds), json, table or npy (NumPy, one structured array)\n"
     "  -o, --output FILE      write there instead of standard output\n"
-    "      --no-progress      never show the progress bar\n"
-    HELP_MAX_POINTS HELP_ENGINE;
+    HELP_GRID_RUN HELP_ENGINE;
 
 static int take(cli *c, int opt, const char *arg) {
   int r = cli_take_grid(c, opt, arg);
-  if (r)
-    return r;
-  if (opt == 'N') {
-    c->o.no_progress = true;
-    return 1;
-  }
-  return cli_take_format_output(c, opt, arg);
+  return r ? r : cli_take_format_output(c, opt, arg);
 }
 
 static const struct option sweep_opts[] = {{"grid", required_argument, 0, 'g'},
                                            {"format", required_argument, 0, 'f'},
                                            {"output", required_argument, 0, 'o'},
-                                           {"no-progress", no_argument, 0, 'N'},
-                                           CLI_GRID_LIMIT_LONGOPT,
+                                           CLI_GRID_RUN_LONGOPTS,
                                            CLI_ENGINE_LONGOPTS,
                                            {0, 0, 0, 0}};
-
-static double now(void) {
-  struct timespec ts;
-  clock_gettime(CLOCK_MONOTONIC, &ts);
-  return (double)ts.tv_sec + ts.tv_nsec * 1e-9;
-}
-
-/* The bar counts grid points and shows what the sweep is doing (evaluating or writing)
- * and when it should end; a diagnostic first ends the bar's line (sweep_diag). */
-typedef struct progress {
-  bool enabled, line_open;
-  double start, last;
-  size_t total;
-  const char *phase; /* the one shown */
-} progress;
-
-/* The bar, at most ten times a second or when the phase changes, with points done (a
- * fraction of a chunk while its algorithms are evaluated one after the other). */
-static void progress_show(progress *p, double done, const char *phase) {
-  if (!p->enabled)
-    return;
-  double t = now();
-  if (t - p->start < 1 || (t - p->last < 0.1 && phase == p->phase && done < (double)p->total))
-    return;
-  p->last = t;
-  p->phase = phase;
-  double part = p->total ? done / (double)p->total : 1;
-  int width = 40, fill = (int)(width * part);
-  char eta[32] = "";
-  if (done > 0 && part < 1)
-    snprintf(eta, sizeof eta, "ETA %.0f s", (t - p->start) * (1 - part) / part);
-  fprintf(stderr, "\r[%.*s%*s] %3d%%  %.0f/%zu points  %-10s  %-12s", fill,
-          "########################################", width - fill, "", (int)(100 * part),
-          done, p->total, phase, eta);
-  p->line_open = part < 1;
-  if (!p->line_open)
-    fputc('\n', stderr);
-  fflush(stderr);
-}
-
-static void sweep_diag(void *user, const tlop_diag *d) {
-  progress *p = user;
-  if (p->line_open)
-    fputc('\n', stderr);
-  p->line_open = false;
-  cli_print_diag(NULL, d);
-}
 
 /* Points a chunk evaluates and writes: the first few at once, then more, so that threads
  * each get a long run, with memory bounded whatever the grid's size; the interpreter's
@@ -110,7 +53,7 @@ static bool cannot_write(const cli *c) {
  * output is opened when the first chunk has been evaluated, so a sweep failing there
  * leaves the file alone, as one that fails before streaming. */
 static bool stream(cli *c, const cli_grid *g, const cli_evaluator *ev, size_t nalgo,
-                   rows_writer *w, progress *prog) {
+                   rows_writer *w, cli_progress *prog) {
   size_t most = ev->kern ? MAX_CHUNK : MAX_INTERP_CHUNK;
   size_t cap = g->npts < most ? g->npts : most;
   double *pts = malloc((cap ? cap : 1) * g->naxes * sizeof *pts);
@@ -122,7 +65,7 @@ static bool stream(cli *c, const cli_grid *g, const cli_evaluator *ev, size_t na
     k = k < g->npts - first ? k : g->npts - first;
     cli_grid_fill(g, first, k, pts);
     for (size_t a = 0; a < nalgo && ok; a++) {
-      progress_show(prog, (double)first + (double)k * (double)a / (double)nalgo, "evaluating");
+      cli_progress_show(prog, (double)first + (double)k * (double)a / (double)nalgo, "evaluating");
       tlop_ctx_set_warn_group(c->ctx, a);
       ok = cli_evaluator_run(ev, a, pts, k, res + a * k) == TLOP_OK;
     }
@@ -132,7 +75,7 @@ static bool stream(cli *c, const cli_grid *g, const cli_evaluator *ev, size_t na
         rows_begin(w, g->npts);
     }
     if (ok)
-      progress_show(prog, (double)(first + k), "writing");
+      cli_progress_show(prog, (double)(first + k), "writing");
     if (ok && !rows_write(w, first, pts, res, k))
       ok = cannot_write(c);
   }
@@ -149,7 +92,7 @@ static bool stream(cli *c, const cli_grid *g, const cli_evaluator *ev, size_t na
   if (g->npts == 0)
     rows_begin(w, 0);
   rows_end(w);
-  progress_show(prog, (double)g->npts, "done");
+  cli_progress_show(prog, (double)g->npts, "done");
   return true;
 }
 
@@ -211,12 +154,12 @@ int cmd_sweep(cli *c, int argc, char **argv) {
     fprintf(stderr, "tlop sweep: out of memory\n");
     goto done;
   }
-  progress prog = {!c->o.no_progress && isatty(2), false, now(), 0, g.npts, NULL};
-  tlop_ctx_set_diag(c->ctx, sweep_diag, &prog);
+  cli_progress prog;
+  cli_progress_start(c, &prog, g.npts);
+  tlop_ctx_set_diag(c->ctx, cli_progress_diag, &prog);
   bool streamed = stream(c, &g, &ev, nalgo, &w, &prog);
   tlop_ctx_set_diag(c->ctx, cli_print_diag, NULL);
-  if (prog.line_open)
-    fputc('\n', stderr);
+  cli_progress_break(&prog);
   if (w.out && w.out != stdout && fclose(w.out) != 0 && streamed) {
     fprintf(stderr, "tlop sweep: cannot write '%s': %s\n", c->o.output, strerror(errno));
     streamed = false;

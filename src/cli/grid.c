@@ -48,6 +48,10 @@ int cli_take_grid(cli *c, int opt, const char *arg) {
     tlop_ctx_set_max_points(c->ctx, c->o.max_points); /* and so for one axis */
     return 1;
   }
+  if (opt == 'N') {
+    c->o.no_progress = true;
+    return 1;
+  }
   if (opt != 'g')
     return cli_take_engine(c, opt, arg);
   c->o.grids = realloc((void *)c->o.grids, (c->o.ngrids + 1) * sizeof *c->o.grids);
@@ -167,8 +171,14 @@ tlop_status cli_evaluator_run(const cli_evaluator *ev, size_t which, const doubl
  * caller's summary (a refusal is no error of the run); warnings go to stderr as usual. */
 void cli_collect_errors(void *user, const tlop_diag *d) {
   cli_refusals *r = user;
-  if (d->severity != TLOP_ERROR)
+  if (d->severity == TLOP_NOTE && r->dropped)
+    return;
+  if (d->severity != TLOP_NOTE)
+    r->dropped = d->severity == TLOP_ERROR;
+  if (d->severity != TLOP_ERROR) {
+    cli_progress_break(r->bar);
     fputs(d->text, stderr);
+  }
   else if (!r->quiet && !r->first)
     r->first = strdup(d->message);
 }
@@ -208,6 +218,9 @@ static void refuse_without_nodes(tlop_model *m, char **names, size_t ncand,
   free(M);
 }
 
+/* Points of one candidate evaluated in one call: the bar moves between calls. */
+#define COST_CHUNK 4096
+
 bool cli_grid_costs_skipping(cli *c, tlop_model *m, const char *file, char **names,
                                 size_t ncand, const tlop_platform *pf, const tlop_env *env,
                                 const cli_grid *g, tlop_expr **exprs, cli_evaluator *ev,
@@ -224,25 +237,34 @@ bool cli_grid_costs_skipping(cli *c, tlop_model *m, const char *file, char **nam
   if (!cli_check_sets(c, m, &(cli_set_users){names, exprs, ncand, NULL, 0}) ||
       !cli_evaluator_open(c, ev, names, exprs, ncand, pf, env, g))
     return false;
-  cli_refusals r = {false, NULL};
+  cli_progress bar;
+  cli_progress_start(c, &bar, g->npts);
+  cli_refusals r = {false, NULL, false, &bar};
   tlop_ctx_set_diag(c->ctx, cli_collect_errors, &r);
-  /* each candidate warns once, though evaluated again point by point where it refuses */
+  /* each candidate warns once, though evaluated chunk by chunk (the bar moves between
+   * them) and again point by point where it refuses */
   tlop_ctx_set_warn_once(c->ctx, 1);
   for (size_t a = 0; a < ncand; a++) {
     double *row = costs + a * g->npts;
-    refused[a] = NULL;
+    bool left_out = false;
     tlop_ctx_set_warn_group(c->ctx, a);
-    if (cli_evaluator_run(ev, a, g->pts, g->npts, row) == TLOP_OK)
-      continue;
-    bool left_out = false; /* point by point: which points this candidate refuses */
-    for (size_t i = 0; i < g->npts; i++)
-      if (cli_evaluator_run(ev, a, g->pts + i * g->naxes, 1, &row[i]) != TLOP_OK)
-        row[i] = INFINITY, left_out = true;
+    for (size_t first = 0; first < g->npts; first += COST_CHUNK) {
+      size_t k = g->npts - first < COST_CHUNK ? g->npts - first : COST_CHUNK;
+      cli_progress_show(&bar, ((double)a * (double)g->npts + (double)first) / (double)ncand,
+                        "evaluating");
+      if (cli_evaluator_run(ev, a, g->pts + first * g->naxes, k, row + first) == TLOP_OK)
+        continue;
+      for (size_t i = first; i < first + k; i++) /* which points of the chunk it refuses */
+        if (cli_evaluator_run(ev, a, g->pts + i * g->naxes, 1, &row[i]) != TLOP_OK)
+          row[i] = INFINITY, left_out = true;
+    }
     refused[a] = left_out ? (r.first ? r.first : strdup("no message")) : NULL;
     if (!left_out)
       free(r.first);
     r.first = NULL;
   }
+  cli_progress_show(&bar, (double)g->npts, "done");
+  cli_progress_break(&bar);
   tlop_ctx_set_warn_once(c->ctx, 0);
   r.quiet = true; /* M unbound is no error: it is one node */
   refuse_without_nodes(m, names, ncand, pf, env, g, costs, refused);

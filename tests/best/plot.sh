@@ -33,7 +33,15 @@ grep -q ">1 KiB<" "$work/costs.svg" || fail "the size axis is not labelled in bi
 grep -q ">bcast_binomial, bcast_scatter_rda, bcast_scatter_ring<" "$work/costs.svg" ||
   fail "the title does not name the algorithms"
 grep -q ">on square; P=2<" "$work/costs.svg" || fail "the subtitle names no platform or --set"
-echo "ok: costs figure (svg), 3 series"
+# each line's points are marked, with characters that the SVG holds as text (gnuplot's own
+# point symbols are <use> references, which some viewers leave out): a □ at each of the
+# 11 sizes of the first line, a ■ at each of the second's, beside the legend's samples
+for mark in □ ■; do
+  [ "$(grep -o "$mark" "$work/costs.svg" | wc -l)" -ge 12 ] || fail "costs.svg lacks the marks $mark"
+done
+grep -q "<use xlink:href='#gpPt[0-9]*' transform" "$work/costs.svg" &&
+  fail "costs.svg marks points with <use> references"
+echo "ok: costs figure (svg), 3 series, marked points"
 
 # 2^0 .. 2^19 takes every second power of two: the last one, 512 KiB, is labelled too
 "$tlop" plot "$model" bcast_binomial --grid m=1..512KiB:*2 --set P=2 -o "$work/ticks.svg" ||
@@ -43,27 +51,55 @@ echo "ok: the last x tick is labelled"
 
 "$tlop" plot "$model" bcast_binomial bcast_scatter_rda --grid m=1KiB..1MiB:*2 --set P=2 \
   -o "$work/costs.png" || fail "tlop plot (costs, png)"
-[ "$(head -c 8 "$work/costs.png" | od -An -tx1 | tr -d ' \n')" = 89504e470d0a1a0a ] ||
-  fail "costs.png is not a PNG"
+png_ok() { # FILE: a PNG (its signature), of 900 × 600 pixels (its IHDR)
+  [ "$(head -c 8 "$1" | od -An -tx1 | tr -d ' \n')" = 89504e470d0a1a0a ] || fail "$1 is not a PNG"
+  [ "$(od -An -j16 -N8 -tu1 "$1" | tr -s ' ' | sed 's/^ //')" = "0 0 3 132 0 0 2 88" ] ||
+    fail "$1 is not 900 × 600"
+}
+png_ok "$work/costs.png"
 echo "ok: costs figure (png)"
 
 "$tlop" plot "$model" bcast_binomial bcast_scatter_rda --map --grid P=2,4 --grid m=1KiB..1MiB:*2 \
   -o "$work/map.svg" || fail "tlop plot --map"
 svg_ok "$work/map.svg" 2 bcast_binomial bcast_scatter_rda
-# each series draws its points as <use> marks, one of them the legend's sample: both
-# algorithms must win somewhere, so each has more than that one
-for n in 1 2; do
-  marks=$(awk -v id="id=\"gnuplot_plot_$n\"" 'index($0, "id=\"gnuplot_plot_") { on = index($0, id) > 0 }
-                                              on && /<use/ { k++ } END { print k + 0 }' "$work/map.svg")
-  [ "$marks" -gt 1 ] || fail "series $n of the map has no points ($marks marks)"
-done
-echo "ok: best-algorithm map (svg), 2 series"
+# each series fills its algorithm's region with polygons, the first the legend's sample:
+# both algorithms win somewhere, so each has more; together they fill the plot, a
+# rectangle (filled regions, not marks at the grid points)
+map_ok() { # FILE NSERIES
+  awk -v n="$2" '
+    index($0, "id=\"gnuplot_plot_") { series++; first = 1 }
+    series && /<polygon fill/ {
+      if (first) { first = 0; next }  # the legend sample
+      polys[series]++
+      split($0, q, "points = \x27"); split(q[2], xy, "[ ,\x27]+")
+      x0 = x1 = xy[1]; y0 = y1 = xy[2]
+      for (i = 3; i < 9; i += 2) { x0 = xy[i] < x0 ? xy[i] : x0; x1 = xy[i] > x1 ? xy[i] : x1 }
+      for (i = 4; i < 9; i += 2) { y0 = xy[i] < y0 ? xy[i] : y0; y1 = xy[i] > y1 ? xy[i] : y1 }
+      area += (x1 - x0) * (y1 - y0)
+      X0 = !seen || x0 < X0 ? x0 : X0; X1 = !seen || x1 > X1 ? x1 : X1
+      Y0 = !seen || y0 < Y0 ? y0 : Y0; Y1 = !seen || y1 > Y1 ? y1 : Y1; seen = 1
+    }
+    END {
+      for (s = 1; s <= n; s++) if (polys[s] < 1) { print "series " s " fills nothing"; exit 1 }
+      box = (X1 - X0) * (Y1 - Y0)
+      if (!(box > 0) || area < 0.99 * box || area > 1.01 * box) {
+        print "the regions cover " area " of the plot'"'"'s " box; exit 1 }
+    }' "$1" || fail "$1: the map is not filled regions"
+  grep -q "<use xlink:href='#gpPt[0-9]*' transform" "$1" && fail "$1 marks grid points"
+}
+map_ok "$work/map.svg" 2
+echo "ok: best-algorithm map (svg), 2 series, filled regions"
+"$tlop" plot "$model" bcast_binomial bcast_scatter_rda --map --grid P=2,4 --grid m=1KiB..1MiB:*2 \
+  -o "$work/map.png" || fail "tlop plot --map (png)"
+png_ok "$work/map.png"
+echo "ok: best-algorithm map (png)"
 
 # at P = 2 bcast_scatter_ring costs what bcast_scatter_rda does, and is listed after it:
 # it wins nowhere, so the legend leaves it out
 "$tlop" plot "$model" bcast_binomial bcast_scatter_rda bcast_scatter_ring --map --grid P=2 \
   --grid m=1KiB..1MiB:*2 -o "$work/map3.svg" || fail "tlop plot --map (3 algorithms)"
 svg_ok "$work/map3.svg" 2 bcast_binomial bcast_scatter_rda
+map_ok "$work/map3.svg" 2
 grep -q ">bcast_scatter_ring<" "$work/map3.svg" && fail "the map's legend lists bcast_scatter_ring, which wins nowhere"
 echo "ok: the map's legend lists only algorithms that win somewhere"
 
