@@ -60,6 +60,9 @@ typedef struct prover {
   const ast_decl *claim; /* the claim being decided (NULL: compare) */
   double written;   /* terms of sums written out so far (MAX_WRITTEN) */
   simp *s;          /* the session of the case being decided */
+  ir_node **facts;  /* … and its facts */
+  size_t nfacts;
+  bool atom_check;  /* an atom's sign is being decided (atom_nonneg): no nesting */
   struct dominance {
     sym big, small; /* assumed L[big](m, τ) ≥ L[small](m, τ) for all m, τ */
   } *dominance;
@@ -500,6 +503,8 @@ static size_t references(prover *pv, const group *g, poly ***out) {
   return n;
 }
 
+static bool atom_nonneg(prover *pv, const ir_node *atom, unsigned *used);
+
 /* Proves the group's coefficient ≥ 0 against some reference; *strict when > 0 follows. */
 static bool prove_group(prover *pv, const group *g, bool *strict) {
   simp *s = pv->s;
@@ -530,6 +535,25 @@ static bool prove_group(prover *pv, const group *g, bool *strict) {
   ir_node *shown = ir_bin(pv->ctx, IR_SUB, simp_canon(s, b.pos), simp_canon(s, b.neg));
   char *what = ref ? text(pv, "the coefficient of %E", ref) : xstrdup("the constant part");
   int nn = nonneg_axiom(ref);
+  unsigned used = 0;
+  if (ref && nn < 0 && !simp_nonneg(s, poly_negate(s, coef)) && !atom_nonneg(pv, ref, &used)) {
+    /* c·X ≥ 0 with c ≥ 0 needs X ≥ 0: a repeat or sum kept whole may hold anything */
+    note(pv, "its coefficient is not 0 and no axiom makes it ≥ 0", "not proved: the sign of %E", ref);
+    free(what);
+    return false;
+  }
+  if (ref && nn < 0 && used) {
+    strbuf w = {0};
+    sb_puts(&w, what);
+    char *x = text(pv, ", and %E ≥ 0, built from parts ≥ 0", ref);
+    sb_puts(&w, x);
+    free(x);
+    for (int a = 0; a < AX_COUNT; a++)
+      if (used & AX_BIT(a))
+        cite(&w, (axiom_id)a);
+    free(what);
+    what = sb_take(&w);
+  }
   if (nn >= 0 && ref) { /* c·X ≥ 0 needs X ≥ 0 too */
     strbuf w = {0};
     sb_puts(&w, what);
@@ -1214,6 +1238,10 @@ static bool decide(prover *pv, ir_node **facts, size_t nfacts, const ir_node *D,
   if (out_of_time(pv))
     return false;
   simp *outer = pv->s;
+  ir_node **outer_facts = pv->facts;
+  size_t outer_n = pv->nfacts;
+  pv->facts = facts;
+  pv->nfacts = nfacts;
   tlop_simp_opts none = {0};
   /* a case's condition that the simplifier cannot use is no error: the case stays open */
   pv->s = depth ? simp_open_quiet(pv->ctx, facts, nfacts, &none)
@@ -1221,6 +1249,8 @@ static bool decide(prover *pv, ir_node **facts, size_t nfacts, const ir_node *D,
   bool ok = decide_in(pv, facts, nfacts, D, strict_rel, depth);
   simp_close(pv->s);
   pv->s = outer;
+  pv->facts = outer_facts;
+  pv->nfacts = outer_n;
   return ok;
 }
 
@@ -1324,6 +1354,20 @@ static bool nonneg_tree(prover *pv, ir_node **facts, size_t nfacts, const ir_nod
     return ok;
   default: return decide(pv, facts, nfacts, n, false, 1);
   }
+}
+
+/* An atom of a normal form that no axiom bounds (a repeat or a sum kept whole) is ≥ 0 by
+ * its tree under the case's facts (*used: the axioms); not inside another such check,
+ * whose procedure would ask again. */
+static bool atom_nonneg(prover *pv, const ir_node *atom, unsigned *used) {
+  if (pv->atom_check)
+    return false;
+  size_t mark = pv->proof->nsteps;
+  pv->atom_check = true;
+  bool ok = nonneg_tree(pv, pv->facts, pv->nfacts, atom, used, 0) && *used;
+  pv->atom_check = false;
+  steps_truncate(pv->proof, mark);
+  return ok;
 }
 
 static void note_counterexample(prover *pv, const refutation *r, const char *title) {
