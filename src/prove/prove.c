@@ -58,8 +58,12 @@ typedef struct prover {
   bool timed_out;
   tlop_proof *proof;
   const ast_decl *claim; /* the claim being decided (NULL: compare) */
+  ir_names counted; /* its params passed as an algorithm's count (counted_params) */
   double written;   /* terms of sums written out so far (MAX_WRITTEN) */
   simp *s;          /* the session of the case being decided */
+  ir_node **facts;  /* … and its facts */
+  size_t nfacts;
+  bool atom_check;  /* an atom's sign is being decided (atom_nonneg): no nesting */
   struct dominance {
     sym big, small; /* assumed L[big](m, τ) ≥ L[small](m, τ) for all m, τ */
   } *dominance;
@@ -500,6 +504,8 @@ static size_t references(prover *pv, const group *g, poly ***out) {
   return n;
 }
 
+static bool atom_nonneg(prover *pv, const ir_node *atom, unsigned *used);
+
 /* Proves the group's coefficient ≥ 0 against some reference; *strict when > 0 follows. */
 static bool prove_group(prover *pv, const group *g, bool *strict) {
   simp *s = pv->s;
@@ -530,6 +536,25 @@ static bool prove_group(prover *pv, const group *g, bool *strict) {
   ir_node *shown = ir_bin(pv->ctx, IR_SUB, simp_canon(s, b.pos), simp_canon(s, b.neg));
   char *what = ref ? text(pv, "the coefficient of %E", ref) : xstrdup("the constant part");
   int nn = nonneg_axiom(ref);
+  unsigned used = 0;
+  if (ref && nn < 0 && !simp_nonneg(s, poly_negate(s, coef)) && !atom_nonneg(pv, ref, &used)) {
+    /* c·X ≥ 0 with c ≥ 0 needs X ≥ 0: a repeat or sum kept whole may hold anything */
+    note(pv, "its coefficient is not 0 and no axiom makes it ≥ 0", "not proved: the sign of %E", ref);
+    free(what);
+    return false;
+  }
+  if (ref && nn < 0 && used) {
+    strbuf w = {0};
+    sb_puts(&w, what);
+    char *x = text(pv, ", and %E ≥ 0, built from parts ≥ 0", ref);
+    sb_puts(&w, x);
+    free(x);
+    for (int a = 0; a < AX_COUNT; a++)
+      if (used & AX_BIT(a))
+        cite(&w, (axiom_id)a);
+    free(what);
+    what = sb_take(&w);
+  }
   if (nn >= 0 && ref) { /* c·X ≥ 0 needs X ≥ 0 too */
     strbuf w = {0};
     sb_puts(&w, what);
@@ -1147,6 +1172,158 @@ static ir_node *choice_as_if(prover *pv, const ir_node *atom, const ir_node *c) 
   return r;
 }
 
+/* c ≥ 1 as a fact the simplifier uses: x ≥ (1 − b)/a for c = a·x + b, a > 0 and b a
+ * number (P − 1 ≥ 1 as P ≥ 2); else c ≥ 1 as it is. */
+static ir_node *at_least_one(prover *pv, poly *c) {
+  simp *s = pv->s;
+  sym x;
+  double a, b;
+  poly *rest;
+  ir_node *one = ir_num(pv->ctx, 1);
+  if (poly_vars(c, &x, 1) == 1 && poly_linear_in(s, c, x, &a, &rest) && a > 0 && poly_is_num(rest, &b))
+    return ir_bin(pv->ctx, IR_GE, ir_var(pv->ctx, x), ir_num(pv->ctx, (1 - b) / a));
+  return ir_bin(pv->ctx, IR_GE, simp_canon(s, c), one);
+}
+
+/* A repeat kept whole (its count may be 0, where its body may fail) whose count c the
+ * facts make whole and ≥ 0 is 0 where c = 0 (the body not evaluated) and c times its body
+ * where c ≥ 1: the same cost as an if, whose two cases split decides; NULL otherwise. */
+static ir_node *repeat_as_if(prover *pv, const ir_node *atom) {
+  if (!atom || atom->op != IR_REPEAT)
+    return NULL;
+  simp *s = pv->s;
+  poly *count = simp_poly(s, atom->kid[0]);
+  if (!simp_is_integer(s, count) || !simp_nonneg(s, count))
+    return NULL;
+  tlop_ctx *ctx = pv->ctx;
+  ir_node *r = ir_make(ctx, IR_IF, NULL, 0, at_least_one(pv, count), (ir_node *)atom, ir_num(ctx, 0));
+  char *why = text(pv, "its count %E is whole and ≥ 0 by the facts: repeated 0 times it is 0 "
+                       "(the body not evaluated), else the count times the body",
+                   atom->kid[0]);
+  note(pv, why, "%E = %E", atom, r);
+  free(why);
+  return r;
+}
+
+/* The first node of kind op inside n that uses none of the indices bound (a max: one
+ * with a number for an operand, which bounds it below): NULL when none. */
+static const ir_node *op_inside(const ir_node *n, ir_op op, const ir_names *bound) {
+  if (n->op == op && !uses_any(n, bound) &&
+      (op != IR_MAX || n->kid[0]->op == IR_NUM || n->kid[1]->op == IR_NUM))
+    return n;
+  for (int i = 0; i < n->nkids; i++) {
+    const ir_node *c = op_inside(n->kid[i], op, bound);
+    if (c)
+      return c;
+  }
+  return NULL;
+}
+
+/* An if (a max) inside a term's coefficient, as the normal form writes it (a term of the
+ * difference is under no sum: only the coefficient's own sums bind indices). */
+static const ir_node *in_coefficients(prover *pv, const simp_term *t, int n, ir_op op) {
+  for (int i = 0; i < n; i++) {
+    ir_node *c = simp_canon(pv->s, t[i].c);
+    ir_names bound = {0};
+    ir_collect_indices(c, &bound);
+    const ir_node *r = op_inside(c, op, &bound);
+    free(bound.v);
+    if (r)
+      return r;
+  }
+  return NULL;
+}
+
+static bool facts_mention(ir_node **facts, size_t nfacts, sym x) {
+  for (size_t i = 0; i < nfacts; i++)
+    if (ir_mentions(facts[i], x))
+      return true;
+  return false;
+}
+
+/* The terms with the node `from` inside their coefficients replaced by `to`. */
+static ir_node *with_replaced(prover *pv, const simp_term *t, int n, const ir_node *from, ir_node *to) {
+  simp_term *alt = xmalloc((size_t)n * sizeof *alt);
+  for (int i = 0; i < n; i++)
+    alt[i] = (simp_term){t[i].atom, simp_poly(pv->s, ir_replace(pv->ctx, simp_canon(pv->s, t[i].c), from, to))};
+  ir_node *r = simp_terms_ir(pv->s, alt, n);
+  free(alt);
+  return r;
+}
+
+/* A gate log₂(if c then x else 0) inside a sum's bound (models/rounds' log2_power_of_two,
+ * a require): where c fails the bound is log₂ 0, an error of the model. NULL when none. */
+static const ir_node *gate_inside(const ir_node *n) {
+  if (n->op == IR_LOG2 && n->kid[0]->op == IR_IF && n->kid[0]->kid[2]->op == IR_NUM &&
+      n->kid[0]->kid[2]->num == 0)
+    return n->kid[0];
+  for (int i = 0; i < n->nkids; i++) {
+    const ir_node *g = gate_inside(n->kid[i]);
+    if (g)
+      return g;
+  }
+  return NULL;
+}
+
+static const ir_node *gate_in_bounds(const simp_term *t, int n) {
+  for (int i = 0; i < n; i++)
+    for (int k = 0; t[i].atom && t[i].atom->op == IR_SUM && k < 2; k++) {
+      const ir_node *g = gate_inside(t[i].atom->kid[k]);
+      if (g)
+        return g;
+    }
+  return NULL;
+}
+
+/* The case where a gate's condition holds: D with the gate's branch for its if, under the
+ * condition, and P = 2^q (q whole, a fresh name; q ≥ 0 where P is whole) where the
+ * condition is P == 2^⌊log₂P⌋. The other case is an error of the model, not a cost: the
+ * claim is not proved there (docs/prover.md gives a claim no meaning where a side fails),
+ * unless the facts exclude it, which this does not decide. */
+static bool decide_gated(prover *pv, ir_node **facts, size_t nfacts, const simp_term *t, int n,
+                         const ir_node *gate, bool strict_rel, int depth) {
+  tlop_ctx *ctx = pv->ctx;
+  simp_term *alt = xmalloc((size_t)n * sizeof *alt);
+  for (int i = 0; i < n; i++)
+    alt[i] = (simp_term){t[i].atom ? ir_replace(ctx, t[i].atom, gate, gate->kid[1]) : NULL, t[i].c};
+  ir_node *Dk = simp_terms_ir(pv->s, alt, n);
+  free(alt);
+  ir_node **more = xmalloc((nfacts + 4) * sizeof *more);
+  if (nfacts)
+    memcpy(more, facts, nfacts * sizeof *more);
+  size_t nf = nfacts;
+  const ir_node *c = gate->kid[0];
+  more[nf++] = (ir_node *)c;
+  note(pv, "a bound holds log₂(if c then x else 0): where c fails it is log₂ 0, an error of the model",
+       "case %E", c);
+  bool power = c->op == IR_EQ && c->kid[0]->op == IR_VAR && c->kid[1]->op == IR_POW &&
+               c->kid[1]->kid[0]->op == IR_NUM && c->kid[1]->kid[0]->num == 2 &&
+               c->kid[1]->kid[1]->op == IR_FLOOR && c->kid[1]->kid[1]->kid[0]->op == IR_LOG2 &&
+               c->kid[1]->kid[1]->kid[0]->kid[0] == c->kid[0];
+  if (power) {
+    sym q = ctx_sym(ctx, "q");
+    while (ir_mentions(Dk, q) || facts_mention(facts, nfacts, q))
+      q = ir_primed(ctx, q);
+    ir_node *qv = ir_var(ctx, q), *P = c->kid[0];
+    more[nf++] = ir_bin(ctx, IR_EQ, P, ir_bin(ctx, IR_POW, ir_num(ctx, 2), qv));
+    bool whole = simp_is_integer(pv->s, simp_poly(pv->s, P));
+    if (whole)
+      more[nf++] = ir_bin(ctx, IR_GE, qv, ir_num(ctx, 0));
+    char *why = text(pv, whole ? "%E = 2^⌊log₂%E⌋ with ⌊log₂%E⌋ whole, and ≥ 0 as %E is whole"
+                               : "%E = 2^⌊log₂%E⌋ with ⌊log₂%E⌋ whole",
+                     P, P, P, P);
+    note(pv, why, "%E = 2^%E", P, qv);
+    free(why);
+  }
+  bool ok = decide(pv, more, nf, Dk, strict_rel, depth + 1);
+  free(more);
+  if (ok) {
+    note(pv, "log₂ 0 is an error of the model: no cost to compare, and no meaning given to a claim there",
+         "not proved: the case %E", negation(ctx, (ir_node *)c));
+  }
+  return false;
+}
+
 static bool decide_in(prover *pv, ir_node **facts, size_t nfacts, const ir_node *D, bool strict_rel,
                       int depth) {
   const simp_term *t;
@@ -1175,6 +1352,17 @@ static bool decide_in(prover *pv, ir_node **facts, size_t nfacts, const ir_node 
     free(alt);
     return decide(pv, facts, nfacts, Dk, strict_rel, depth + 1);
   }
+  for (int i = 0; i < n && depth < CASE_DEPTH; i++) {
+    ir_node *cases = repeat_as_if(pv, t[i].atom);
+    if (!cases)
+      continue;
+    simp_term *alt = xmalloc((size_t)n * sizeof *alt);
+    memcpy(alt, t, (size_t)n * sizeof *alt);
+    alt[i].atom = cases;
+    bool ok = split(pv, facts, nfacts, alt, n, i, strict_rel, depth);
+    free(alt);
+    return ok;
+  }
   for (int i = 0; i < n; i++) {
     const ir_node *a = t[i].atom;
     if (a && (a->op == IR_IF || a->op == IR_MAX || a->op == IR_MIN)) {
@@ -1199,7 +1387,55 @@ static bool decide_in(prover *pv, ir_node **facts, size_t nfacts, const ir_node 
     alt[i].atom = cases;
     bool ok = split(pv, facts, nfacts, alt, n, i, strict_rel, depth);
     free(alt);
-    if (ok) /* one attempt's steps: the cases that prove it, else why the terms failed */
+    if (ok) { /* one attempt's steps: the cases that prove it, else why the terms failed */
+      steps_cut(pv->proof, mark, failed);
+      return true;
+    }
+    steps_truncate(pv->proof, failed);
+    break;
+  }
+  /* then a gate in a sum's bound, the case where the model is defined */
+  const ir_node *gate = depth < CASE_DEPTH ? gate_in_bounds(t, n) : NULL;
+  if (gate) {
+    size_t failed = pv->proof->nsteps;
+    bool ok = decide_gated(pv, facts, nfacts, t, n, gate, strict_rel, depth);
+    steps_cut(pv->proof, mark, failed);
+    return ok;
+  }
+  /* then the cases of an if inside a coefficient (a count that is a sum of ifs) */
+  const ir_node *c = depth < CASE_DEPTH ? in_coefficients(pv, t, n, IR_IF) : NULL;
+  if (c) {
+    size_t failed = pv->proof->nsteps;
+    simp_term cases = {ir_make(pv->ctx, IR_IF, NULL, 0, c->kid[0], with_replaced(pv, t, n, c, c->kid[1]),
+                               with_replaced(pv, t, n, c, c->kid[2])),
+                       poly_num(pv->s, 1)};
+    note(pv, "a coefficient holds an if: the difference under each of its conditions", "cases of %E",
+         c->kid[0]);
+    bool ok = split(pv, facts, nfacts, &cases, 1, 0, strict_rel, depth);
+    if (ok)
+      steps_cut(pv->proof, mark, failed);
+    else
+      steps_truncate(pv->proof, failed);
+    return ok;
+  }
+  /* a max(a, c), c a number, inside a coefficient: a variable x ≥ c stands for it */
+  const ir_node *mx = depth < CASE_DEPTH ? in_coefficients(pv, t, n, IR_MAX) : NULL;
+  if (mx) {
+    size_t failed = pv->proof->nsteps;
+    ir_node *low = mx->kid[mx->kid[0]->op == IR_NUM ? 0 : 1];
+    sym x = ctx_sym(pv->ctx, "x");
+    while (ir_mentions(D, x) || ir_mentions(mx, x) || facts_mention(facts, nfacts, x))
+      x = ir_primed(pv->ctx, x);
+    ir_node *xv = ir_var(pv->ctx, x), **more = xmalloc((nfacts + 1) * sizeof *more);
+    if (nfacts)
+      memcpy(more, facts, nfacts * sizeof *more);
+    more[nfacts] = ir_bin(pv->ctx, IR_GE, xv, low);
+    char *why = text(pv, "max(a, c) ≥ c: what holds for every %E ≥ %E holds for it", xv, low);
+    note(pv, why, "%E = %E", mx, xv);
+    free(why);
+    bool ok = decide(pv, more, nfacts + 1, with_replaced(pv, t, n, mx, xv), strict_rel, depth + 1);
+    free(more);
+    if (ok)
       steps_cut(pv->proof, mark, failed);
     else
       steps_truncate(pv->proof, failed);
@@ -1214,6 +1450,10 @@ static bool decide(prover *pv, ir_node **facts, size_t nfacts, const ir_node *D,
   if (out_of_time(pv))
     return false;
   simp *outer = pv->s;
+  ir_node **outer_facts = pv->facts;
+  size_t outer_n = pv->nfacts;
+  pv->facts = facts;
+  pv->nfacts = nfacts;
   tlop_simp_opts none = {0};
   /* a case's condition that the simplifier cannot use is no error: the case stays open */
   pv->s = depth ? simp_open_quiet(pv->ctx, facts, nfacts, &none)
@@ -1221,6 +1461,8 @@ static bool decide(prover *pv, ir_node **facts, size_t nfacts, const ir_node *D,
   bool ok = decide_in(pv, facts, nfacts, D, strict_rel, depth);
   simp_close(pv->s);
   pv->s = outer;
+  pv->facts = outer_facts;
+  pv->nfacts = outer_n;
   return ok;
 }
 
@@ -1238,6 +1480,28 @@ static ir_op ir_relation(ast_op op) {
   }
 }
 
+/* The params of a claim's side e passed as an argument of kind count to an algorithm or
+ * function: whole, as tlop requires of a count's value (`--set P=2.5` is refused there),
+ * as a claim's own variable is (check.c's counts). */
+static void counted_params(tlop_model *model, const ast_expr *e, ir_names *out) {
+  if (e->kind == E_BINARY || e->kind == E_UNARY) {
+    counted_params(model, e->u.bin.l, out);
+    if (e->kind == E_BINARY)
+      counted_params(model, e->u.bin.r, out);
+    return;
+  }
+  if (e->kind != E_CALL)
+    return;
+  const ast_decl *fn = ptrmap_get(&model->funcs, e->u.call.name);
+  for (int i = 0; i < e->u.call.nargs; i++) {
+    const ast_expr *a = e->u.call.args[i];
+    if (fn && (fn->kind == D_FN || fn->kind == D_ALGORITHM) && i < fn->nargs && a->kind == E_NAME &&
+        kind_eq(fn->args[i]->k, KIND_COUNT) && ptrmap_get(&model->values, a->u.name.name))
+      VEC_PUSH(out->v, out->n, out->cap, a->u.name.name);
+    counted_params(model, a, out);
+  }
+}
+
 /* Every variable is ≥ 0 unless an assumption bounds it (later facts win), then the user's. */
 static void with_defaults(prover *pv, const ir_node *lhs, const ir_node *rhs, ir_node **user,
                           size_t nuser, ir_node ***facts, size_t *n) {
@@ -1251,9 +1515,13 @@ static void with_defaults(prover *pv, const ir_node *lhs, const ir_node *rhs, ir
     ir_node *v = ir_var(pv->ctx, vars.v[i]);
     (*facts)[(*n)++] = ir_bin(pv->ctx, IR_GE, v, ir_num(pv->ctx, 0));
     /* a claim's variable given as an algorithm's count is whole: integer(P) */
+    bool whole = false;
     for (int k = 0; pv->claim && k < pv->claim->ncounts; k++)
-      if (pv->claim->counts[k] == vars.v[i])
-        (*facts)[(*n)++] = ir_bin(pv->ctx, IR_EQ, v, ir_un(pv->ctx, IR_FLOOR, v));
+      whole |= pv->claim->counts[k] == vars.v[i];
+    for (size_t k = 0; k < pv->counted.n; k++)
+      whole |= pv->counted.v[k] == vars.v[i];
+    if (whole)
+      (*facts)[(*n)++] = ir_bin(pv->ctx, IR_EQ, v, ir_un(pv->ctx, IR_FLOOR, v));
   }
   for (size_t i = 0; i < nuser; i++)
     (*facts)[(*n)++] = user[i];
@@ -1324,6 +1592,20 @@ static bool nonneg_tree(prover *pv, ir_node **facts, size_t nfacts, const ir_nod
     return ok;
   default: return decide(pv, facts, nfacts, n, false, 1);
   }
+}
+
+/* An atom of a normal form that no axiom bounds (a repeat or a sum kept whole) is ≥ 0 by
+ * its tree under the case's facts (*used: the axioms); not inside another such check,
+ * whose procedure would ask again. */
+static bool atom_nonneg(prover *pv, const ir_node *atom, unsigned *used) {
+  if (pv->atom_check)
+    return false;
+  size_t mark = pv->proof->nsteps;
+  pv->atom_check = true;
+  bool ok = nonneg_tree(pv, pv->facts, pv->nfacts, atom, used, 0) && *used;
+  pv->atom_check = false;
+  steps_truncate(pv->proof, mark);
+  return ok;
 }
 
 static void note_counterexample(prover *pv, const refutation *r, const char *title) {
@@ -1766,6 +2048,7 @@ static tlop_proof *start(prover *pv, tlop_model *model, const tlop_prove_opts *o
 
 static void finish(prover *pv) {
   free(pv->dominance);
+  free(pv->counted.v);
   pv->proof->seconds = clock_seconds() - pv->proof->seconds;
   render(pv->proof, pv->o);
 }
@@ -1846,6 +2129,7 @@ tlop_status tlop_prove_claim(tlop_model *model, size_t i, const tlop_prove_opts 
   prover pv;
   tlop_proof *p = start(&pv, model, o, axioms, d->strict);
   pv.claim = d;
+  counted_params(model, body, &pv.counted);
   p->heading = "claim";
   p->claim = claim_title(d);
   bool judged = judge(&pv, user, nuser, lhs, op, rhs);

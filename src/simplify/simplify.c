@@ -191,7 +191,7 @@ static void unroll_end(simp *s, double a, double b) { s->unrolled /= fmax(b - a 
 /* ---- the proof of p ≥ 0 that decides min, max, if and closed sums ---- */
 
 /* A factor known to be ≥ 0 (> 0 with `strict`): a variable bounded below by 0, ⌈x⌉ or
- * ⌊x⌋ of an x ≥ 0, log₂x of an x ≥ 1, or a sum of terms ≥ 0. */
+ * ⌊x⌋ of an x ≥ 0, log₂x of an x ≥ 1 (log(g, x) too, g > 1), or a sum of terms ≥ 0. */
 static bool positive_var(simp *s, const ir_node *b, bool strict) {
   double lo;
   switch (b->op) {
@@ -209,6 +209,9 @@ static bool positive_var(simp *s, const ir_node *b, bool strict) {
     return simp_nonneg(s, poly_sub(s, scalar(s, b->kid[0]), poly_num(s, strict ? 1 : 0)));
   case IR_LOG2:
     return (strict ? simp_positive : simp_nonneg)(s, poly_sub(s, scalar(s, b->kid[0]), poly_num(s, 1)));
+  case IR_LOG: /* log(g, x) = log₂x / log₂g: of the sign of log₂x where g > 1 */
+    return simp_positive(s, poly_sub(s, scalar(s, b->kid[0]), poly_num(s, 1))) &&
+           (strict ? simp_positive : simp_nonneg)(s, poly_sub(s, scalar(s, b->kid[1]), poly_num(s, 1)));
   case IR_SUM: /* a sum of terms ≥ 0 is ≥ 0 however many (none: 0); its index unbounded here */
     return !strict && simp_nonneg(s, scalar(s, b->kid[2]));
   case IR_MAX: /* the count of a sum's values, max(hi − lo + 1, 0) */
