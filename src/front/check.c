@@ -113,7 +113,7 @@ static void note_at(chk_state *c, span at, const char *fmt, ...) {
 /* ---- builtins ---- */
 
 typedef enum { B_SCALAR1, B_LOG, B_SAME1, B_MINMAX, B_L, B_T, B_O, B_P, B_GAMMA, B_INTEGER,
-               B_REQUIRE } builtin_kind;
+               B_REQUIRE, B_NODE_OF } builtin_kind;
 
 static const struct builtin {
   const char *name;
@@ -124,7 +124,7 @@ static const struct builtin {
     {"ceil", B_SAME1, 1, 1},   {"floor", B_SAME1, 1, 1},  {"abs", B_SAME1, 1, 1},
     {"min", B_MINMAX, 2, 64},  {"max", B_MINMAX, 2, 64}, {"L", B_L, 2, 2},
     {"o", B_O, 1, 1},          {"p", B_P, 1, 1},          {"gamma", B_GAMMA, 2, 2},
-    {"integer", B_INTEGER, 1, 1}, {"require", B_REQUIRE, 2, 2},
+    {"integer", B_INTEGER, 1, 1}, {"require", B_REQUIRE, 2, 2}, {"node_of", B_NODE_OF, 4, 4},
 };
 
 static const struct builtin *builtin_find(sym name) {
@@ -404,7 +404,7 @@ static kind check_builtin(chk_state *c, ast_expr *e, const struct builtin *b, ki
   else if (b->kind == B_GAMMA)
     check_op(c, e->u.call.op, e->u.call.op_sp, sc, "the operator of gamma");
   if (b->kind != B_SAME1 && b->kind != B_MINMAX)
-    for (int i = 0; i < n; i++)
+    for (int i = b->kind == B_NODE_OF; i < n; i++) /* node_of's mapping is not a number */
       anchor(c, a[i], KIND_ANY);
   char role[96];
   switch (b->kind) {
@@ -445,6 +445,11 @@ static kind check_builtin(chk_state *c, ast_expr *e, const struct builtin *b, ki
   case B_REQUIRE:
     expect(c, args[0], KIND_BOOL, a[0]->sp, "the condition of require");
     return args[1];
+  case B_NODE_OF:
+    expect(c, args[1], KIND_COUNT, a[1]->sp, "the node count M of node_of");
+    expect(c, args[2], KIND_COUNT, a[2]->sp, "the rank count P of node_of");
+    expect(c, args[3], KIND_COUNT, a[3]->sp, "the rank of node_of");
+    return KIND_COUNT;
   }
   return KIND_ANY;
 }
@@ -471,8 +476,14 @@ static kind check_call(chk_state *c, ast_expr *e, const scope *sc) {
   int nkinds = fn && fn->nargs > n ? fn->nargs : n;
   kind *args = xcalloc((size_t)nkinds, sizeof *args);
   char role[96];
+  const struct builtin *b = is_transmission(e) ? &transmission : fn ? NULL : builtin_find(name);
   for (int i = 0; i < n; i++) {
     ast_expr *a = e->u.call.args[i];
+    if (b && b->kind == B_NODE_OF && i == 0) {
+      check_mapping_value(c, a, sc, "the first argument of node_of");
+      args[i] = KIND_MAP;
+      continue;
+    }
     if (!(fn && i < fn->nargs && kind_by_name(fn->args[i]->k))) {
       args[i] = check(c, a, sc);
       continue;
@@ -488,7 +499,6 @@ static kind check_call(chk_state *c, ast_expr *e, const scope *sc) {
                "parameter declared ': op'", role);
   }
   kind result = KIND_ANY;
-  const struct builtin *b = is_transmission(e) ? &transmission : fn ? NULL : builtin_find(name);
   if (fn) {
     int need = required_args(fn);
     if (e->u.call.channel)

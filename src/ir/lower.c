@@ -145,6 +145,9 @@ static ir_node *required(lowerer *lw, const ast_expr *call, ir_node *cond, ir_no
   return ir_bin(ctx, IR_REPEAT, gate, value);
 }
 
+static sym named_value(lowerer *lw, const ast_expr *a, const binding *env);
+static ir_node *placed(lowerer *lw, sym mapping, ir_node *p, ir_node *M, ir_node *P);
+
 static ir_node *lower_builtin(lowerer *lw, ast_expr *e, ir_node **a, int n, const binding *env) {
   tlop_ctx *ctx = ctx_of(lw);
   const char *name = e->u.call.name->name;
@@ -169,6 +172,8 @@ static ir_node *lower_builtin(lowerer *lw, ast_expr *e, ir_node **a, int n, cons
   }
   if (!strcmp(name, "require"))
     return required(lw, e, a[0], a[1]);
+  if (!strcmp(name, "node_of"))
+    return placed(lw, named_value(lw, e->u.call.args[0], env), a[3], a[1], a[2]);
   if (!strcmp(name, "integer"))
     return ir_bin(ctx, IR_EQ, a[0], ir_un(ctx, IR_FLOOR, a[0]));
   static const struct { const char *name; ir_op op; } unary[] = {
@@ -250,8 +255,10 @@ static ir_node *lower_call(lowerer *lw, ast_expr *e, const binding *env) {
   bool transmission = e->u.call.channel && !strcmp(e->u.call.name->name, "T");
   ast_decl *fn = transmission ? NULL : ptrmap_get(&lw->model->funcs, e->u.call.name);
   ir_node *small[8], **a = n <= 8 ? small : xcalloc((size_t)n, sizeof *a);
+  /* node_of(map, M, P, p): its mapping is a name or nodes(…), not a value */
+  bool node_of = !fn && !transmission && !strcmp(e->u.call.name->name, "node_of");
   for (int i = 0; i < n; i++) {
-    a[i] = is_named_param(fn, i) ? NULL : lower(lw, e->u.call.args[i], env);
+    a[i] = is_named_param(fn, i) || (node_of && i == 0) ? NULL : lower(lw, e->u.call.args[i], env);
     if (fn && i < fn->nargs && a[i])
       check_given_value(lw, fn, i, e->u.call.args[i], env);
   }

@@ -557,7 +557,8 @@ static const char *const KEYWORDS[] = {
     "or", "not", "true", "false", "size", "count", "time", "real", "number", "bandwidth",
     "rate", "bool", "op"};
 static const char *const BUILTINS[] = {"L", "o", "p", "gamma", "log2", "log", "sqrt", "ceil",
-                                       "floor", "abs", "min", "max", "integer", "require"};
+                                       "floor", "abs", "min", "max", "integer", "require",
+                                       "node_of"};
 /* Operators by their ASCII names: the item inserts the Unicode one. */
 static const char *const OPERATORS[][3] = {
     {"par", "∥", "concurrency: A ∥ X"}, {"sum", "Σ", "sum: Σ i = a .. b : body"},

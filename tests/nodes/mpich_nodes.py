@@ -9,7 +9,10 @@ MPIR_Bcast_intra_binomial, MPIR_Scatter_intra_binomial, MPIR_Gather_intra_binomi
 recursive-doubling and ring allgathers, MPIR_Barrier_intra_dissemination,
 MPIR_Alltoallv_intra_scattered and MPIR_Alltoallv_intra_pairwise_sendrecv_replace, and
 MPIR_Bcast_intra_smp's leaders' and nodes' broadcasts), which node each rank is on, how
-many messages share a channel towards a node (their τ), each message at its channel's T from a table this script writes. Every sweep runs in both engines, which must
+many messages share a channel towards a node (their τ), each message at its channel's T from a table this script writes.
+The _seg and _iter forms split each stage: each node's own messages through the paper's
+pipeline on its shared memory, the rest at the network's T; gatherv_linear is the root
+node's fan-in beside the other nodes' blocks by the network. Every sweep runs in both engines, which must
 agree to the bit. Then the τ-Lop authors' library's "minimum part" rounds (LIBTAULOP.md §4.4,
 with an exact inverse: its residue rounds, §11 #3, aside) against tlop's rule where the two
 agree, and where they do not (docs/stdlib.md, "On several nodes: tlop vs libtaulop").
@@ -332,8 +335,74 @@ def bcast_smp(m, P, M, mapping):
     return total
 
 
+# ---- the segmented and iterative forms on several nodes (mpich/bcast's header) ----
+
+S = 8192  # taulop/transmission's segment
+
+
+def pipeline(x, mode, exch, L):
+    """The paper's pipelines (eqs. 10, 17, 22; the contention paper's eqs. 2, 3) for n
+    messages of x bytes on one node's shared memory, L(size, k) giving L(size, k·n)."""
+    if exch:
+        if mode == 1:
+            return lookup("shm", 0, x) + 2 * math.ceil(x / S) * L(S, 1)
+        return 2 * (x / S) * L(S, 1)
+    if mode == 1:
+        return 2 * L(x, 1) if x <= S else 2 * L(S, 1) + (math.ceil(x / S) - 1) * L(S, 2)
+    return x / S * L(S, 2)
+
+
+def pipelined_rule(mode, exch):
+    """A stage on several nodes: each node's messages within it through the pipeline on its
+    own shared memory, those across nodes at the network's T as the messages rules price
+    them; the slowest node or network link."""
+    def rule(stage, node):
+        within, across = {}, []
+        for s, d, size in stage:
+            if node(s) == node(d):
+                within.setdefault(node(d), []).append(size)
+            else:
+                across.append((s, d, size))
+        costs = [tlop_rule(across, node)] if across else [0.0]
+        for sizes in within.values():
+            n, x = len(sizes), sizes[0]
+            costs.append(pipeline(x, mode, exch, lambda size, k: lookup("shm", k * n, size)))
+        return max(costs)
+    return rule
+
+
+def priced_pipelined(parts, node, mode):
+    """parts: (stages, exch) in order, e.g. a scatter's transmissions, then an allgather's
+    exchanges."""
+    return sum(cost(stages, node, pipelined_rule(mode, exch)) for stages, exch in parts)
+
+
+def scatter_pow2(m, P):  # the paper's pieces, a power of two: MPICH's tree, m/2^(i+1) each
+    return scatter_binomial(m, P)
+
+
+PIPELINED = [  # (name without _seg/_iter, its parts, P)
+    ("bcast_binomial", lambda m, P: [(bcast_binomial(m, P), False)], [1, 2, 3, 5, 8]),
+    ("scatter_binomial", lambda m, P: [(scatter_pow2(m, P), False)], [2, 4, 8]),
+    ("allgather_rda", lambda m, P: [(allgather_rda(m, P), True)], [2, 4, 8]),
+    ("allgather_ring", lambda m, P: [(allgather_ring(m, P), True)], [1, 2, 3, 5, 8]),
+    ("bcast_scatter_rda", lambda m, P: [(scatter_pow2(m, P), False), (allgather_rda(m / P, P), True)],
+     [2, 4, 8]),
+    ("bcast_scatter_ring", lambda m, P: [(scatter_pow2(m, P), False), (allgather_ring(m / P, P), True)],
+     [2, 4, 8]),
+]
+
+
 def fan_in(m, P):  # gatherv_linear: P − 1 copies in at once, the root's copies out in turn
     return lookup("shm", 0, m) + lookup("shm", P - 1, m) + (P - 1) * lookup("shm", 1, m) if P > 1 else 0.0
+
+
+def gatherv_linear(m, P, node):
+    """The root's node: its other ranks' fan-in through shared memory; the ranks elsewhere
+    send to the root by the network at once; the slower of the two."""
+    local = [p for p in range(P) if node(p) == node(0)]
+    remote = [(p, 0, m) for p in range(P) if node(p) != node(0)]
+    return max(fan_in(m, len(local)), tlop_rule(remote, node) if remote else 0.0)
 
 
 # ---- the parts ----
@@ -362,10 +431,7 @@ ALGORITHMS = [  # (name, its messages, P, m)
 MESSAGES_ON_ONE_NODE = {"barrier_dissemination", "alltoallv_scattered",
                         "alltoallv_pairwise_sendrecv_replace"}
 LOCAL = {"alltoallv_scattered": own_block, "alltoallv_pairwise_sendrecv_replace": own_block}
-ONE_NODE_ONLY = ["bcast_binomial_full", "bcast_binomial_seg", "bcast_binomial_iter",
-                 "scatter_binomial_seg", "scatter_binomial_iter", "allgather_rda_seg",
-                 "allgather_rda_iter", "allgather_ring_seg", "allgather_ring_iter",
-                 "bcast_scatter_rda_seg", "bcast_scatter_ring_iter", "gatherv_linear"]
+ONE_NODE_ONLY = ["bcast_binomial_full"]
 
 
 def axis(values):
@@ -395,12 +461,29 @@ def part_nodes(tmp):
                 check(close(row[name], want), "%s(m=%g, P=%d) on %d nodes, %s: tlop %.17g, "
                       "expected %.17g" % (name, m, P, M, mapping, row[name], want))
                 points += 1
-    # one node: gatherv_linear's fan-in
-    for row in sweep(model, ["gatherv_linear"], ["m=" + axis(SIZES_TESTED), "P=" + axis(ANY_P)], ""):
-        want = fan_in(row["m"], int(row["P"]))
-        check(close(row["gatherv_linear"], want), "gatherv_linear(m=%g, P=%d): tlop %.17g, "
-              "expected %.17g" % (row["m"], row["P"], row["gatherv_linear"], want))
-        points += 1
+    # the segmented and iterative forms: on one node the paper's closed forms (and so with
+    # every rank listed on one node), on 4 nodes each node's pipeline beside the network's
+    for base, parts, Ps in PIPELINED:
+        for M, mapping in MAPPINGS:
+            rows = sweep(model, [base + "_seg", base + "_iter"],
+                         ["m=" + axis(SIZES_TESTED), "P=" + axis(Ps)], "M=%d,map=%s" % (M, mapping))
+            for row in rows:
+                m, P = row["m"], int(row["P"])
+                for mode, name in ((1, base + "_seg"), (2, base + "_iter")):
+                    want = priced_pipelined(parts(m, P), node_of(M, mapping, P), mode)
+                    check(close(row[name], want), "%s(m=%g, P=%d) on %d nodes, %s: tlop %.17g, "
+                          "expected %.17g" % (name, m, P, M, mapping, row[name], want))
+                    points += 1
+    # gatherv_linear: the fan-in of the root's node beside the other nodes' blocks arriving
+    # by the network (mpich/gather.tlop)
+    for M, mapping in MAPPINGS:
+        for row in sweep(model, ["gatherv_linear"], ["m=" + axis(SIZES_TESTED), "P=" + axis(ANY_P)],
+                         "M=%d,map=%s" % (M, mapping)):
+            m, P = row["m"], int(row["P"])
+            want = gatherv_linear(m, P, node_of(M, mapping, P))
+            check(close(row["gatherv_linear"], want), "gatherv_linear(m=%g, P=%d) on %d nodes, %s: "
+                  "tlop %.17g, expected %.17g" % (m, P, M, mapping, row["gatherv_linear"], want))
+            points += 1
     # MPICH's node-aware broadcast: two phases where P is a multiple of M, both sides of
     # 12 KiB and 512 KiB, 8 nodes for the leaders' own scatter + recursive doubling; the flat
     # scatter + ring for any P
@@ -455,7 +538,7 @@ def part_nodes(tmp):
     check(lib > ours * (1 + 1e-6), "gather_binomial P=12 on 4 sequential nodes: libtaulop's rounds "
           "%.17g should exceed the slowest resource's %.17g" % (lib, ours))
     print("nodes: %d points of %d collectives on 1 and 4 nodes, both engines; %d refusals; "
-          "libtaulop's rounds in %d cases" % (points, len(ALGORITHMS) + 2, len(ONE_NODE_ONLY) + 4, len(agree) + 1))
+          "libtaulop's rounds in %d cases" % (points, len(ALGORITHMS) + 2 + 2 * len(PIPELINED), len(ONE_NODE_ONLY) + 4, len(agree) + 1))
 
 
 # With M = 1 the value before, for each algorithm, was_NAME, to the bit; and their messages

@@ -115,22 +115,23 @@ int main(int argc, char **argv) {
       same(args, big ? "--no-cache -j 3" : "--no-cache -j 1", 0);
     }
   }
-  /* on several nodes, messages stages: both mappings and a list (P ≤ 16), and a point where
-   * a one-node form refuses M > 1 */
+  /* on several nodes, messages stages (the segmented and iterative forms' split stages and
+   * gatherv_linear's too): both mappings and a list (P ≤ 16), and a point where a one-node
+   * form refuses M > 1 */
   static const char *const maps[] = {"sequential", "round_robin",
                                      "nodes(0,1,1,2,3,0,2,3,1,0,3,2,2,1,0,3)"};
   for (int i = 0; i < 3; i++) {
     snprintf(args, sizeof args, "sweep %s/stdlib/mpich/bcast.tlop bcast_binomial "
              "bcast_binomial_mpich scatter_binomial gather_binomial allgather_ring "
-             "bcast_scatter_ring bcast --grid m=1..64MiB:*4 --grid P=1..16:+1 --grid M=1..4:+1 "
+             "bcast_scatter_ring bcast bcast_binomial_seg allgather_ring_iter gatherv_linear --grid m=1..64MiB:*4 --grid P=1..16:+1 --grid M=1..4:+1 "
              "--set 'map=%s' --params shm.txt", src, maps[i]);
     same(args, "--no-cache -j 2", 0);
     snprintf(args, sizeof args, "sweep %s/stdlib/mpich/bcast.tlop allgather_rda bcast_scatter_rda "
-             "--grid m=1..64MiB:*4 --grid P=1..16:*2 --grid M=1..4:+1 --set 'map=%s' "
+             "allgather_rda_seg bcast_scatter_ring_iter --grid m=1..64MiB:*4 --grid P=1..16:*2 --grid M=1..4:+1 --set 'map=%s' "
              "--params shm.txt", src, maps[i]);
     same(args, "--no-cache -j 2", 0);
   }
-  snprintf(args, sizeof args, "sweep %s/stdlib/mpich/bcast.tlop bcast_binomial_seg --grid m=1KiB "
+  snprintf(args, sizeof args, "sweep %s/stdlib/mpich/bcast.tlop bcast_binomial_full --grid m=1KiB "
            "--grid P=8 --grid M=1,2 --params shm.txt", src);
   same(args, "--no-cache", 1);
   /* a failing point: the interpreter's diagnostic and exit status, through the JIT */
