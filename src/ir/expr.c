@@ -81,9 +81,10 @@ bool count_fits(tlop_ctx *ctx, const char *given, double v, const char *name,
 }
 
 void given_value_warnings(tlop_ctx *ctx, double v, const char *name, kind want) {
-  if (kind_eq(want, KIND_COUNT) && v > 0x1p53)
-    diag_warning(ctx, (span){0}, "the value given for '%s' is %.17g, a count past 2^53: not "
-                 "every whole number there is a double, so it is not exact", name, v);
+  /* 2^53 itself is the double of 2^53 + 1 too */
+  if (kind_eq(want, KIND_COUNT) && v >= 0x1p53)
+    diag_warning(ctx, (span){0}, "the value given for '%s' is %.17g, a count of 2^53 or more: "
+                 "not every whole number there is a double, so it may not be exact", name, v);
   else if (kind_eq(want, KIND_SIZE) && v > 0 && v < 1)
     diag_warning(ctx, (span){0}, "the value given for '%s' is %g B, less than a byte", name, v);
 }

@@ -218,8 +218,8 @@ tlop_status expr_of_algorithm(tlop_model *model, const char *name, const tlop_en
  * ("the value given for"), when v is not one. */
 bool count_fits(tlop_ctx *ctx, const char *given, double v, const char *name, const char *owner,
                 span decl);
-/* Warns of a value given for `name` that fits its kind but is suspect: a count past 2^53
- * (not exact in doubles), a size below one byte. */
+/* Warns of a value given for `name` that fits its kind but is suspect: a count from 2^53
+ * on (not exact in doubles), a size below one byte. */
 void given_value_warnings(tlop_ctx *ctx, double v, const char *name, kind want);
 /* The model's `assume` facts and those of an --assume text, lowered (appended to
  * *facts); false (after diagnostics) when the text is wrong. */
