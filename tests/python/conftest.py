@@ -3,7 +3,9 @@ build (TLOP_CLI, set by ctest) and the small measured table of examples/emit."""
 import csv
 import io
 import os
+import pty
 import subprocess
+import time
 
 import pytest
 
@@ -19,6 +21,29 @@ def run_cli(*args, check=True):
     if check and r.returncode != 0:
         raise AssertionError(f"tlop {' '.join(args)}: exit {r.returncode}\n{r.stderr}")
     return r
+
+
+def on_terminal(args, stdout_on_terminal=True):
+    """Runs tlop with its standard error (and output) on a pseudo-terminal: (exit status,
+    what it wrote there, seconds)."""
+    leader, follower = pty.openpty()
+    start = time.monotonic()
+    proc = subprocess.Popen([CLI, *args], stdin=subprocess.DEVNULL,
+                            stdout=follower if stdout_on_terminal else subprocess.DEVNULL,
+                            stderr=follower, cwd=ROOT)
+    os.close(follower)
+    err = b""
+    while True:
+        try:
+            chunk = os.read(leader, 4096)
+        except OSError:
+            break
+        if not chunk:
+            break
+        err += chunk
+    proc.wait()
+    os.close(leader)
+    return proc.returncode, err.decode().replace("\r\n", "\n"), time.monotonic() - start
 
 
 def cli_csv(*args):

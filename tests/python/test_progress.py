@@ -3,12 +3,10 @@
 the time left; no diagnostic shares its line; none with --no-progress, nor when standard
 error is no terminal."""
 import os
-import pty
 import shutil
 import subprocess
-import time
 
-from conftest import CLI, ROOT, SHM
+from conftest import CLI, ROOT, SHM, on_terminal
 
 # Beyond the table's 8 τ columns each candidate warns, picky while the bar runs (it is
 # evaluated after slow); picky refuses P ≥ 30 (P is the grid's outer axis), which is said
@@ -17,27 +15,6 @@ MODEL = """\
 algorithm slow(m: size, P: count) = sum i = 1 .. 150 : L(m, P) / i + P * o(m);
 algorithm picky(m: size, P: count) = require(P < 30, sum i = 1 .. 150 : L(m, P + 1) / i);
 """
-
-
-def on_terminal(args):
-    """Runs tlop with its output on a pseudo-terminal: (exit status, what it wrote, seconds)."""
-    leader, follower = pty.openpty()
-    start = time.monotonic()
-    proc = subprocess.Popen([CLI, *args], stdin=subprocess.DEVNULL, stdout=follower,
-                            stderr=follower, cwd=ROOT)
-    os.close(follower)
-    err = b""
-    while True:
-        try:
-            chunk = os.read(leader, 4096)
-        except OSError:
-            break
-        if not chunk:
-            break
-        err += chunk
-    proc.wait()
-    os.close(leader)
-    return proc.returncode, err.decode().replace("\r\n", "\n"), time.monotonic() - start
 
 
 def commands(tmp_path):

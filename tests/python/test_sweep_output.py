@@ -3,14 +3,12 @@ numbers that read back to the very doubles computed, the same bytes whatever -j,
 that does not grow with the grid, and a progress bar no diagnostic shares a line with."""
 import json
 import os
-import pty
 import resource
 import subprocess
-import time
 
 import numpy as np
 
-from conftest import BCAST, CLI, ROOT, SHM, run_cli
+from conftest import BCAST, CLI, ROOT, SHM, on_terminal, run_cli
 
 GRID = ["--grid", "P=2..41:+1", "--grid", "m=1..64MiB:*1.5", "--params", SHM]
 ALGOS = ["bcast_binomial", "allgather_ring"]
@@ -58,28 +56,12 @@ def test_no_diagnostic_shares_the_progress_bar_line(tmp_path):
     negative number, at the grid's last x) gives an error, which must start a line."""
     model = tmp_path / "late.tlop"
     model.write_text("algorithm slow(x, P: count) = sum i = 1 .. 2000 : log2(x + i) + P;\n")
-    args = [CLI, "sweep", str(model), "slow", "--grid", "x=1,2,3,-3000", "--grid",
-            "P=1..6000:+1", "--engine", "interp", "-o", os.devnull]
-    leader, follower = pty.openpty()
-    start = time.monotonic()
-    proc = subprocess.Popen(args, stdin=subprocess.DEVNULL, stdout=subprocess.DEVNULL,
-                            stderr=follower, cwd=ROOT)
-    os.close(follower)
-    err = b""
-    while True:
-        try:
-            chunk = os.read(leader, 4096)
-        except OSError:
-            break
-        if not chunk:
-            break
-        err += chunk
-    proc.wait()
-    elapsed = time.monotonic() - start
-    os.close(leader)
-    assert proc.returncode == 1
-    lines = err.decode().replace("\r\n", "\n").split("\n")
+    args = ["sweep", str(model), "slow", "--grid", "x=1,2,3,-3000", "--grid", "P=1..6000:+1",
+            "--engine", "interp", "-o", os.devnull]
+    status, err, elapsed = on_terminal(args, stdout_on_terminal=False)
+    assert status == 1
+    lines = err.split("\n")
     errors = [line for line in lines if "error:" in line]
     assert errors and all(line.split("\r")[-1].startswith(str(model)) for line in errors)
     if elapsed > 2:  # the bar was due: it counts points and names what the sweep does
-        assert "points" in err.decode() and "evaluating" in err.decode()
+        assert "points" in err and "evaluating" in err
