@@ -1132,22 +1132,32 @@ static bool uses_any(const ir_node *n, const ir_names *names) {
   return false;
 }
 
-/* The first max or min inside an argument of a cost (L, T, o, p, γ) that uses no index
- * bound inside the cost (its case must hold for the whole term): NULL when none. A term
- * of the difference is under no sum, so the indices bound outside it are none. */
-static const ir_node *choice_inside(const ir_node *n, const ir_names *bound, bool top) {
+/* A node the searches below look for, with what they look for. */
+typedef bool node_match(const ir_node *n, const void *what);
+
+/* The first node of n, in pre-order, that match accepts: NULL when none. */
+static const ir_node *first_inside(const ir_node *n, node_match *match, const void *what) {
   if (!n)
     return NULL;
-  if (top && n->op != IR_L && n->op != IR_TX && n->op != IR_O && n->op != IR_PACK && n->op != IR_GAMMA)
-    return NULL;
-  if (!top && (n->op == IR_MAX || n->op == IR_MIN) && !uses_any(n, bound))
+  if (match(n, what))
     return n;
   for (int i = 0; i < n->nkids; i++) {
-    const ir_node *c = choice_inside(n->kid[i], bound, false);
+    const ir_node *c = first_inside(n->kid[i], match, what);
     if (c)
       return c;
   }
   return NULL;
+}
+
+static bool is_free_choice(const ir_node *n, const void *bound) {
+  return (n->op == IR_MAX || n->op == IR_MIN) && !uses_any(n, bound);
+}
+
+static const ir_node *choice_inside(const ir_node *cost, const ir_names *bound) {
+  if (!cost || (cost->op != IR_L && cost->op != IR_TX && cost->op != IR_O &&
+                cost->op != IR_PACK && cost->op != IR_GAMMA))
+    return NULL;
+  return first_inside(cost, is_free_choice, bound);
 }
 
 /* A cost whose argument holds c = max(a, b) (min(a, b), choice_of) is the cost at a where
@@ -1157,7 +1167,7 @@ static const ir_node *choice_of(const ir_node *atom) {
     return NULL;
   ir_names bound = {0};
   ir_collect_indices(atom, &bound);
-  const ir_node *c = choice_inside(atom, &bound, true);
+  const ir_node *c = choice_inside(atom, &bound);
   free(bound.v);
   return c;
 }
@@ -1205,18 +1215,21 @@ static ir_node *repeat_as_if(prover *pv, const ir_node *atom) {
   return r;
 }
 
-/* The first node of kind op inside n that uses none of the indices bound (a max: one
- * with a number for an operand, which bounds it below): NULL when none. */
+/* A node of kind op that uses none of the indices bound (a max: one with a number for an
+ * operand, which bounds it below). */
+typedef struct op_free {
+  ir_op op;
+  const ir_names *bound;
+} op_free;
+
+static bool is_op_free(const ir_node *n, const void *what) {
+  const op_free *w = what;
+  return n->op == w->op && !uses_any(n, w->bound) &&
+         (w->op != IR_MAX || n->kid[0]->op == IR_NUM || n->kid[1]->op == IR_NUM);
+}
+
 static const ir_node *op_inside(const ir_node *n, ir_op op, const ir_names *bound) {
-  if (n->op == op && !uses_any(n, bound) &&
-      (op != IR_MAX || n->kid[0]->op == IR_NUM || n->kid[1]->op == IR_NUM))
-    return n;
-  for (int i = 0; i < n->nkids; i++) {
-    const ir_node *c = op_inside(n->kid[i], op, bound);
-    if (c)
-      return c;
-  }
-  return NULL;
+  return first_inside(n, is_op_free, &(op_free){op, bound});
 }
 
 /* An if (a max) inside a term's coefficient, as the normal form writes it (a term of the
@@ -1251,18 +1264,18 @@ static ir_node *with_replaced(prover *pv, const simp_term *t, int n, const ir_no
   return r;
 }
 
+static bool is_gate(const ir_node *n, const void *unused) {
+  (void)unused;
+  return n->op == IR_LOG2 && n->kid[0]->op == IR_IF && n->kid[0]->kid[2]->op == IR_NUM &&
+         n->kid[0]->kid[2]->num == 0;
+}
+
 /* A gate log₂(if c then x else 0) inside a sum's bound (models/rounds' log2_power_of_two,
- * a require): where c fails the bound is log₂ 0, an error of the model. NULL when none. */
+ * a require): where c fails the bound is log₂ 0, an error of the model. Its if; NULL when
+ * none. */
 static const ir_node *gate_inside(const ir_node *n) {
-  if (n->op == IR_LOG2 && n->kid[0]->op == IR_IF && n->kid[0]->kid[2]->op == IR_NUM &&
-      n->kid[0]->kid[2]->num == 0)
-    return n->kid[0];
-  for (int i = 0; i < n->nkids; i++) {
-    const ir_node *g = gate_inside(n->kid[i]);
-    if (g)
-      return g;
-  }
-  return NULL;
+  const ir_node *log = first_inside(n, is_gate, NULL);
+  return log ? log->kid[0] : NULL;
 }
 
 static const ir_node *gate_in_bounds(const simp_term *t, int n) {
