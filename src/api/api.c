@@ -312,8 +312,10 @@ static char *nodes_text(const char *s) {
       break;
     sb_printf(&b, "%s%.17g", n ? ", " : "", v);
     p = end + strspn(end, " ");
-    if (*p == ')' && p[1] == 0)
+    if (*p == ')' && p[1] == 0) {
+      sb_puts(&b, ")");
       return sb_take(&b);
+    }
     if (*p++ != ',')
       break;
   }

@@ -1394,6 +1394,9 @@ static wide wide_of(double v) {
   return (wide){m, e, v, !isfinite(v)};
 }
 
+/* log2 of a bound of |w| */
+static double wide_top(wide w) { return w.m == 0 ? -INFINITY : w.e; }
+
 static double wide_value(wide w) {
   double e = fmax(fmin(w.e, INT_MAX / 2), INT_MIN / 2); /* beyond: 0 or inf anyway */
   return ldexp(w.m, (int)e);
@@ -1433,11 +1436,107 @@ static wide wide_arith(ir_op op, wide x, wide y) {
   return wide_with(w, ord, x, y);
 }
 
+static bool eval_wide(eval_state *es, const ir_node *n, wide *out);
+
+/* The terms of a sum, each signed, as m·2^e. */
+typedef struct wide_terms {
+  wide *term;
+  size_t n, cap;
+  wide room[16];
+} wide_terms;
+
+static void push_term(wide_terms *ts, wide w, bool negate) {
+  if (ts->n == ts->cap) {
+    ts->cap *= 2;
+    if (ts->term == ts->room) {
+      ts->term = xmalloc(ts->cap * sizeof *ts->term);
+      memcpy(ts->term, ts->room, sizeof ts->room);
+    } else {
+      ts->term = xrealloc(ts->term, ts->cap * sizeof *ts->term);
+    }
+  }
+  if (negate)
+    w.m = -w.m;
+  ts->term[ts->n++] = w;
+}
+
+/* n's terms through its sums, differences and negations into ts; *ord is n's value in
+ * doubles in the tree's order (the JIT's), *over whether a step of it was not finite. */
+static bool collect_terms(eval_state *es, const ir_node *n, bool negate, wide_terms *ts,
+                          double *ord, bool *over) {
+  double a, b;
+  bool sum = n->op == IR_ADD || n->op == IR_SUB;
+  bool shared = sum && n->kid[1] == n->kid[0] && !(n->kid[0]->flags & IR_HAS_AT);
+  if (n->op == IR_NEG) {
+    if (!collect_terms(es, n->kid[0], !negate, ts, &a, over))
+      return false;
+    *ord = -a;
+    return true;
+  }
+  if (sum && !shared) {
+    if (!collect_terms(es, n->kid[0], negate, ts, &a, over) ||
+        !collect_terms(es, n->kid[1], negate != (n->op == IR_SUB), ts, &b, over))
+      return false;
+    *ord = ir_apply((ir_op)n->op, a, b);
+    *over = *over || !isfinite(*ord);
+    return true;
+  }
+  wide w;
+  if (!eval_wide(es, shared ? n->kid[0] : n, &w))
+    return false;
+  *over = *over || w.over;
+  *ord = w.ord;
+  push_term(ts, w, negate);
+  if (shared) { /* x + x or x − x (a let used twice) evaluated once, as eval does */
+    push_term(ts, w, negate != (n->op == IR_SUB));
+    *ord = ir_apply((ir_op)n->op, w.ord, w.ord);
+    *over = *over || !isfinite(*ord);
+  }
+  return true;
+}
+
+/* Larger magnitudes first, 0 last. */
+static int by_magnitude(const void *pa, const void *pb) {
+  const wide *a = pa, *b = pb;
+  double ea = wide_top(*a), eb = wide_top(*b);
+  if (ea != eb)
+    return ea < eb ? 1 : -1;
+  return fabs(a->m) < fabs(b->m) ? 1 : fabs(a->m) > fabs(b->m) ? -1 : 0;
+}
+
+/* A sum in the wide range. Where its value in doubles overflowed on the way, its terms are
+ * added largest first, so that terms beyond the range that cancel (2^i·m − (c + 2^i·m), or
+ * P·2^E + 7P − 2^E − 7 multiplied out) cancel before they absorb the smaller ones, as in
+ * the sum itself (cancel-beyond-range-1: in the tree's order, τ = 0 where it is −c/S);
+ * elsewhere the sum is the tree's, the JIT's. */
+static bool eval_wide_sum(eval_state *es, const ir_node *n, wide *out) {
+  wide_terms ts = {.n = 0, .cap = sizeof ts.room / sizeof *ts.room};
+  ts.term = ts.room;
+  double ord;
+  bool over = false, ok = collect_terms(es, n, false, &ts, &ord, &over);
+  if (ok && !over)
+    *out = wide_of(ord);
+  else if (ok) {
+    qsort(ts.term, ts.n, sizeof *ts.term, by_magnitude);
+    wide sum = ts.term[0];
+    for (size_t i = 1; i < ts.n; i++)
+      sum = wide_arith(IR_ADD, sum, ts.term[i]);
+    sum.ord = ord;
+    sum.over = true;
+    *out = sum;
+  }
+  if (ts.term != ts.room)
+    free(ts.term);
+  return ok;
+}
+
 /* n evaluated as m·2^e: sums, products, quotients and powers in the wide range, anything
  * else as eval does it (with its checks); a power fails as eval's would, but for its
  * range. */
 static bool eval_wide(eval_state *es, const ir_node *n, wide *out) {
   double a, b;
+  if (n->op == IR_ADD || n->op == IR_SUB)
+    return eval_wide_sum(es, n, out);
   if (n->op == IR_NEG) { /* −c·2^i, as a sum of monomials writes it */
     if (!eval_wide(es, n->kid[0], out))
       return false;
@@ -1466,17 +1565,24 @@ static bool eval_wide(eval_state *es, const ir_node *n, wide *out) {
     *out = wide_of(a);
     return true;
   }
-  if (!eval(es, n->kid[0], &a) || !eval(es, n->kid[1], &b))
+  /* the base in the wide range too: (x^3)^4 where x^3 leaves the range of doubles */
+  wide base;
+  if (!eval_wide(es, n->kid[0], &base) || !eval(es, n->kid[1], &b))
     return false;
-  double r = ir_apply(IR_POW, a, b);
+  a = base.over ? wide_value(base) : base.ord;
+  double r = ir_apply(IR_POW, base.ord, b);
   /* out of range (inf, or 0 by underflow), and defined */
-  if (!(isfinite(r) && (r != 0 || a == 0)) && ir_wide_power(a, b)) {
-    double l = b * log2(fabs(a)), e = isfinite(l) ? floor(l) : l;
-    bool odd = a < 0 && fmod(fabs(b), 2) == 1;
-    *out = (wide){(odd ? -0.5 : 0.5) * (isfinite(l) ? exp2(l - e) : 1), e + 1, r, !isfinite(r)};
+  bool defined = base.m != 0 && isfinite(b) && (base.m > 0 || b == floor(b));
+  if (!(isfinite(r) && (r != 0 || base.ord == 0)) && defined) {
+    double lg = base.over ? base.e + log2(fabs(base.m)) : log2(fabs(a));
+    double l = b * lg, e = isfinite(l) ? floor(l) : l;
+    bool odd = base.m < 0 && fmod(fabs(b), 2) == 1;
+    *out = (wide){(odd ? -0.5 : 0.5) * (isfinite(l) ? exp2(l - e) : 1), e + 1, r,
+                  base.over || !isfinite(r)};
     return true;
   }
   *out = wide_of(r);
+  out->over |= base.over;
   return check_result(es, n, a, b, r);
 }
 

@@ -134,6 +134,11 @@ static inline bool ir_starts_wide(const ir_node *n) {
   return (n->op == IR_MUL || (n->op == IR_DIV && n->kid[1] != n->kid[0])) &&
          ((n->kid[0]->flags | n->kid[1]->flags) & IR_COMPOUND);
 }
+/* A refusal's gate, repeat log₂(if cond then 2 else 0) { x } (require, a nodes(…) list
+ * checked against M): x where cond holds, else the error its log₂'s name says. */
+static inline bool ir_is_gate(const ir_node *n) {
+  return n->op == IR_REPEAT && n->kid[0]->op == IR_LOG2 && n->kid[0]->name;
+}
 static inline bool ir_keeps_wide(int op) {
   return op == IR_NEG || op == IR_DIV || op == IR_MUL || op == IR_ADD || op == IR_SUB;
 }

@@ -126,11 +126,20 @@ static sym op_value(lowerer *lw, sym name, const binding *env) {
   return given ? given : name;
 }
 
-/* require(cond, value): value where cond holds, else an error at the user's call that
- * names the algorithm and cond as written. It is value repeated log₂(2) = 1 time, or
- * log₂(0) times, which the evaluator refuses with the message the node's name holds. */
-static ir_node *required(lowerer *lw, const ast_expr *call, ir_node *cond, ir_node *value) {
+/* value where cond holds, else the error `message` at `where`. It is value repeated
+ * log₂(2) = 1 time, or log₂(0) times, which the evaluator refuses with the message the
+ * node's name holds. */
+static ir_node *gated(lowerer *lw, span where, const char *message, ir_node *cond, ir_node *value) {
   tlop_ctx *ctx = ctx_of(lw);
+  ir_node *gate = ir_make(ctx, IR_LOG2, ctx_sym(ctx, message), 0,
+                          ir_make(ctx, IR_IF, NULL, 0, cond, ir_num(ctx, 2), ir_num(ctx, 0)), NULL, NULL);
+  at(gate, where);
+  return ir_bin(ctx, IR_REPEAT, gate, value);
+}
+
+/* require(cond, value): value where cond holds, else an error at the user's call that
+ * names the algorithm and cond as written. */
+static ir_node *required(lowerer *lw, const ast_expr *call, ir_node *cond, ir_node *value) {
   span cs = call->u.call.args[0]->sp;
   strbuf b = {0};
   const char *who = lw->algorithm ? lw->algorithm->name->name : "this expression";
@@ -138,15 +147,13 @@ static ir_node *required(lowerer *lw, const ast_expr *call, ir_node *cond, ir_no
     sb_printf(&b, "%s requires %.*s", who, (int)(cs.hi - cs.lo), cs.src->text + cs.lo);
   else
     sb_printf(&b, "%s: its require's condition does not hold", who);
-  ir_node *gate = ir_make(ctx, IR_LOG2, ctx_sym(ctx, b.s), 0,
-                          ir_make(ctx, IR_IF, NULL, 0, cond, ir_num(ctx, 2), ir_num(ctx, 0)), NULL, NULL);
+  ir_node *r = gated(lw, lw->call.src ? lw->call : call->sp, b.s, cond, value);
   free(b.s);
-  at(gate, lw->call.src ? lw->call : call->sp);
-  return ir_bin(ctx, IR_REPEAT, gate, value);
+  return r;
 }
 
 static sym named_value(lowerer *lw, const ast_expr *a, const binding *env);
-static ir_node *placed(lowerer *lw, sym mapping, ir_node *p, ir_node *M, ir_node *P);
+static ir_node *placed(lowerer *lw, sym mapping, ir_node *p, ir_node *M, ir_node *P, span where);
 
 static ir_node *lower_builtin(lowerer *lw, ast_expr *e, ir_node **a, int n, const binding *env) {
   tlop_ctx *ctx = ctx_of(lw);
@@ -173,7 +180,7 @@ static ir_node *lower_builtin(lowerer *lw, ast_expr *e, ir_node **a, int n, cons
   if (!strcmp(name, "require"))
     return required(lw, e, a[0], a[1]);
   if (!strcmp(name, "node_of"))
-    return placed(lw, named_value(lw, e->u.call.args[0], env), a[3], a[1], a[2]);
+    return placed(lw, named_value(lw, e->u.call.args[0], env), a[3], a[1], a[2], e->sp);
   if (!strcmp(name, "integer"))
     return ir_bin(ctx, IR_EQ, a[0], ir_un(ctx, IR_FLOOR, a[0]));
   static const struct { const char *name; ir_op op; } unary[] = {
@@ -249,6 +256,103 @@ static void check_given_value(lowerer *lw, const ast_decl *fn, int i, const ast_
   }
 }
 
+static void listed_numbers(const char *text, double **v, size_t *k);
+
+/* fn's count parameter `name`, or -1 */
+static int count_param(const ast_decl *fn, const char *name) {
+  for (int i = 0; i < fn->nargs; i++)
+    if (!strcmp(fn->args[i]->name->name, name) && kind_eq(fn->args[i]->k, KIND_COUNT))
+      return i;
+  return -1;
+}
+
+/* The largest node a nodes(…) list's first P entries name (of its k, v), as a node over P;
+ * a number where P is one, or where it is the same for every P. */
+static ir_node *listed_top(tlop_ctx *ctx, const double *v, size_t k, ir_node *P) {
+  double *top = xmalloc((k ? k : 1) * sizeof *top);
+  for (size_t j = 0; j < k; j++)
+    top[j] = j ? fmax(top[j - 1], v[j]) : v[j];
+  ir_node *r = ir_num(ctx, k ? top[k - 1] : -1);
+  if (P->op == IR_NUM && P->num >= 1 && P->num < (double)k) /* a P the call gives */
+    r = ir_num(ctx, top[(size_t)P->num - 1]);
+  else if (P->op != IR_NUM)
+    for (size_t j = k; j-- > 1;)
+      if (top[j - 1] != top[j]) /* the first j entries name fewer nodes */
+        r = ir_make(ctx, IR_IF, NULL, 0, ir_bin(ctx, IR_LE, P, ir_num(ctx, (double)j)),
+                    ir_num(ctx, top[j - 1]), r);
+  free(top);
+  return r;
+}
+
+/* The condition that M counts every node a nodes(…) list names for P ranks, and its error
+ * in *b, which names `who` (an algorithm, or NULL). */
+static ir_node *listed_fits(lowerer *lw, const char *who, const char *list, const double *v,
+                            size_t k, ir_node *M, ir_node *P, strbuf *b) {
+  tlop_ctx *ctx = ctx_of(lw);
+  ir_node *top = listed_top(ctx, v, k, P);
+  sb_printf(b, "%s%smapping %s ", who ? who : "", who ? "'s " : "the ", list);
+  if (top->op == IR_NUM)
+    sb_printf(b, "names node %.17g: M must be %.17g or more", top->num, top->num + 1);
+  else
+    sb_puts(b, "puts one of the first P ranks on node M or above: M must count every node it names");
+  return ir_bin(ctx, IR_GT, M, top);
+}
+
+/* What a nodes(…) list bound to a mapping parameter requires: a condition and its error. */
+typedef struct listed_rule {
+  ir_node *cond[2];
+  char *message[2];
+  int n;
+} listed_rule;
+
+/* A nodes(n0, …) list bound to fn's mapping parameter places fn's P ranks on its M nodes
+ * (docs/language.md): M left out (no argument, nothing given) is set to one more than the
+ * largest node listed; else M must exceed it, and P must not exceed the list's length. So an
+ * algorithm's one-node form, chosen by M = 1 without looking at the mapping, never prices
+ * a list that names two nodes. Run before the body is lowered; gate_listed applies the
+ * conditions it returns. */
+static listed_rule bind_listed_nodes(lowerer *lw, const ast_decl *fn, binding *frames,
+                                     bool M_left_out) {
+  listed_rule rule = {.n = 0};
+  int iM = count_param(fn, "M"), iP = count_param(fn, "P");
+  tlop_ctx *ctx = ctx_of(lw);
+  for (int i = 0; i < fn->nargs; i++) {
+    sym list = frames[i].op;
+    if (!list || fn->args[i]->k.tag != K_MAP || strncmp(list->name, "nodes(", 6))
+      continue;
+    double *v = NULL;
+    size_t k = 0;
+    listed_numbers(list->name, &v, &k);
+    strbuf b = {0};
+    ir_node *P = iP >= 0 ? frames[iP].value : ir_num(ctx, (double)k); /* no P: the whole list */
+    if (iM >= 0 && M_left_out) {
+      frames[iM].value = ir_bin(ctx, IR_ADD, listed_top(ctx, v, k, P), ir_num(ctx, 1));
+    } else if (iM >= 0) {
+      rule.cond[rule.n] = listed_fits(lw, fn->name->name, list->name, v, k, frames[iM].value, P, &b);
+      rule.message[rule.n++] = b.s;
+      b = (strbuf){0};
+    }
+    free(v);
+    if (iP >= 0) {
+      sb_printf(&b, "%s's mapping %s places %zu ranks: P must be %zu or fewer", fn->name->name,
+                list->name, k, k);
+      rule.cond[rule.n] = ir_bin(ctx, IR_LE, frames[iP].value, ir_num(ctx, (double)k));
+      rule.message[rule.n++] = b.s;
+    }
+    break; /* one mapping an algorithm */
+  }
+  return rule;
+}
+
+/* r where the rule's conditions hold, else their errors at `where`. */
+static ir_node *gate_listed(lowerer *lw, listed_rule *rule, span where, ir_node *r) {
+  for (int i = 0; i < rule->n; i++) {
+    r = gated(lw, where, rule->message[i], rule->cond[i], r);
+    free(rule->message[i]);
+  }
+  return r;
+}
+
 static ir_node *lower_call(lowerer *lw, ast_expr *e, const binding *env) {
   int n = e->u.call.nargs;
   /* T[ch](…) is the channel's transmission, even where a function T is defined */
@@ -284,6 +388,9 @@ static ir_node *lower_call(lowerer *lw, ast_expr *e, const binding *env) {
       frames[i] = (binding){fn->args[i]->name, value, scope, op};
       scope = &frames[i];
     }
+    int iM = count_param(fn, "M");
+    bool M_left_out = iM >= n && !env_has_value(lw->env, fn->args[iM]->name);
+    listed_rule rule = bind_listed_nodes(lw, fn, frames, M_left_out);
     /* The caller's locals reach the body only inside the arguments, which the capture
      * test of a sum index sees through these frames. */
     const tlop_env *free_ops = lw->env; /* a body names operators by its parameters */
@@ -295,6 +402,7 @@ static ir_node *lower_call(lowerer *lw, ast_expr *e, const binding *env) {
     if (!lw->call.src)
       lw->call = e->sp;
     r = lower(lw, fn->body, scope);
+    r = gate_listed(lw, &rule, lw->call.src ? lw->call : e->sp, r);
     lw->env = free_ops;
     lw->algorithm = caller;
     lw->call = outer_call;
@@ -307,35 +415,49 @@ static ir_node *lower_call(lowerer *lw, ast_expr *e, const binding *env) {
   return r;
 }
 
-/* nodes(n0, n1, …) as place(…) takes it: rank p on the p-th node; a rank beyond the list,
- * or every rank of a P longer than it, on node −1, which the evaluation refuses. */
-static ir_node *listed_nodes(tlop_ctx *ctx, const char *text, ir_node *p, ir_node *P) {
-  double *v = NULL;
-  size_t k = 0, cap = 0;
+/* The nodes of a nodes(n0, n1, …) text, in *v (k of them; free it). */
+static void listed_numbers(const char *text, double **v, size_t *k) {
+  size_t cap = 0;
+  *v = NULL, *k = 0;
   for (const char *s = text + strlen("nodes("); *s && *s != ')';) {
     char *end;
     double x = strtod(s, &end);
-    VEC_PUSH(v, k, cap, x);
+    VEC_PUSH(*v, *k, cap, x);
     s = end + strspn(end, ", ");
   }
+}
+
+/* nodes(n0, n1, …) as place(…) takes it: rank p on the p-th node; a rank beyond the list,
+ * or every rank of a P longer than it, on node −1, which the evaluation refuses. */
+static ir_node *listed_nodes(tlop_ctx *ctx, const double *v, size_t k, ir_node *p, ir_node *P) {
   ir_node *node = ir_num(ctx, -1);
   for (size_t i = k; i-- > 0;)
     node = ir_make(ctx, IR_IF, NULL, 0, ir_bin(ctx, IR_EQ, p, ir_num(ctx, (double)i)),
                    ir_num(ctx, v[i]), node);
-  free(v);
   return ir_make(ctx, IR_IF, NULL, 0, ir_bin(ctx, IR_LE, P, ir_num(ctx, (double)k)), node,
                  ir_num(ctx, -1));
 }
 
 /* place(map, M, P): the mapping map puts P ranks on M nodes — sequential, ⌈P/M⌉ ranks a
  * node (node p ÷ ⌈P/M⌉); round_robin, node p mod M; nodes(…), the node listed for p. */
-static ir_node *placed(lowerer *lw, sym mapping, ir_node *p, ir_node *M, ir_node *P) {
+static ir_node *placed(lowerer *lw, sym mapping, ir_node *p, ir_node *M, ir_node *P, span where) {
   tlop_ctx *ctx = ctx_of(lw);
   if (!strcmp(mapping->name, "sequential"))
     return ir_un(ctx, IR_FLOOR, ir_bin(ctx, IR_DIV, p, ir_un(ctx, IR_CEIL, ir_bin(ctx, IR_DIV, P, M))));
   if (!strcmp(mapping->name, "round_robin"))
     return ir_bin(ctx, IR_MOD, p, M);
-  return listed_nodes(ctx, mapping->name, p, P);
+  double *v = NULL;
+  size_t k = 0;
+  listed_numbers(mapping->name, &v, &k);
+  strbuf b = {0};
+  ir_node *fits = listed_fits(lw, NULL, mapping->name, v, k, M, P, &b);
+  ir_node *r = gated(lw, where, b.s, fits, listed_nodes(ctx, v, k, p, P));
+  b.len = 0;
+  sb_printf(&b, "the mapping %s places %zu ranks: P must be %zu or fewer", mapping->name, k, k);
+  r = gated(lw, where, b.s, ir_bin(ctx, IR_LE, P, ir_num(ctx, (double)k)), r);
+  free(v);
+  free(b.s);
+  return r;
 }
 
 /* A messages stage: the mapping becomes the node of a rank variable (p, or p' … when an
@@ -367,7 +489,7 @@ static ir_node *lower_messages(lowerer *lw, ast_expr *e, const binding *env) {
     binding b = {ctx_sym(ctx, "p"), p, env, NULL};
     node = lower(lw, e->u.msgs.args[0], &b);
   } else if (place) {
-    node = placed(lw, named_value(lw, e->u.msgs.args[0], env), p, args[1], args[2]);
+    node = placed(lw, named_value(lw, e->u.msgs.args[0], env), p, args[1], args[2], e->sp);
   } else if (!strcmp(kind, "sequential")) {
     node = ir_un(ctx, IR_FLOOR, ir_bin(ctx, IR_DIV, p, args[0]));
   } else if (!strcmp(kind, "round_robin")) {
@@ -584,6 +706,7 @@ ir_node *lower_function_lets(tlop_model *model, ast_decl *fn, const tlop_env *en
   lowerer lw = {.model = model, .algorithm = fn, .call = fn->name_sp};
   binding *frames = xcalloc((size_t)fn->nargs, sizeof *frames);
   const binding *scope = NULL;
+  bool M_left_out = false;
   for (int i = 0; i < fn->nargs; i++) {
     const ast_arg *arg = fn->args[i];
     if (is_named_param(fn, i)) {
@@ -593,12 +716,14 @@ ir_node *lower_function_lets(tlop_model *model, ast_decl *fn, const tlop_env *en
     } else if (arg->dflt && !defaults_free && !env_has_value(env, arg->name)) {
       /* a number with a default that nothing gives: the default (M = 1 node) */
       frames[i] = (binding){arg->name, lower(&lw, arg->dflt, NULL), scope, NULL};
+      M_left_out = M_left_out || i == count_param(fn, "M");
     } else {
       frames[i] = (binding){arg->name, at(ir_var(model->ctx, arg->name), arg->sp), scope, NULL};
     }
     scope = &frames[i];
   }
-  ir_node *r = lower(&lw, fn->body, scope);
+  listed_rule rule = bind_listed_nodes(&lw, fn, frames, M_left_out);
+  ir_node *r = gate_listed(&lw, &rule, fn->name_sp, lower(&lw, fn->body, scope));
   free(frames);
   r = finish(&lw, r, fn->body->sp);
   take_lets(&lw, r ? lets : NULL, nlets);

@@ -107,8 +107,8 @@ static void tau_range(strbuf *b, const msg *ms, size_t nm, bool net, double par)
 /* A messages stage's row says how many of its messages stay in a node and how many cross,
  * and the τ of each channel (the messages towards one node: its resources). */
 static void messages_text(explainer *x, const ir_node *n, double par, strbuf *b) {
-  while (n->op == IR_STAGE)
-    n = n->kid[0];
+  while (n->op == IR_STAGE || ir_is_gate(n))
+    n = n->kid[ir_is_gate(n)];
   msg *ms;
   size_t nm;
   if (n->op != IR_MSGS || !eval_messages(x->es, n, &ms, &nm))
@@ -134,10 +134,18 @@ static void messages_text(explainer *x, const ir_node *n, double par, strbuf *b)
   free(sorted);
 }
 
+static bool eval_scalar(explainer *x, const ir_node *n, double *v);
+
 static void row(explainer *x, const ir_node *n, double par, double times, const char *prefix,
                 const char *label, int *counter) {
   if (x->failed)
     return;
+  if (ir_is_gate(n)) { /* a refusal: its error, or the rows of what it guards */
+    double once;
+    if (eval_scalar(x, n->kid[0], &once))
+      row(x, n->kid[1], par, times, prefix, label, counter);
+    return;
+  }
   if (n->op == IR_SCHED) {
     schedule_rows(x, n, par, times, prefix, label, counter);
     return;

@@ -26,6 +26,7 @@
 
 typedef struct step {
   char *what, *why;
+  bool outside; /* a case left out of the claim's domain: a side is an error of the model */
 } step;
 
 struct tlop_proof {
@@ -64,6 +65,7 @@ typedef struct prover {
   ir_node **facts;  /* … and its facts */
   size_t nfacts;
   bool atom_check;  /* an atom's sign is being decided (atom_nonneg): no nesting */
+  const char *difference; /* the D of the D ≥ 0 being decided, as the derivation names it */
   struct dominance {
     sym big, small; /* assumed L[big](m, τ) ≥ L[small](m, τ) for all m, τ */
   } *dominance;
@@ -168,7 +170,7 @@ static void note(prover *pv, const char *why, const char *fmt, ...) {
   va_start(ap, fmt);
   vformat(pv, &b, fmt, ap);
   va_end(ap);
-  step st = {sb_take(&b), why ? xstrdup(why) : NULL};
+  step st = {sb_take(&b), why ? xstrdup(why) : NULL, false};
   VEC_PUSH(pv->proof->steps, pv->proof->nsteps, pv->proof->cap, st);
 }
 
@@ -634,7 +636,7 @@ static bool all_nonneg(prover *pv, const items *its) {
     if (used & AX_BIT(a))
       sb_printf(&why, "%s%s", k++ ? ", " : "", AXIOMS_KNOWN[a].name);
   sb_puts(&why, ")");
-  note(pv, why.s, "left − right ≥ 0");
+  note(pv, why.s, "%s ≥ 0", pv->difference);
   free(why.s);
   return true;
 }
@@ -655,7 +657,7 @@ static bool prove_items(prover *pv, items *its, bool strict_rel) {
     VEC_PUSH(g->m, g->n, g->cap, &its->v[i]);
   }
   if (ok && its->n == 0)
-    note(pv, "every term cancels", "left − right = 0");
+    note(pv, "every term cancels", "%s = 0", pv->difference);
   bool strict = false;
   for (size_t i = 0; ok && i < ng; i++) {
     bool st = false;
@@ -1290,9 +1292,10 @@ static const ir_node *gate_in_bounds(const simp_term *t, int n) {
 
 /* The case where a gate's condition holds: D with the gate's branch for its if, under the
  * condition, and P = 2^q (q whole, a fresh name; q ≥ 0 where P is whole) where the
- * condition is P == 2^⌊log₂P⌋. The other case is an error of the model, not a cost: the
- * claim is not proved there (docs/prover.md gives a claim no meaning where a side fails),
- * unless the facts exclude it, which this does not decide. */
+ * condition is P == 2^⌊log₂P⌋. The other case is an error of the model, not a cost, and
+ * outside the claim's domain: a claim is about the points where both sides are defined
+ * (docs/prover.md), as the counterexample search's points are; judge checks that the
+ * domain has a point. */
 static bool decide_gated(prover *pv, ir_node **facts, size_t nfacts, const simp_term *t, int n,
                          const ir_node *gate, bool strict_rel, int depth) {
   tlop_ctx *ctx = pv->ctx;
@@ -1331,10 +1334,12 @@ static bool decide_gated(prover *pv, ir_node **facts, size_t nfacts, const simp_
   bool ok = decide(pv, more, nf, Dk, strict_rel, depth + 1);
   free(more);
   if (ok) {
-    note(pv, "log₂ 0 is an error of the model: no cost to compare, and no meaning given to a claim there",
-         "not proved: the case %E", negation(ctx, (ir_node *)c));
+    note(pv, "log₂ 0 is an error of the model there: a claim is about the points where both "
+             "sides are defined",
+         "outside the claim's domain: the case %E", negation(ctx, (ir_node *)c));
+    pv->proof->steps[pv->proof->nsteps - 1].outside = true;
   }
-  return false;
+  return ok;
 }
 
 static bool decide_in(prover *pv, ir_node **facts, size_t nfacts, const ir_node *D, bool strict_rel,
@@ -1546,12 +1551,18 @@ static bool holds(prover *pv, ir_node **facts, size_t n, ir_node *lhs, ir_op op,
                   ir_node *rhs) {
   tlop_ctx *ctx = pv->ctx;
   ir_node *ge = ir_bin(ctx, IR_SUB, lhs, rhs), *le = ir_bin(ctx, IR_SUB, rhs, lhs);
+  bool less = op == IR_LE || op == IR_LT;
+  pv->difference = less ? "right − left" : "left − right";
   switch (op) {
   case IR_GE: return decide(pv, facts, n, ge, false, 0);
   case IR_GT: return decide(pv, facts, n, ge, true, 0);
   case IR_LE: return decide(pv, facts, n, le, false, 0);
   case IR_LT: return decide(pv, facts, n, le, true, 0);
-  case IR_EQ: return decide(pv, facts, n, ge, false, 0) && decide(pv, facts, n, le, false, 0);
+  case IR_EQ:
+    if (!decide(pv, facts, n, ge, false, 0))
+      return false;
+    pv->difference = "right − left";
+    return decide(pv, facts, n, le, false, 0);
   default:
     note(pv, "the procedure proves orders and equalities", "not proved: ≠");
     return false;
@@ -1603,7 +1614,13 @@ static bool nonneg_tree(prover *pv, ir_node **facts, size_t nfacts, const ir_nod
     }
     free(more);
     return ok;
-  default: return decide(pv, facts, nfacts, n, false, 1);
+  default: {
+    const char *outer = pv->difference;
+    pv->difference = "the part";
+    bool part = decide(pv, facts, nfacts, n, false, 1);
+    pv->difference = outer;
+    return part;
+  }
   }
 }
 
@@ -1715,6 +1732,30 @@ static bool nonneg_claim(prover *pv, ir_node **facts, size_t n, ir_node *lhs, ir
   return true;
 }
 
+/* A derivation that left cases out of the claim's domain (decide_gated) proves the claim
+ * only if the domain has a point: one where the facts hold and both sides are defined,
+ * for some L the axioms allow, noted; else the claim may say nothing, and is not proved. */
+static bool domain_has_point(prover *pv, ir_node **facts, size_t n, const ir_node *lhs,
+                             const ir_node *rhs) {
+  bool restricted = false;
+  for (size_t i = 0; i < pv->proof->nsteps; i++)
+    restricted |= pv->proof->steps[i].outside;
+  if (!restricted)
+    return true;
+  refutation r;
+  /* a second of its own: the derivation may have used the claim's time */
+  double until = fmax(pv->deadline, clock_seconds() + 1);
+  if (!refute_defined_point(pv->model, facts, n, lhs, rhs, pv->axioms, until, &r)) {
+    note(pv, "no point where the facts hold and both sides are defined was met: the claim may "
+             "say nothing", "not proved: its domain may be empty");
+    return false;
+  }
+  note(pv, "a point where the facts hold and both sides are defined", "the domain is not empty%s%s",
+       *r.where ? ": " : "", r.where);
+  refutation_free(&r);
+  return true;
+}
+
 /* A claim that cannot be decided: unknown, with the error that stopped it. */
 static void undecided(prover *pv, char *why) {
   note(pv, why, "not decided: its normal form failed");
@@ -1741,9 +1782,16 @@ static bool judge(prover *pv, ir_node **user, size_t nuser, ir_node *lhs, ir_op 
     return true;
   }
   size_t mark = pv->proof->nsteps;
-  if (holds(pv, facts, n, lhs, op, rhs) || nonneg_claim(pv, facts, n, lhs, op, rhs, mark)) {
+  bool derived = holds(pv, facts, n, lhs, op, rhs) || nonneg_claim(pv, facts, n, lhs, op, rhs, mark);
+  if (derived && domain_has_point(pv, facts, n, lhs, rhs)) {
     pv->proof->verdict = TLOP_PROVED;
     note(pv, NULL, "proved");
+    free(facts);
+    return true;
+  }
+  if (derived) { /* a domain with no point met: nothing to refute either */
+    pv->proof->verdict = TLOP_UNKNOWN;
+    note(pv, NULL, "unknown");
     free(facts);
     return true;
   }
@@ -2053,7 +2101,7 @@ static tlop_proof *start(prover *pv, tlop_model *model, const tlop_prove_opts *o
   if (strict)
     axioms |= AX_BIT(AX_L_STRICT);
   *pv = (prover){.ctx = model->ctx, .model = model, .o = o, .strict = (axioms & AX_BIT(AX_L_STRICT)) != 0,
-                 .axioms = axioms, .proof = p};
+                 .axioms = axioms, .proof = p, .difference = "left − right"};
   pv->deadline = clock_seconds() + (o->timeout > 0 ? o->timeout : DEFAULT_TIMEOUT);
   p->seconds = clock_seconds();
   return p;

@@ -35,6 +35,11 @@ typedef struct evidence {
 bool refute_search(tlop_model *model, ir_node *const *facts, size_t nfacts, const ir_node *lhs,
                    ir_op op, const ir_node *rhs, unsigned axioms, bool rhs_positive, double deadline,
                    refutation *out);
+/* A point of the search (the facts hold, some L the axioms allow) where both lhs and rhs
+ * are defined, in out (its where only meaningful). */
+bool refute_defined_point(tlop_model *model, ir_node *const *facts, size_t nfacts,
+                          const ir_node *lhs, const ir_node *rhs, unsigned axioms, double deadline,
+                          refutation *out);
 /* The least lhs / rhs (rhs > 0) over the search's points and the L, o, p, γ the axioms
  * allow: no c above it has lhs ≥ c·rhs; false when no point has rhs > 0. */
 bool refute_least_ratio(tlop_model *model, ir_node *const *facts, size_t nfacts, const ir_node *lhs,

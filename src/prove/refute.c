@@ -231,6 +231,7 @@ static bool violated(ir_op op, double l, double r) {
   case IR_LE: return l > r + tol;
   case IR_LT: return l >= r - tol;
   case IR_EQ: return fabs(l - r) > tol;
+  case IR_NUM: return true; /* any point where both are defined: refute_defined_point */
   default: return fabs(l - r) <= tol;
   }
 }
@@ -666,6 +667,12 @@ bool refute_search(tlop_model *model, ir_node *const *facts, size_t nfacts, cons
   free(channels.v);
   tlop_platform_free(pf);
   return found;
+}
+
+bool refute_defined_point(tlop_model *model, ir_node *const *facts, size_t nfacts,
+                          const ir_node *lhs, const ir_node *rhs, unsigned axioms, double deadline,
+                          refutation *out) {
+  return refute_search(model, facts, nfacts, lhs, IR_NUM, rhs, axioms, false, deadline, out);
 }
 
 bool refute_least_ratio(tlop_model *model, ir_node *const *facts, size_t nfacts, const ir_node *lhs,

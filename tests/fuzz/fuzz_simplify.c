@@ -610,8 +610,8 @@ static double quiet_spread(const tlop_expr *e, const tlop_platform *pf, const tl
  * i = 7225, whose m/2^i underflows to 0 (rounded up, to 2^−1074, it overflows) where the
  * simplified form has m (underflow-1), or the simplified form's (P − 1)·(2^E + 7)
  * multiplied out by --expand, P·2^E + 7P − 2^E − 7 at P = 1, E = 153600: −7 where the
- * original is 0, as 2^E + 7 rounds to 2^E (rounded up, the difference is 2^E·2^−52 and
- * overflows; expand-rounding-1). */
+ * original is 0 while the evaluator added in the tree's order, as 2^E + 7 rounds to 2^E
+ * (expand-rounding-1; it adds such terms largest first now, and gets 0). */
 static int within_rounding(const tlop_expr *orig, const tlop_expr *simp, const tlop_platform *pf,
                            const tlop_env *env, double v0, double v1, fuzz_diags *db) {
   int over0, over1;

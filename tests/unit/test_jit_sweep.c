@@ -116,19 +116,20 @@ int main(int argc, char **argv) {
     }
   }
   /* on several nodes, messages stages (the segmented and iterative forms' split stages and
-   * gatherv_linear's too): both mappings and a list (P ≤ 16), and a point where a one-node
-   * form refuses M > 1 */
+   * gatherv_linear's too): both mappings and a list (P ≤ 16, naming nodes 0 … 3, so M ≥ 4:
+   * docs/language.md), and a point where a one-node form refuses M > 1 */
   static const char *const maps[] = {"sequential", "round_robin",
                                      "nodes(0,1,1,2,3,0,2,3,1,0,3,2,2,1,0,3)"};
+  static const char *const node_counts[] = {"1..4:+1", "1..4:+1", "4..6:+1"};
   for (int i = 0; i < 3; i++) {
     snprintf(args, sizeof args, "sweep %s/stdlib/mpich/bcast.tlop bcast_binomial "
              "bcast_binomial_mpich scatter_binomial gather_binomial allgather_ring "
-             "bcast_scatter_ring bcast bcast_binomial_seg allgather_ring_iter gatherv_linear --grid m=1..64MiB:*4 --grid P=1..16:+1 --grid M=1..4:+1 "
-             "--set 'map=%s' --params shm.txt", src, maps[i]);
+             "bcast_scatter_ring bcast bcast_binomial_seg allgather_ring_iter gatherv_linear --grid m=1..64MiB:*4 --grid P=1..16:+1 --grid M=%s "
+             "--set 'map=%s' --params shm.txt", src, node_counts[i], maps[i]);
     same(args, "--no-cache -j 2", 0);
     snprintf(args, sizeof args, "sweep %s/stdlib/mpich/bcast.tlop allgather_rda bcast_scatter_rda "
-             "allgather_rda_seg bcast_scatter_ring_iter --grid m=1..64MiB:*4 --grid P=1..16:*2 --grid M=1..4:+1 --set 'map=%s' "
-             "--params shm.txt", src, maps[i]);
+             "allgather_rda_seg bcast_scatter_ring_iter --grid m=1..64MiB:*4 --grid P=1..16:*2 --grid M=%s --set 'map=%s' "
+             "--params shm.txt", src, node_counts[i], maps[i]);
     same(args, "--no-cache -j 2", 0);
   }
   snprintf(args, sizeof args, "sweep %s/stdlib/mpich/bcast.tlop bcast_binomial_full --grid m=1KiB "

@@ -1,0 +1,1 @@
+eval wide_sums.tlop 'cancel_beyond(8 KiB, 12000)'
