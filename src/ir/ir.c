@@ -95,8 +95,7 @@ ir_node *ir_make(tlop_ctx *ctx, ir_op op, sym name, double num, ir_node *a, ir_n
   /* a ∥ is a cost even over a plain time: ∥ of 0 fails, so it is priced only if counted */
   if (op == IR_L || op == IR_O || op == IR_GAMMA || op == IR_PACK || op == IR_TX || op == IR_PAR)
     n->flags |= IR_HAS_COST;
-  /* a refusal's gate is not a stage of its own: what it guards is, or is not */
-  if (op == IR_STAGE || (op == IR_REPEAT && !(a->op == IR_LOG2 && a->name)))
+  if (op == IR_STAGE)
     n->flags |= IR_HAS_STAGE;
   if (op == IR_SUM)
     n->flags |= IR_HAS_SUM;
@@ -113,6 +112,9 @@ ir_node *ir_make(tlop_ctx *ctx, ir_op op, sym name, double num, ir_node *a, ir_n
     if (n->depth < kids[i]->depth + 1)
       n->depth = kids[i]->depth + 1;
   }
+  /* a refusal's gate is not a stage of its own: what it guards is, or is not */
+  if (op == IR_REPEAT && !ir_is_gate(n))
+    n->flags |= IR_HAS_STAGE;
   if (op == IR_MUL || op == IR_DIV || op == IR_POW)
     n->flags |= IR_COMPOUND;
   else if (op != IR_ADD && op != IR_SUB && op != IR_NEG)

@@ -1272,21 +1272,38 @@ static bool is_gate(const ir_node *n, const void *unused) {
          n->kid[0]->kid[2]->num == 0;
 }
 
-/* A gate log₂(if c then x else 0) inside a sum's bound (models/rounds' log2_power_of_two,
- * a require): where c fails the bound is log₂ 0, an error of the model. Its if; NULL when
- * none. */
+/* A gate log₂(if c then x else 0) inside n (a sum's bound: models/rounds'
+ * log2_power_of_two; a require's repeat count): where c fails it is log₂ 0, an error of
+ * the model. Its if; NULL when none. */
 static const ir_node *gate_inside(const ir_node *n) {
   const ir_node *log = first_inside(n, is_gate, NULL);
   return log ? log->kid[0] : NULL;
 }
 
-static const ir_node *gate_in_bounds(const simp_term *t, int n) {
+static bool is_free_gate(const ir_node *n, const void *bound) {
+  return is_gate(n, NULL) && !uses_any(n, bound);
+}
+
+/* A gate in a sum's bound, else anywhere in a term (a require's repeat count,
+ * bcast_knomial's radix ≥ 2) whose condition uses no index bound in the term: its
+ * condition becomes a fact of the case. Its if; NULL when none. */
+static const ir_node *gate_in_terms(const simp_term *t, int n) {
   for (int i = 0; i < n; i++)
     for (int k = 0; t[i].atom && t[i].atom->op == IR_SUM && k < 2; k++) {
       const ir_node *g = gate_inside(t[i].atom->kid[k]);
       if (g)
         return g;
     }
+  for (int i = 0; i < n; i++) {
+    if (!t[i].atom)
+      continue;
+    ir_names bound = {0};
+    ir_collect_indices(t[i].atom, &bound);
+    const ir_node *log = first_inside(t[i].atom, is_free_gate, &bound);
+    free(bound.v);
+    if (log)
+      return log->kid[0];
+  }
   return NULL;
 }
 
@@ -1310,7 +1327,7 @@ static bool decide_gated(prover *pv, ir_node **facts, size_t nfacts, const simp_
   size_t nf = nfacts;
   const ir_node *c = gate->kid[0];
   more[nf++] = (ir_node *)c;
-  note(pv, "a bound holds log₂(if c then x else 0): where c fails it is log₂ 0, an error of the model",
+  note(pv, "a term holds log₂(if c then x else 0): where c fails it is log₂ 0, an error of the model",
        "case %E", c);
   bool power = c->op == IR_EQ && c->kid[0]->op == IR_VAR && c->kid[1]->op == IR_POW &&
                c->kid[1]->kid[0]->op == IR_NUM && c->kid[1]->kid[0]->num == 2 &&
@@ -1412,8 +1429,8 @@ static bool decide_in(prover *pv, ir_node **facts, size_t nfacts, const ir_node 
     steps_truncate(pv->proof, failed);
     break;
   }
-  /* then a gate in a sum's bound, the case where the model is defined */
-  const ir_node *gate = depth < CASE_DEPTH ? gate_in_bounds(t, n) : NULL;
+  /* then a gate, the case where the model is defined */
+  const ir_node *gate = depth < CASE_DEPTH ? gate_in_terms(t, n) : NULL;
   if (gate) {
     size_t failed = pv->proof->nsteps;
     bool ok = decide_gated(pv, facts, nfacts, t, n, gate, strict_rel, depth);
