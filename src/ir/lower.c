@@ -298,6 +298,14 @@ static ir_node *listed_fits(lowerer *lw, const char *who, const char *list, cons
   return ir_bin(ctx, IR_GT, M, top);
 }
 
+/* The condition that a nodes(…) list of k entries places P ranks, and its error in *b. */
+static ir_node *listed_places(tlop_ctx *ctx, const char *who, const char *list, size_t k,
+                              ir_node *P, strbuf *b) {
+  sb_printf(b, "%s%smapping %s places %zu ranks: P must be %zu or fewer", who ? who : "",
+            who ? "'s " : "the ", list, k, k);
+  return ir_bin(ctx, IR_LE, P, ir_num(ctx, (double)k));
+}
+
 /* What a nodes(…) list bound to a mapping parameter requires: a condition and its error. */
 typedef struct listed_rule {
   ir_node *cond[2];
@@ -334,9 +342,7 @@ static listed_rule bind_listed_nodes(lowerer *lw, const ast_decl *fn, binding *f
     }
     free(v);
     if (iP >= 0) {
-      sb_printf(&b, "%s's mapping %s places %zu ranks: P must be %zu or fewer", fn->name->name,
-                list->name, k, k);
-      rule.cond[rule.n] = ir_bin(ctx, IR_LE, frames[iP].value, ir_num(ctx, (double)k));
+      rule.cond[rule.n] = listed_places(ctx, fn->name->name, list->name, k, frames[iP].value, &b);
       rule.message[rule.n++] = b.s;
     }
     break; /* one mapping an algorithm */
@@ -453,8 +459,8 @@ static ir_node *placed(lowerer *lw, sym mapping, ir_node *p, ir_node *M, ir_node
   ir_node *fits = listed_fits(lw, NULL, mapping->name, v, k, M, P, &b);
   ir_node *r = gated(lw, where, b.s, fits, listed_nodes(ctx, v, k, p, P));
   b.len = 0;
-  sb_printf(&b, "the mapping %s places %zu ranks: P must be %zu or fewer", mapping->name, k, k);
-  r = gated(lw, where, b.s, ir_bin(ctx, IR_LE, P, ir_num(ctx, (double)k)), r);
+  ir_node *places = listed_places(ctx, NULL, mapping->name, k, P, &b);
+  r = gated(lw, where, b.s, places, r);
   free(v);
   free(b.s);
   return r;

@@ -76,7 +76,12 @@ typedef struct prover {
 static const char OTHER_FACTS[] =
     "every variable of a claim is ≥ 0 (sizes, counts, times), unless an assumption bounds it,\n"
     "and a whole number where it is an algorithm's count (P: count), as tlop requires\n"
-    "the file's `assume` facts, the claim's `when` facts and --assume\n";
+    "the file's `assume` facts, the claim's `when` facts and --assume\n"
+    "rounding: ⌊x⌋ ≤ x ≤ ⌈x⌉, ⌈x⌉ < x + 1 and ⌊x⌋ > x − 1 (cited as fact rounding)\n"
+    "monotone: ⌈⌉, ⌊⌋, log₂, log_g (g > 1) and 2^x are non-decreasing, log₂1 = 0 (fact monotone)\n"
+    "a claim is about the points where both sides are defined: a case where a side is an\n"
+    "error (a require, a gate) is left out, named, and the claim is proved only where a point\n"
+    "of its domain is found\n";
 
 /* The optional axioms named in list ("a,b"), as bits; false (*bad: the name) when one is
  * not known. */
@@ -131,6 +136,14 @@ static bool has(const prover *pv, axiom_id a) { return (pv->axioms & AX_BIT(a)) 
 
 /* " (axiom NAME)": how a step cites what it uses. */
 static void cite(strbuf *b, axiom_id a) { sb_printf(b, " (axiom %s)", AXIOMS_KNOWN[a].name); }
+
+/* The facts of arithmetic a sign proof used (sign_fact bits), as OTHER_FACTS names them. */
+static void cite_facts(strbuf *b, unsigned facts) {
+  if (facts)
+    sb_printf(b, " (fact%s %s%s%s)", facts & (facts - 1) ? "s" : "",
+              facts & SIGN_ROUNDING ? "rounding" : "", facts == (SIGN_ROUNDING | SIGN_MONOTONE) ? ", " : "",
+              facts & SIGN_MONOTONE ? "monotone" : "");
+}
 
 static bool out_of_time(prover *pv) {
   if (!pv->timed_out && clock_seconds() > pv->deadline)
@@ -536,7 +549,18 @@ static bool prove_group(prover *pv, const group *g, bool *strict) {
   *strict = b.strict || (!g->key && simp_positive(s, coef)) ||
             (pv->strict && R && g->key->op == IR_L && simp_positive(s, coef) && less(s, poly_num(s, 1), R));
   ir_node *shown = ir_bin(pv->ctx, IR_SUB, simp_canon(s, b.pos), simp_canon(s, b.neg));
-  char *what = ref ? text(pv, "the coefficient of %E", ref) : xstrdup("the constant part");
+  strbuf coefficient = {0};
+  if (ref) {
+    char *x = text(pv, "the coefficient of %E", ref);
+    sb_puts(&coefficient, x);
+    free(x);
+  } else {
+    sb_puts(&coefficient, "the constant part");
+  }
+  unsigned facts;
+  simp_nonneg_facts(s, coef, &facts);
+  cite_facts(&coefficient, facts);
+  char *what = sb_take(&coefficient);
   int nn = nonneg_axiom(ref);
   unsigned used = 0;
   if (ref && nn < 0 && !simp_nonneg(s, poly_negate(s, coef)) && !atom_nonneg(pv, ref, &used)) {
@@ -844,23 +868,29 @@ static bool reindexed(prover *pv, const item *it, const item *to, item *out) {
   return true;
 }
 
-/* The positive sum pos, e values longer than neg (e a whole number ≥ 1, whole bounds),
- * cut where it has as many: Σ_{lo}^{hi} = Σ_{lo}^{hi−e} + Σ_{hi−e+1}^{hi} when
- * hi − e ≥ lo − 1. The rest goes to *tail, a positive term of costs ≥ 0 (for e = 1 the
- * term at hi). */
-static bool cut_longer(prover *pv, item *pos, const item *neg, item *tail) {
+/* The positive sum pos, e values longer than neg (e a whole number ≥ 1, or a whole
+ * expression ≥ 0 such as ⌈log₂(P + 1)⌉ − ⌈log₂P⌉; whole bounds), cut where it has as
+ * many: Σ_{lo}^{hi} = Σ_{lo}^{hi−e} + Σ_{hi−e+1}^{hi} when hi − e ≥ lo − 1. The rest goes
+ * to *tail, a positive term of costs ≥ 0 (for e = 1 the term at hi). */
+static bool cut_longer(prover *pv, item *pos, const item *neg, item *tail, unsigned *facts) {
   simp *s = pv->s;
-  double e;
+  unsigned more = 0;
+  *facts = 0;
   if (pos->depth != 1 || neg->depth != 1 || nonneg_axiom(pos->atom) < 0 ||
-      !poly_is_num(poly_sub(s, poly_sub(s, pos->hi[0], pos->lo[0]), poly_sub(s, neg->hi[0], neg->lo[0])), &e) ||
-      e < 1 || e != floor(e) || !simp_is_integer(s, pos->lo[0]) || !simp_is_integer(s, pos->hi[0]))
+      !simp_is_integer(s, pos->lo[0]) || !simp_is_integer(s, pos->hi[0]))
     return false;
-  poly *cut = poly_sub(s, pos->hi[0], poly_num(s, e));
-  if (!simp_nonneg(s, poly_sub(s, poly_add(s, cut, poly_num(s, 1)), pos->lo[0])))
+  poly *E = poly_sub(s, poly_sub(s, pos->hi[0], pos->lo[0]), poly_sub(s, neg->hi[0], neg->lo[0]));
+  double e = 0;
+  bool number = poly_is_num(E, &e);
+  if (number ? e < 1 || e != floor(e) : !simp_is_integer(s, E) || !simp_nonneg_facts(s, E, facts))
     return false;
+  poly *cut = poly_sub(s, pos->hi[0], E);
+  if (!simp_nonneg_facts(s, poly_sub(s, poly_add(s, cut, poly_num(s, 1)), pos->lo[0]), &more))
+    return false;
+  *facts |= more;
   *tail = *pos;
   tail->lo[0] = poly_add(s, cut, poly_num(s, 1));
-  if (e == 1) { /* one value: the term at i = hi, which bounds compare without a range */
+  if (number && e == 1) { /* one value: the term at i = hi, which bounds compare without a range */
     tail->depth = 0;
     tail->c = poly_subst(s, pos->c, pos->idx[0], pos->hi[0]);
     tail->atom = ir_subst(pv->ctx, pos->atom, pos->idx[0], simp_canon(s, pos->hi[0]));
@@ -892,7 +922,8 @@ static bool match_terms(prover *pv, items *its) {
         continue;
       strbuf why = {0};
       item moved, whole = *pos, tail;
-      bool ok = false, cut = cut_longer(pv, pos, neg, &tail);
+      unsigned facts;
+      bool ok = false, cut = cut_longer(pv, pos, neg, &tail, &facts);
       if (reindexed(pv, neg, pos, &moved)) {
         scope_push(s, pos);
         bool same = cut && moved.atom == pos->atom; /* the cut alone makes the two cancel */
@@ -906,9 +937,13 @@ static bool match_terms(prover *pv, items *its) {
             b.c = poly_negate(s, b.c);
             note(pv, "the two ranges have as many values", "%E = %E", item_ir(pv, &a), item_ir(pv, &b));
           }
-          if (cut)
-            note(pv, "the longer sum cut where the other ends", "%E = %E + %E", item_ir(pv, &whole),
-                 item_ir(pv, pos), item_ir(pv, &tail));
+          if (cut) {
+            strbuf reason = {0};
+            sb_puts(&reason, "the longer sum cut where the other ends");
+            cite_facts(&reason, facts);
+            note(pv, reason.s, "%E = %E + %E", item_ir(pv, &whole), item_ir(pv, pos), item_ir(pv, &tail));
+            free(reason.s);
+          }
           if (!same)
             note_term_bound(pv, &moved, moved.atom, pos->atom, why.s);
           moved.atom = pos->atom;
@@ -953,6 +988,16 @@ static bool flat_items(prover *pv, const ir_node *D, items *its) {
   return flatten(pv, D, poly_num(pv->s, 1), &top, its) && signs(pv, its);
 }
 
+/* The terms left once matched ones cancel: bounded as any, else each ≥ 0 (the rest of a
+ * cut sum has no term to bound it against). */
+static bool matched_nonneg(prover *pv, items *its, bool strict_rel) {
+  size_t mark = pv->proof->nsteps;
+  if (prove_items(pv, its, strict_rel))
+    return true;
+  steps_truncate(pv->proof, mark);
+  return !strict_rel && all_nonneg(pv, its);
+}
+
 /* D ≥ 0 (D > 0 with strict_rel) on the terms of D's normal form, without case splits: as
  * they are; with transfers lowered onto a cheaper channel; with sizes lifted. */
 static bool prove_terms(prover *pv, const ir_node *D, bool strict_rel) {
@@ -971,7 +1016,7 @@ static bool prove_terms(prover *pv, const ir_node *D, bool strict_rel) {
       if (!ok) {
         steps_truncate(pv->proof, mark);
         ok = flat_items(pv, D, &its) && match_terms(pv, &its) &&
-             flat_items(pv, items_ir(pv, &its), &its) && prove_items(pv, &its, strict_rel);
+             flat_items(pv, items_ir(pv, &its), &its) && matched_nonneg(pv, &its, strict_rel);
       }
       if (!ok) {
         steps_truncate(pv->proof, mark);
@@ -1266,34 +1311,17 @@ static ir_node *with_replaced(prover *pv, const simp_term *t, int n, const ir_no
   return r;
 }
 
-static bool is_gate(const ir_node *n, const void *unused) {
-  (void)unused;
-  return n->op == IR_LOG2 && n->kid[0]->op == IR_IF && n->kid[0]->kid[2]->op == IR_NUM &&
-         n->kid[0]->kid[2]->num == 0;
-}
-
-/* A gate log₂(if c then x else 0) inside n (a sum's bound: models/rounds'
- * log2_power_of_two; a require's repeat count): where c fails it is log₂ 0, an error of
- * the model. Its if; NULL when none. */
-static const ir_node *gate_inside(const ir_node *n) {
-  const ir_node *log = first_inside(n, is_gate, NULL);
-  return log ? log->kid[0] : NULL;
-}
-
+/* A gate log₂(if c then x else 0) (models/rounds' log2_power_of_two, a require's repeat
+ * count): where c fails it is log₂ 0, an error of the model. Free: using none of bound. */
 static bool is_free_gate(const ir_node *n, const void *bound) {
-  return is_gate(n, NULL) && !uses_any(n, bound);
+  return n->op == IR_LOG2 && n->kid[0]->op == IR_IF && n->kid[0]->kid[2]->op == IR_NUM &&
+         n->kid[0]->kid[2]->num == 0 && !uses_any(n, bound);
 }
 
-/* A gate in a sum's bound, else anywhere in a term (a require's repeat count,
- * bcast_knomial's radix ≥ 2) whose condition uses no index bound in the term: its
- * condition becomes a fact of the case. Its if; NULL when none. */
+/* A gate in a term (a sum's bound, a require's repeat count, bcast_knomial's radix ≥ 2)
+ * whose condition uses no index bound in the term: its condition becomes a fact of the
+ * case. Its if; NULL when none. */
 static const ir_node *gate_in_terms(const simp_term *t, int n) {
-  for (int i = 0; i < n; i++)
-    for (int k = 0; t[i].atom && t[i].atom->op == IR_SUM && k < 2; k++) {
-      const ir_node *g = gate_inside(t[i].atom->kid[k]);
-      if (g)
-        return g;
-    }
   for (int i = 0; i < n; i++) {
     if (!t[i].atom)
       continue;

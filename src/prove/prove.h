@@ -36,7 +36,8 @@ bool refute_search(tlop_model *model, ir_node *const *facts, size_t nfacts, cons
                    ir_op op, const ir_node *rhs, unsigned axioms, bool rhs_positive, double deadline,
                    refutation *out);
 /* A point of the search (the facts hold, some L the axioms allow) where both lhs and rhs
- * are defined, in out (its where only meaningful). */
+ * are defined, one where a side is not 0 if the search meets one, in out (its where only
+ * meaningful). */
 bool refute_defined_point(tlop_model *model, ir_node *const *facts, size_t nfacts,
                           const ir_node *lhs, const ir_node *rhs, unsigned axioms, double deadline,
                           refutation *out);

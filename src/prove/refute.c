@@ -231,7 +231,10 @@ static bool violated(ir_op op, double l, double r) {
   case IR_LE: return l > r + tol;
   case IR_LT: return l >= r - tol;
   case IR_EQ: return fabs(l - r) > tol;
-  case IR_NUM: return true; /* any point where both are defined: refute_defined_point */
+  /* refute_defined_point's points where both sides are defined: one where a side is not 0
+   * tells more than one where both are (P = 1), so it is looked for first */
+  case IR_VAR: return l != 0 || r != 0;
+  case IR_NUM: return true;
   default: return fabs(l - r) <= tol;
   }
 }
@@ -672,7 +675,9 @@ bool refute_search(tlop_model *model, ir_node *const *facts, size_t nfacts, cons
 bool refute_defined_point(tlop_model *model, ir_node *const *facts, size_t nfacts,
                           const ir_node *lhs, const ir_node *rhs, unsigned axioms, double deadline,
                           refutation *out) {
-  return refute_search(model, facts, nfacts, lhs, IR_NUM, rhs, axioms, false, deadline, out);
+  return refute_search(model, facts, nfacts, lhs, IR_VAR, rhs, axioms, false, deadline, out) ||
+         refute_search(model, facts, nfacts, lhs, IR_NUM, rhs, axioms, false,
+                       fmax(deadline, clock_seconds() + 1), out);
 }
 
 bool refute_least_ratio(tlop_model *model, ir_node *const *facts, size_t nfacts, const ir_node *lhs,

@@ -1188,3 +1188,27 @@ poly *poly_round_lower(simp *s, const poly *p, poly *(*of)(simp *s, const ir_nod
   }
   return any ? r : NULL;
 }
+
+/* The lone factor of a monomial c·f(e) with f non-decreasing (⌈⌉, ⌊⌋, log₂), else NULL. */
+static const ir_node *lone_monotone(const mono *m) {
+  const ir_node *b = m->nf == 1 && m->nx == 0 && m->f[0].e == 1 ? m->f[0].base : NULL;
+  return b && (b->op == IR_CEIL || b->op == IR_FLOOR || b->op == IR_LOG2) ? b : NULL;
+}
+
+bool poly_monotone_pair(simp *s, const poly *p, int k, const ir_node **a, const ir_node **b,
+                        poly **rest) {
+  for (int i = 0; i < p->n; i++)
+    for (int j = 0; j < p->n; j++) {
+      const ir_node *fa = lone_monotone(&p->m[i]), *fb = lone_monotone(&p->m[j]);
+      if (!fa || !fb || fa->op != fb->op || !(p->m[i].c > 0 && p->m[j].c < 0) || k-- > 0)
+        continue;
+      /* d·(f(a) − f(b)), d the smaller magnitude; the rest keeps the other's excess */
+      double d = fmin(p->m[i].c, -p->m[j].c);
+      poly *pair = poly_add(s, scale(s, mono_poly(s, &p->m[i]), d / p->m[i].c),
+                            scale(s, mono_poly(s, &p->m[j]), d / -p->m[j].c));
+      *a = fa->kid[0], *b = fb->kid[0], *rest = poly_sub(s, p, pair);
+      return true;
+    }
+  return false;
+}
+

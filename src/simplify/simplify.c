@@ -80,6 +80,7 @@ struct simp {
   ptrmap let_values; /* the values of the kept lets, each an atom in memo */
   int sums;    /* sums being walked */
   int depth;   /* of the proof search */
+  unsigned facts; /* the sign_facts of the sign proof so far */
 };
 
 arena *simp_arena(simp *s) { return s->ar; }
@@ -190,6 +191,20 @@ static void unroll_end(simp *s, double a, double b) { s->unrolled /= fmax(b - a 
 
 /* ---- the proof of p ≥ 0 that decides min, max, if and closed sums ---- */
 
+/* ok, noting that its proof used `fact` */
+static bool with_fact(simp *s, unsigned fact, bool ok) {
+  if (ok)
+    s->facts |= fact;
+  return ok;
+}
+
+/* ok; a failed attempt's facts are dropped (those from before it were `saved`) */
+static bool kept(simp *s, unsigned saved, bool ok) {
+  if (!ok)
+    s->facts = saved;
+  return ok;
+}
+
 /* A factor known to be ≥ 0 (> 0 with `strict`): a variable bounded below by 0, ⌈x⌉ or
  * ⌊x⌋ of an x ≥ 0, log₂x of an x ≥ 1 (log(g, x) too, g > 1), or a sum of terms ≥ 0. */
 static bool positive_var(simp *s, const ir_node *b, bool strict) {
@@ -204,14 +219,18 @@ static bool positive_var(simp *s, const ir_node *b, bool strict) {
     return strict ? simp_positive(s, bd->lo) : simp_nonneg(s, bd->lo);
   }
   case IR_CEIL:
-    return (strict ? simp_positive : simp_nonneg)(s, scalar(s, b->kid[0]));
+    return with_fact(s, SIGN_ROUNDING, (strict ? simp_positive : simp_nonneg)(s, scalar(s, b->kid[0])));
   case IR_FLOOR:
-    return simp_nonneg(s, poly_sub(s, scalar(s, b->kid[0]), poly_num(s, strict ? 1 : 0)));
+    return with_fact(s, SIGN_ROUNDING,
+                     simp_nonneg(s, poly_sub(s, scalar(s, b->kid[0]), poly_num(s, strict ? 1 : 0))));
   case IR_LOG2:
-    return (strict ? simp_positive : simp_nonneg)(s, poly_sub(s, scalar(s, b->kid[0]), poly_num(s, 1)));
+    return with_fact(s, SIGN_MONOTONE, (strict ? simp_positive : simp_nonneg)(
+                                           s, poly_sub(s, scalar(s, b->kid[0]), poly_num(s, 1))));
   case IR_LOG: /* log(g, x) = log₂x / log₂g: of the sign of log₂x where g > 1 */
-    return simp_positive(s, poly_sub(s, scalar(s, b->kid[0]), poly_num(s, 1))) &&
-           (strict ? simp_positive : simp_nonneg)(s, poly_sub(s, scalar(s, b->kid[1]), poly_num(s, 1)));
+    return with_fact(s, SIGN_MONOTONE,
+                     simp_positive(s, poly_sub(s, scalar(s, b->kid[0]), poly_num(s, 1))) &&
+                         (strict ? simp_positive : simp_nonneg)(
+                             s, poly_sub(s, scalar(s, b->kid[1]), poly_num(s, 1))));
   case IR_SUM: /* a sum of terms ≥ 0 is ≥ 0 however many (none: 0); its index unbounded here */
     return !strict && simp_nonneg(s, scalar(s, b->kid[2]));
   case IR_MAX: /* the count of a sum's values, max(hi − lo + 1, 0) */
@@ -229,7 +248,7 @@ static bool terms_sign(simp *s, const ir_node *t, bool strict) {
   case IR_ADD:
     if (!strict)
       return terms_sign(s, t->kid[0], false) && terms_sign(s, t->kid[1], false);
-    return (terms_sign(s, t->kid[0], true) && terms_sign(s, t->kid[1], false)) ||
+    return kept(s, s->facts, terms_sign(s, t->kid[0], true) && terms_sign(s, t->kid[1], false)) ||
            (terms_sign(s, t->kid[0], false) && terms_sign(s, t->kid[1], true));
   case IR_MUL:
   case IR_DIV:
@@ -270,7 +289,7 @@ static bool log_sign(simp *s, const poly *p, bool strict) {
   if (t->op != IR_LOG2 || !(a > 0))
     return false;
   poly *d = poly_sub(s, scalar(s, t->kid[0]), poly_num(s, exp2(-c / a)));
-  return (strict ? simp_positive : simp_nonneg)(s, d);
+  return with_fact(s, SIGN_MONOTONE, (strict ? simp_positive : simp_nonneg)(s, d));
 }
 
 /* A product of factors (the common monomial taken out: 2m·(P − 1)/S) has the sign of its
@@ -294,9 +313,10 @@ bool simp_positive(simp *s, const poly *p) {
   if (s->depth > 12)
     return false;
   s->depth++;
-  bool ok = terms_sign(s, poly_to_ir(s, p, false), true) ||
-            factors_sign(s, poly_to_ir(s, p, true), true) || linear_sign(s, p, true) ||
-            log_sign(s, p, true);
+  unsigned saved = s->facts;
+  bool ok = kept(s, saved, terms_sign(s, poly_to_ir(s, p, false), true)) ||
+            kept(s, saved, factors_sign(s, poly_to_ir(s, p, true), true)) ||
+            kept(s, saved, linear_sign(s, p, true)) || kept(s, saved, log_sign(s, p, true));
   s->depth--;
   return ok;
 }
@@ -308,7 +328,8 @@ bool simp_nonneg(simp *s, const poly *p) {
   if (s->depth > 12)
     return false;
   s->depth++;
-  bool ok = terms_sign(s, poly_to_ir(s, p, false), false);
+  unsigned saved = s->facts;
+  bool ok = kept(s, saved, terms_sign(s, poly_to_ir(s, p, false), false));
   /* c1·2^E1 + c2·2^E2 ≥ 0 with c1 > 0 > c2  ⇔  E1 − E2 ≥ log2(−c2/c1) */
   double c1, c2;
   poly *e1, *e2;
@@ -318,17 +339,32 @@ bool simp_nonneg(simp *s, const poly *p) {
       poly *et = e1;
       c1 = c2, e1 = e2, c2 = ct, e2 = et;
     }
-    ok = simp_nonneg(s, poly_sub(s, poly_sub(s, e1, e2), poly_num(s, log2(-c2 / c1))));
+    ok = kept(s, saved, with_fact(s, SIGN_MONOTONE,
+                                  simp_nonneg(s, poly_sub(s, poly_sub(s, e1, e2), poly_num(s, log2(-c2 / c1))))));
   }
   if (!ok)
-    ok = linear_sign(s, p, false) || log_sign(s, p, false);
+    ok = kept(s, saved, linear_sign(s, p, false)) || kept(s, saved, log_sign(s, p, false));
   if (!ok)
-    ok = factors_sign(s, poly_to_ir(s, p, true), false);
+    ok = kept(s, saved, factors_sign(s, poly_to_ir(s, p, true), false));
   if (!ok) { /* ⌈x⌉ ≥ x, ⌊x⌋ ≤ x: the bound of each rounding, by its coefficient's sign */
     poly *lower = poly_round_lower(s, p, scalar_of);
-    ok = lower && simp_nonneg(s, lower);
+    ok = lower && kept(s, saved, with_fact(s, SIGN_ROUNDING, simp_nonneg(s, lower)));
   }
+  /* f(a) − f(b) ≥ 0 where a ≥ b, f non-decreasing: ⌈log₂(P + 1)⌉ ≥ ⌈log₂P⌉ */
+  const ir_node *a, *b;
+  poly *rest;
+  for (int k = 0; !ok && poly_monotone_pair(s, p, k, &a, &b, &rest); k++)
+    ok = kept(s, saved, with_fact(s, SIGN_MONOTONE,
+                                  simp_nonneg(s, poly_sub(s, scalar_of(s, a), scalar_of(s, b))) &&
+                                      simp_nonneg(s, rest)));
   s->depth--;
+  return ok;
+}
+
+bool simp_nonneg_facts(simp *s, const poly *p, unsigned *facts) {
+  s->facts = 0;
+  bool ok = simp_nonneg(s, p);
+  *facts = ok ? s->facts : 0;
   return ok;
 }
 
@@ -1465,6 +1501,22 @@ static bool solved_bound(simp *s, const ir_node *a, const ir_node *b, bool *lowe
   return false;
 }
 
+/* a ≥ b (lower) or a ≤ b, b an expression, where a number already bounds a on that side
+ * (g ≥ 2, then a case's g > P − 1): kept as a bound of another of its variables on a free
+ * side (P ≤ g + 1), so that neither fact replaces the other. False when there is none. */
+static bool bound_elsewhere(simp *s, const ir_node *f, const ir_node *a, const ir_node *b, bool lower) {
+  const bound *old = bound_of(s, a->name);
+  poly *held = old ? (lower ? old->lo : old->hi) : NULL;
+  double x;
+  sym var;
+  poly *value;
+  if (!held || !poly_is_num(held, &x) || poly_is_num(scalar(s, b), &x) ||
+      !solved_bound(s, a, b, &lower, &var, &value))
+    return false;
+  add_bound(s, f, var, lower, value);
+  return true;
+}
+
 static void assume(simp *s, const ir_node *f, int pass) {
   tlop_ctx *ctx = s->ctx;
   if (f->op == IR_AND) {
@@ -1515,7 +1567,7 @@ static void assume(simp *s, const ir_node *f, int pass) {
     lower = !lower, upper = !upper;
   }
   if ((lower || upper) && is_var(a) && !ir_uses(b, a->name)) {
-    if (pass == 2)
+    if (pass == 2 && !bound_elsewhere(s, f, a, b, lower))
       add_bound(s, f, a->name, lower, scalar(s, b));
     return;
   }

@@ -56,6 +56,10 @@ int poly_vars(const poly *p, sym *out, int max);
 /* A lower bound of p: each lone c·⌈e⌉, c·⌊e⌋ replaced by e or e ± 1 as c's sign needs
  * (of: e's polynomial); NULL when p has none. */
 poly *poly_round_lower(simp *s, const poly *p, poly *(*of)(simp *s, const ir_node *n));
+/* The k-th pair of terms d·f(a) − d·f(b) of p, f one of ⌈⌉, ⌊⌋, log₂ (non-decreasing), d > 0:
+ * the arguments in *a and *b, p less the pair in *rest; false past the last. */
+bool poly_monotone_pair(simp *s, const poly *p, int k, const ir_node **a, const ir_node **b,
+                        poly **rest);
 /* log_base(p) when p = c·base^E (c > 0, nothing else): log_base(c) + E. */
 bool poly_log(simp *s, const poly *p, double base, poly **out);
 /* log_base(c·base^E·rest) = log_base(c) + E + log_base(rest): the number part, and *rest;
@@ -101,6 +105,12 @@ poly *simp_poly(simp *s, const ir_node *n);
 /* Proves p ≥ 0 (p > 0) under the assumptions and the bounds of the sums in scope. */
 bool simp_nonneg(simp *s, const poly *p);
 bool simp_positive(simp *s, const poly *p);
+/* The facts of arithmetic beyond a polynomial's own a sign proof may use, for a
+ * derivation to cite: ⌊x⌋ ≤ x ≤ ⌈x⌉ (and the other side within 1); ⌈⌉, ⌊⌋, log₂,
+ * log_g (g > 1) and 2^x non-decreasing, with log₂1 = 0. */
+typedef enum sign_fact { SIGN_ROUNDING = 1, SIGN_MONOTONE = 2 } sign_fact;
+/* simp_nonneg, and the sign_facts its proof used in *facts (0 when not proved). */
+bool simp_nonneg_facts(simp *s, const poly *p, unsigned *facts);
 /* 1: a ≥ b proved; -1: a < b proved; 0: unknown. */
 int simp_compare(simp *s, const poly *a, const poly *b);
 /* p as canonical IR, with the powers of two of the assumptions named again. */
