@@ -285,6 +285,9 @@ typedef struct cli_refusals {
 } cli_refusals;
 /* A diagnostic callback (user: cli_refusals): warnings to stderr, the first error kept. */
 void cli_collect_errors(void *user, const tlop_diag *d);
+/* A diagnostic callback (user: cli_refusals) that prints errors and their notes only, and
+ * none while quiet: for points evaluated again, whose warnings were given. */
+void cli_print_errors(void *user, const tlop_diag *d);
 /* Every algorithm (each must be one of the model, named in FILE) at every point of the
  * grid, res[a * npts + i]; the points a candidate refuses (an algorithm refusing a P
  * outside its domain) at +inf, and refused[a] the message of its first refusal (the

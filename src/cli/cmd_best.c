@@ -171,18 +171,6 @@ typedef struct refine_ctx {
   cli_refusals *quiet;
 } refine_ctx;
 
-/* Refining re-evaluates points between grid points: the grid's evaluation has already
- * warned of whatever a table extrapolates there, so only errors are shown, and none of a
- * candidate the grid left out somewhere (it is left out again, at +inf). */
-static void errors_only(void *user, const tlop_diag *d) {
-  cli_refusals *r = user;
-  bool shown = d->severity == TLOP_NOTE ? !r->dropped : d->severity == TLOP_ERROR && !r->quiet;
-  if (d->severity != TLOP_NOTE)
-    r->dropped = !shown;
-  if (shown)
-    fputs(d->text, stderr);
-}
-
 static tlop_status cost_at(void *user, double m, double P, double *costs) {
   const refine_ctx *r = user;
   double pt[2] = {P, m};
@@ -402,9 +390,11 @@ static int decide(cli *c, tlop_model *m, const char *file, const tlop_catalog *c
                        u->g.axes[0].count, u->costs, u->ncand, bo.tie, &u->d) != TLOP_OK)
     return 0;
   if (bo.refine) {
+    /* the grid's evaluation has already warned of whatever a table extrapolates between
+     * its points, and left out a candidate refused somewhere (again at +inf here) */
     cli_refusals quiet = {false, NULL, false, NULL};
     refine_ctx rctx = {&u->ev, u->ncand, u->refused, &quiet};
-    tlop_ctx_set_diag(c->ctx, errors_only, &quiet);
+    tlop_ctx_set_diag(c->ctx, cli_print_errors, &quiet);
     tlop_status st = tlop_best_refine(u->d, bo.tie, cost_at, &rctx);
     tlop_ctx_set_diag(c->ctx, cli_print_diag, NULL);
     if (st != TLOP_OK)

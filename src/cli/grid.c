@@ -183,6 +183,15 @@ void cli_collect_errors(void *user, const tlop_diag *d) {
     r->first = strdup(d->message);
 }
 
+void cli_print_errors(void *user, const tlop_diag *d) {
+  cli_refusals *r = user;
+  bool shown = d->severity == TLOP_NOTE ? !r->dropped : d->severity == TLOP_ERROR && !r->quiet;
+  if (d->severity != TLOP_NOTE)
+    r->dropped = !shown;
+  if (shown)
+    fputs(d->text, stderr);
+}
+
 /* Whether the algorithm takes a node count M. */
 static bool takes_nodes(tlop_model *m, const char *algo) {
   size_t np;
@@ -216,6 +225,21 @@ static void refuse_without_nodes(tlop_model *m, char **names, size_t ncand,
       refused[a] = strdup("it takes no node count M, so its cost is one node's, not M nodes'");
   }
   free(M);
+}
+
+/* Why each candidate refuses grid point i, where none evaluates: its error there in full
+ * (where it arose, the line, a caret), else (refused for want of M, no error) its first
+ * refusal's message. */
+static void say_why_refused(cli *c, char **names, size_t ncand, const cli_grid *g,
+                            const cli_evaluator *ev, char *const *refused, size_t i) {
+  cli_refusals errors = {false, NULL, false, NULL};
+  tlop_ctx_set_diag(c->ctx, cli_print_errors, &errors);
+  for (size_t a = 0; a < ncand; a++) {
+    double cost;
+    if (cli_evaluator_run(ev, a, g->pts + i * g->naxes, 1, &cost) == TLOP_OK && refused[a])
+      fprintf(stderr, "%s: %s\n", names[a], refused[a]);
+  }
+  tlop_ctx_set_diag(c->ctx, cli_print_diag, NULL);
 }
 
 /* Points of one candidate evaluated in one call: the bar moves between calls. */
@@ -278,6 +302,7 @@ bool cli_grid_costs_skipping(cli *c, tlop_model *m, const char *file, char **nam
       for (size_t j = 0; j < g->naxes; j++)
         fprintf(stderr, " %s=%.17g", g->names[j], g->pts[i * g->naxes + j]);
       fputc('\n', stderr);
+      say_why_refused(c, names, ncand, g, ev, refused, i);
       return false;
     }
   }

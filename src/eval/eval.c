@@ -96,6 +96,7 @@ void eval_free(eval_state *es) {
   free(es->msgs);
   free(es->flows);
   free(es->error.what);
+  free(es->error.note);
   for (int bit = 0; bit < 3; bit++)
     free(es->first[bit].point);
   free(es);
@@ -148,27 +149,21 @@ static void collect_vars(const ir_node *n, ptrmap *seen, sym *out, size_t *count
     collect_vars(n->kid[i], seen, out, count, max);
 }
 
-/* Records the evaluation's first failure (eval_failure), as a value: the caller decides
- * whether it is an error to report (eval_report) or a point to skip. The message, then
- * (show_expr) the expression that failed, then the values of its variables. */
-static void vfail(eval_state *es, const ir_node *n, bool show_expr, const char *fmt, va_list ap) {
-  if (es->failed)
-    return;
-  es->failed = true;
-  strbuf b = {0};
-  sb_vprintf(&b, fmt, ap);
-  if (show_expr && n->op != IR_VAR) {
-    sb_puts(&b, " in ");
+/* Appends `in` and the expression n (unless it is a name, which the values name), then the
+ * values of its variables: " in m/(P − 2) where P = 2". */
+static void describe(const eval_state *es, const ir_node *n, const char *in, strbuf *b) {
+  if (in && n->op != IR_VAR) {
+    sb_puts(b, in);
     strbuf e = {0};
     prt_expr_to(&e, n, TLOP_FORMAT_UNICODE);
     if (e.len > 160) {
       size_t cut = 157;
       while (cut > 0 && ((unsigned char)e.s[cut] & 0xC0) == 0x80)
         cut--; /* never inside a UTF-8 character */
-      sb_putn(&b, e.s, cut);
-      sb_puts(&b, "…");
+      sb_putn(b, e.s, cut);
+      sb_puts(b, "…");
     } else {
-      sb_puts(&b, e.s);
+      sb_puts(b, e.s);
     }
     free(e.s);
   }
@@ -183,10 +178,22 @@ static void vfail(eval_state *es, const ir_node *n, bool show_expr, const char *
       continue;
     char num[40];
     fmt_double(num, sizeof num, es->vals[vars[i]->id]);
-    sb_printf(&b, "%s%s = %s", sep, vars[i]->name, num);
+    sb_printf(b, "%s%s = %s", sep, vars[i]->name, num);
     sep = ", ";
   }
-  es->error = (eval_error){n->origin, b.s};
+}
+
+/* Records the evaluation's first failure (eval_failure), as a value: the caller decides
+ * whether it is an error to report (eval_report) or a point to skip. The message, then
+ * (show_expr) the expression that failed, then the values of its variables. */
+static void vfail(eval_state *es, const ir_node *n, bool show_expr, const char *fmt, va_list ap) {
+  if (es->failed)
+    return;
+  es->failed = true;
+  strbuf b = {0};
+  sb_vprintf(&b, fmt, ap);
+  describe(es, n, show_expr ? " in " : NULL, &b);
+  es->error = (eval_error){n->origin, b.s, {0}, NULL};
 }
 
 static void fail(eval_state *es, const ir_node *n, const char *fmt, ...) TLOP_PRINTF(3, 4);
@@ -214,6 +221,8 @@ bool eval_report(eval_state *es) {
   const eval_error *e = eval_failure(es);
   if (e)
     diag_error(es->ctx, e->at, "%s", e->what);
+  if (e && e->note)
+    diag_note(es->ctx, e->note_at, "%s", e->note);
   return e != NULL;
 }
 
@@ -221,6 +230,7 @@ bool eval_report(eval_state *es) {
 
 static bool eval(eval_state *es, const ir_node *n, double *out);
 static bool eval_unprojected(eval_state *es, const ir_node *n, double *out);
+static bool counts_whole(eval_state *es, const ir_node *n);
 
 double eval_lookup_var(eval_state *es, sym name, bool *found) {
   ensure(es, name->id);
@@ -1535,6 +1545,8 @@ static bool eval_wide_sum(eval_state *es, const ir_node *n, wide *out) {
  * range. */
 static bool eval_wide(eval_state *es, const ir_node *n, wide *out) {
   double a, b;
+  if ((n->flags & IR_CALLED) && !counts_whole(es, n))
+    return false;
   if (n->op == IR_ADD || n->op == IR_SUB)
     return eval_wide_sum(es, n, out);
   if (n->op == IR_NEG) { /* −c·2^i, as a sum of monomials writes it */
@@ -1602,8 +1614,41 @@ static bool eval_in_wide_range(eval_state *es, const ir_node *n, double *out) {
   return false;
 }
 
+/* The count arguments of the algorithm calls n is the node of (ir_calls): each a whole
+ * number ≥ 0, else an error at the argument that names the algorithm and its parameter
+ * ("allgather_bruck: P = 2.5 is not a whole number ≥ 0 (P is a count), from P/2 where
+ * P = 5"), before the body fails somewhere inside for it. */
+static bool counts_whole(eval_state *es, const ir_node *n) {
+  for (const ir_call *c = ir_calls(es->ctx, n); c; c = c->next)
+    for (size_t i = 0; i < c->nargs; i++) {
+      const ir_count_arg *arg = &c->args[i];
+      double v;
+      if (!eval_unprojected(es, arg->value, &v))
+        return false;
+      if (v >= 0 && isfinite(v) && v == floor(v))
+        continue;
+      es->failed = true;
+      char num[40];
+      fmt_double(num, sizeof num, v);
+      const char *param = arg->param->name;
+      strbuf b = {0}, note = {0};
+      sb_printf(&b, "%s: %s = %s is not a whole number ≥ 0 (%s is a count)", c->callee->name,
+                param, num, param);
+      if (arg->value->op == IR_VAR && arg->value->name != arg->param)
+        sb_printf(&b, ", from %s", arg->value->name->name);
+      else if (arg->value->op != IR_VAR && arg->value->vars) /* not a constant */
+        describe(es, arg->value, ", from ", &b);
+      sb_printf(&note, "'%s' is a count here", param);
+      es->error = (eval_error){arg->at, b.s, arg->decl, note.s};
+      return false;
+    }
+  return true;
+}
+
 static bool eval(eval_state *es, const ir_node *n, double *out) {
   double a = 0, b = 0;
+  if ((n->flags & IR_CALLED) && !counts_whole(es, n))
+    return false;
   switch (n->op) {
   case IR_NUM:
     *out = n->num;
@@ -1729,6 +1774,7 @@ static void start(eval_state *es) {
   es->failed = false;
   if (es->error.what) { /* not a call to free per point: the cheapest kernels feel it */
     free(es->error.what);
+    free(es->error.note);
     es->error = (eval_error){0};
   }
   es->terms = 0;
@@ -1736,6 +1782,11 @@ static void start(eval_state *es) {
   es->proj_mult = 1;
   es->proj_vars = 0;
   es->npar = 0;
+}
+
+bool eval_counts_whole(eval_state *es, const ir_node *n) {
+  start(es);
+  return counts_whole(es, n);
 }
 
 bool eval_node(eval_state *es, const ir_node *n, double *out) {

@@ -31,6 +31,8 @@ void eval_use_env(eval_state *es, const tlop_env *env, const tlop_model *model);
 typedef struct eval_error {
   span at;
   char *what;
+  span note_at; /* where a note points ("'P' is a count here"), when `note` is not NULL */
+  char *note;
 } eval_error;
 /* Evaluates n; false when it fails, the failure kept as a value (eval_failure) and
  * reported by nobody until a caller asks (eval_report). */
@@ -38,6 +40,10 @@ bool eval_node(eval_state *es, const ir_node *n, double *out);
 /* The first failure of the last evaluation; NULL when it did not fail, or when what failed
  * was the lowering of a parameter's default, which lowering reported. */
 const eval_error *eval_failure(const eval_state *es);
+/* What evaluating n checks first, for a caller that walks n's parts instead (explain): the
+ * count arguments of the algorithm calls n is the node of are whole. False when one is not,
+ * the failure kept as eval_node's. */
+bool eval_counts_whole(eval_state *es, const ir_node *n);
 /* Reports the last evaluation's failure as an error; false when there is none to report. */
 bool eval_report(eval_state *es);
 /* Evaluates n under a ∥ multiplier for all channels (used by explain). */

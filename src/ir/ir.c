@@ -12,6 +12,8 @@ struct ir_table {
   arena *ar;
   ir_node **buckets;
   size_t cap, count;
+  ptrmap calls;  /* a call's node (ir_called) → its ir_call, the calls it checks */
+  ptrmap copies; /* a body → the first called_copy of it */
 };
 
 static const char *const op_names[] = {
@@ -40,6 +42,8 @@ void ir_table_free(ir_table *t) {
   if (!t)
     return;
   arena_free(t->ar);
+  ptrmap_free(&t->calls);
+  ptrmap_free(&t->copies);
   free(t->buckets);
   free(t);
 }
@@ -106,9 +110,10 @@ ir_node *ir_make(tlop_ctx *ctx, ir_op op, sym name, double num, ir_node *a, ir_n
   for (int i = 0; i < nk; i++) {
     n->kid[i] = kids[i];
     n->vars |= kids[i]->vars;
-    /* a schedule's placements stay inside it */
-    n->flags |= op == IR_SCHED || op == IR_MSGS || op == IR_FLOWS ? kids[i]->flags & ~IR_HAS_AT
-                                                                  : kids[i]->flags;
+    /* a schedule's placements stay inside it; a call's body is the called node alone */
+    n->flags |= (op == IR_SCHED || op == IR_MSGS || op == IR_FLOWS ? kids[i]->flags & ~IR_HAS_AT
+                                                                   : kids[i]->flags) &
+                ~IR_CALLED;
     if (n->depth < kids[i]->depth + 1)
       n->depth = kids[i]->depth + 1;
   }
@@ -157,6 +162,49 @@ size_t ir_tree_count(const ir_node *n, const ir_node *v, ptrmap *memo) {
   ptrmap_put(memo, n, (void *)(uintptr_t)(k + 1));
   return k;
 }
+
+/* Two calls of one callee with the same count arguments (hash-consed values). */
+static bool same_call(const ir_call *a, const ir_call *b) {
+  if (a->callee != b->callee || a->nargs != b->nargs)
+    return false;
+  for (size_t i = 0; i < a->nargs; i++)
+    if (a->args[i].param != b->args[i].param || a->args[i].value != b->args[i].value)
+      return false;
+  return true;
+}
+
+/* The nodes ir_called made of one body, one per distinct call. */
+typedef struct called_copy {
+  ir_node *node;
+  struct called_copy *next;
+} called_copy;
+
+ir_node *ir_called(tlop_ctx *ctx, ir_node *body, const ir_call *call) {
+  ir_table *t = ctx->ir;
+  called_copy *first = ptrmap_get(&t->copies, body);
+  for (const called_copy *c = first; c; c = c->next)
+    if (same_call(ptrmap_get(&t->calls, c->node), call))
+      return c->node; /* the same call lowered again */
+  ir_call *kept = arena_alloc(t->ar, sizeof *kept);
+  *kept = *call;
+  kept->args = arena_alloc(t->ar, call->nargs * sizeof *kept->args);
+  memcpy(kept->args, call->args, call->nargs * sizeof *kept->args);
+  kept->next = ir_calls(ctx, body); /* the body is itself a call's node: checked after */
+  ir_node *n = arena_alloc(t->ar, sizeof *n);
+  *n = *body; /* kept out of the buckets: ir_make never returns it */
+  n->next_in_bucket = NULL;
+  n->flags |= IR_CALLED;
+  ptrmap_put(&t->calls, n, kept);
+  called_copy *copy = arena_alloc(t->ar, sizeof *copy);
+  *copy = (called_copy){n, first};
+  ptrmap_put(&t->copies, body, copy);
+  return n;
+}
+
+const ir_call *ir_calls(const tlop_ctx *ctx, const ir_node *n) {
+  return n->flags & IR_CALLED ? ptrmap_get(&ctx->ir->calls, n) : NULL;
+}
+
 bool ir_has_cost(const ir_node *n) { return n->flags & IR_HAS_COST; }
 bool ir_has_stage(const ir_node *n) { return n->flags & IR_HAS_STAGE; }
 bool ir_has_sum(const ir_node *n) { return n->flags & IR_HAS_SUM; }

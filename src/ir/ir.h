@@ -60,7 +60,7 @@ typedef struct ir_node ir_node;
  * evaluator's wide range starts: ir_starts_wide); IR_WIDE_TERM: a node that starts the
  * wide range, or a sum or negation of one */
 enum { IR_HAS_COST = 1, IR_HAS_STAGE = 2, IR_HAS_AT = 4, IR_HAS_SUM = 8, IR_COMPOUND = 16,
-       IR_WIDE_TERM = 32 };
+       IR_WIDE_TERM = 32, IR_CALLED = 64 /* the node alone: a call's (ir_called) */ };
 
 struct ir_node {
   uint8_t op;
@@ -103,6 +103,28 @@ bool ir_has_cost(const ir_node *n);          /* contains a transfer, overhead, �
  * (p mod M) with *arg its Q or M; NULL for any other (by(…), nodes(…)). */
 const char *ir_mapping(const ir_node *msgs, const ir_node **arg);
 bool ir_has_stage(const ir_node *n);
+/* An algorithm's call whose count arguments both engines check whole where they enter its
+ * inlined body: a fraction there is an error at the argument that names the algorithm and
+ * its parameter, not one from deep inside the body. Recorded only when the body uses every
+ * variable of the arguments, so that they have values wherever the body is evaluated. */
+typedef struct ir_count_arg {
+  sym param;
+  span decl;      /* the parameter's declaration */
+  span at;        /* the argument (the call, for one left out) */
+  ir_node *value;
+} ir_count_arg;
+typedef struct ir_call {
+  sym callee;
+  ir_count_arg *args;
+  size_t nargs;
+  const struct ir_call *next; /* the calls of an inner call's node the body is: checked after */
+} ir_call;
+/* The node of the call: a copy of its inlined body that carries it (IR_CALLED), the same
+ * for an equal call lowered again. Its own node, not hash-consed: the same expression
+ * written out, or inlined by a call of whole counts, is another node, not checked for it. */
+ir_node *ir_called(tlop_ctx *ctx, ir_node *body, const ir_call *call);
+/* The calls the node of a call checks, outermost first; NULL for any other node. */
+const ir_call *ir_calls(const tlop_ctx *ctx, const ir_node *n);
 /* Applies a scalar operator to numbers; the one arithmetic of interp and simplifier. */
 double ir_apply(ir_op op, double a, double b);
 /* Names used in nodes, each once: the free variables (sum indices excluded) and the

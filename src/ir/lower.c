@@ -359,6 +359,41 @@ static ir_node *gate_listed(lowerer *lw, listed_rule *rule, span where, ir_node 
   return r;
 }
 
+/* Whether every free variable of `value` occurs free in `body`. */
+static bool uses_all(const ir_node *body, const ir_node *value) {
+  ir_names vars = {0}, channels = {0};
+  ir_collect_names(&value, 1, &vars, &channels);
+  bool all = true;
+  for (size_t i = 0; i < vars.n && all; i++)
+    all = ir_uses(body, vars.v[i]);
+  free(vars.v);
+  free(channels.v);
+  return all;
+}
+
+/* The node of algorithm fn's call e (ir_called) when it passes count parameters (frames)
+ * values that are not whole literals, for the engines to check where they enter the body;
+ * else the body. Not a leaf: a name or a number, where nothing fails for a fraction. */
+static ir_node *checked_counts(lowerer *lw, const ast_decl *fn, const ast_expr *e,
+                               const binding *frames, ir_node *body) {
+  if (fn->kind != D_ALGORITHM || !body || !body->nkids)
+    return body;
+  ir_count_arg *args = xcalloc((size_t)fn->nargs, sizeof *args);
+  size_t k = 0;
+  for (int i = 0; i < fn->nargs; i++) {
+    ir_node *value = frames[i].value;
+    double v;
+    if (!kind_eq(fn->args[i]->k, KIND_COUNT) || !value ||
+        (constant(value, &v) && v >= 0 && v == floor(v)) || !uses_all(body, value))
+      continue;
+    span where = i < e->u.call.nargs ? e->u.call.args[i]->sp : e->sp;
+    args[k++] = (ir_count_arg){fn->args[i]->name, fn->args[i]->sp, where, value};
+  }
+  ir_node *r = k ? ir_called(ctx_of(lw), body, &(ir_call){fn->name, args, k, NULL}) : body;
+  free(args);
+  return r;
+}
+
 static ir_node *lower_call(lowerer *lw, ast_expr *e, const binding *env) {
   int n = e->u.call.nargs;
   /* T[ch](…) is the channel's transmission, even where a function T is defined */
@@ -409,6 +444,7 @@ static ir_node *lower_call(lowerer *lw, ast_expr *e, const binding *env) {
       lw->call = e->sp;
     r = lower(lw, fn->body, scope);
     r = gate_listed(lw, &rule, lw->call.src ? lw->call : e->sp, r);
+    r = checked_counts(lw, fn, e, frames, r);
     lw->env = free_ops;
     lw->algorithm = caller;
     lw->call = outer_call;

@@ -865,13 +865,18 @@ static jv emit_logic(jit_fn *f, const ir_node *n) {
   return r;
 }
 
-/* As eval.c: a count that is not a whole number ≥ 0 (inf, NaN, 2.5) is an error, and a
- * stage repeated no times is not evaluated. */
+/* A count that is not a whole number ≥ 0 (inf, NaN, 2.5), computed at the builder's level. */
+static LLVMValueRef not_whole(jit_fn *f, LLVMValueRef v) {
+  LLVMValueRef whole = jit_call_intrinsic(f->g, "llvm.floor", v, NULL);
+  return or_(f, outside(f, v, LLVMRealULT, 0), cmp(f, LLVMRealUNE, v, whole));
+}
+
+/* As eval.c: a count that is not a whole number ≥ 0 is an error, and a stage repeated no
+ * times is not evaluated. */
 static jv emit_repeat(jit_fn *f, const ir_node *n) {
   jv a = emit(f, n->kid[0]);
   at(f, a.level);
-  LLVMValueRef whole = jit_call_intrinsic(f->g, "llvm.floor", a.v, NULL);
-  add_err(f, &a, or_(f, outside(f, a.v, LLVMRealULT, 0), cmp(f, LLVMRealUNE, a.v, whole)));
+  add_err(f, &a, not_whole(f, a.v));
   jv r = a;
   jv body = guarded(f, cmpk(f, LLVMRealUNE, a.v, 0), a.level, n->kid[1]);
   r.level = maxl(a.level, body.level);
@@ -1837,6 +1842,20 @@ static jv emit_node(jit_fn *f, const ir_node *n) {
   }
 }
 
+/* As eval.c's counts_whole: the count arguments of the algorithm calls n is the node of must
+ * be whole numbers ≥ 0, else the interpreter reports the point (naming the parameter). */
+static jv counts_checked(jit_fn *f, const ir_node *n, jv r) {
+  for (const ir_call *c = ir_calls(f->g->ctx, n); c; c = c->next)
+    for (size_t i = 0; i < c->nargs; i++) {
+      jv a = emit(f, c->args[i].value);
+      absorb(f, &r, a);
+      at(f, a.level);
+      add_err(f, &r, not_whole(f, a.v));
+      r.level = maxl(r.level, a.level);
+    }
+  return r;
+}
+
 /* Each node once per context (scalar nodes: the channel parameters in scope; cost nodes:
  * also the ∥ around them), except those in place: their sums count terms, their
  * placements fill steps, each time they are evaluated. */
@@ -1849,6 +1868,8 @@ static jv emit(jit_fn *f, const ir_node *n) {
   if (e)
     return e->val;
   jv r = emit_node(f, n);
+  if (n->flags & IR_CALLED)
+    r = counts_checked(f, n, r);
   if (memo && !f->failed)
     memo_put(f, n, key, r.level)->val = r;
   return r;

@@ -191,6 +191,10 @@ static void walk(explainer *x, const ir_node *n, double par, double times, const
                  const char *label, int *counter) {
   if (x->failed)
     return;
+  if (!eval_counts_whole(x->es, n)) { /* evaluating n would check them first */
+    stop(x);
+    return;
+  }
   if (!ir_has_stage(n)) {
     row(x, n, par, times, prefix, label, counter);
     return;

@@ -1,0 +1,1 @@
+best --engine jit count_through.tlop --collective bcast lin_half half_lin --grid m=8 --grid P=4,5

@@ -1,0 +1,1 @@
+eval sched.tlop 'half_src(1KiB, 3)'

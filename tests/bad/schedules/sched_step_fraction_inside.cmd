@@ -1,0 +1,1 @@
+eval sched.tlop 'half_step(3)'
