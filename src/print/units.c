@@ -26,17 +26,22 @@ static kind dim_add(kind a, kind b, int sign) {
 /* A bare number counts as dimensionless in products. */
 static kind as_dim(kind k) { return k.tag == K_NUM ? KIND_COUNT : k; }
 
+static bool listed(const ir_names *names, sym name) {
+  for (size_t i = 0; i < names->n; i++)
+    if (names->v[i] == name)
+      return true;
+  return false;
+}
+
 static kind var_kind(units *u, sym name) {
   const tlop_expr *e = u->e;
   for (size_t i = 0; i < e->nfree; i++)
     if (e->free[i] == name && e->free_kinds[i].tag != K_ANY)
       return e->free_kinds[i];
-  for (size_t i = 0; i < u->sizes.n; i++)
-    if (u->sizes.v[i] == name)
-      return KIND_SIZE;
-  for (size_t i = 0; i < u->indices.n; i++)
-    if (u->indices.v[i] == name)
-      return KIND_COUNT;
+  if (listed(&u->sizes, name))
+    return KIND_SIZE;
+  if (listed(&u->indices, name))
+    return KIND_COUNT;
   const param_info *param = lower_param(e->model, name);
   return param ? param->k : KIND_ANY;
 }
@@ -268,7 +273,9 @@ static ir_node *restore(units *u, const ir_node *n, kind want, bool factor) {
   return r;
 }
 
-static void collect_sizes(const ir_node *n, ptrmap *seen, ir_names *sizes) {
+/* A sum's index stays a count even as a transfer's size (L(i, 8) after m = 1 B was folded
+ * prints L(i * 1 B, 8)); a flows stage's size name is a size. */
+static void collect_sizes(const ir_node *n, ptrmap *seen, const ir_names *indices, ir_names *sizes) {
   if (ptrmap_get(seen, n))
     return;
   ptrmap_put(seen, n, (void *)n);
@@ -276,17 +283,17 @@ static void collect_sizes(const ir_node *n, ptrmap *seen, ir_names *sizes) {
     VEC_PUSH(sizes->v, sizes->n, sizes->cap, n->name);
   bool transfer = n->op == IR_L || n->op == IR_TX || n->op == IR_O || n->op == IR_PACK ||
                   n->op == IR_GAMMA;
-  if (transfer && n->kid[0]->op == IR_VAR)
+  if (transfer && n->kid[0]->op == IR_VAR && !listed(indices, n->kid[0]->name))
     VEC_PUSH(sizes->v, sizes->n, sizes->cap, n->kid[0]->name);
   for (int i = 0; i < n->nkids; i++)
-    collect_sizes(n->kid[i], seen, sizes);
+    collect_sizes(n->kid[i], seen, indices, sizes);
 }
 
 kind units_kind(const tlop_expr *e, const ir_node *n) {
   units u = {.e = e};
   ir_collect_indices(e->node, &u.indices);
   ptrmap seen = {0};
-  collect_sizes(e->node, &seen, &u.sizes);
+  collect_sizes(e->node, &seen, &u.indices, &u.sizes);
   ptrmap_free(&seen);
   kind k = kind_of(&u, n);
   free(u.indices.v);
@@ -299,7 +306,7 @@ ir_node *units_restore(const tlop_expr *e, bool comparisons_only) {
   units u = {.e = e, .comparisons_only = comparisons_only};
   ir_collect_indices(e->node, &u.indices);
   ptrmap seen = {0};
-  collect_sizes(e->node, &seen, &u.sizes);
+  collect_sizes(e->node, &seen, &u.indices, &u.sizes);
   ptrmap_free(&seen);
   ir_node *r = restore(&u, e->node, e->k, false);
   free(u.indices.v);
