@@ -20,6 +20,7 @@ agree, and where they do not (docs/stdlib.md, "On several nodes: tlop vs libtaul
 PART one_node: with M = 1 every algorithm gives the value of its definition before it took
 nodes (tests/nodes/mpich_unchanged.tlop keeps those), over a grid of m and P.
 """
+import collections
 import csv
 import io
 import itertools
@@ -137,15 +138,19 @@ MAPPINGS = [(1, "sequential"), (4, "sequential"), (4, "round_robin"), (4, LISTED
             (4, ONE_NODE_LISTED)]
 
 
+SMP_EQUAL_12 = "nodes(2,0,3,0,2,3,3,0,2,2,0,3)"  # bcast_smp's: 3 nodes of 4, node 1 empty
+SMP_EQUAL_16 = "nodes(0,3,1,0,3,1,1,0,3,0,1,3,2,2,2,2)"  # 4 nodes of 4, node 4 empty
+SMP_UNEQUAL = "nodes(0,1,1,2,3,0,2,3,1,0,3,2,2,1,0,0)"  # 5, 4, 4, 3: refused where two-phase
+
+
 def node_of(M, mapping, P):
     if mapping == "sequential":
         q = -(-P // M)
         return lambda p: p // q
     if mapping == "round_robin":
         return lambda p: p % M
-    if mapping == ONE_NODE_LISTED:
-        return lambda p: 0
-    return lambda p: NODES[p]
+    listed = [int(n) for n in mapping[len("nodes("):-1].split(",")]
+    return lambda p: listed[p]
 
 
 # ---- what the algorithms send: stages of (source, destination, bytes) ----
@@ -312,14 +317,10 @@ def cost(stages, node, rule=tlop_rule):
     return sum(rule(stage, node) for stage in stages)
 
 
-def bcast_smp(m, P, M, mapping):
-    """MPIR_Bcast_intra_smp from root 0: for short messages, few ranks, or medium ones at a
-    power-of-two P, MPICH's own broadcast (bcast above) among the nodes' lowest ranks, then on
-    every node from its lowest rank, all nodes at once (a stage costs its slowest node's,
-    each node's tree priced as on one node); otherwise the flat scatter + ring."""
-    node = node_of(M, mapping, P)
-    if not (m < 12288 or P < 8 or (m < 524288 and P & (P - 1) == 0)):
-        return cost(bcast_scatter_ring(m, P), node, one_node_rule if M == 1 else tlop_rule)
+def smp_phases(m, P, node):
+    """MPIR_Bcast_intra_smp's two phases from root 0: MPICH's own broadcast (bcast above)
+    among the lowest ranks of the nodes that hold ranks, then on every node from its lowest
+    rank: the leaders' stages, and each node's."""
     members = {}
     for p in range(P):
         members.setdefault(node(p), []).append(p)
@@ -328,11 +329,32 @@ def bcast_smp(m, P, M, mapping):
     def on(ranks, stages):  # a broadcast among `ranks`, its rank i being ranks[i]
         return [[(ranks[s], ranks[d], size) for s, d, size in stage] for stage in stages]
 
-    total = cost(on([ranks[0] for ranks in ranks_by_node], bcast(m, len(ranks_by_node))), node)
-    per_node = [on(ranks, bcast(m, len(ranks))) for ranks in ranks_by_node]
-    for together in itertools.zip_longest(*per_node, fillvalue=[]):
-        total += max(one_node_rule(stage, node) for stage in together if stage)
-    return total
+    leaders = on([ranks[0] for ranks in ranks_by_node], bcast(m, len(ranks_by_node)))
+    return leaders, [on(ranks, bcast(m, len(ranks))) for ranks in ranks_by_node]
+
+
+def bcast_smp(m, P, M, mapping):
+    """For short messages, few ranks, or medium ones at a power-of-two P, the two phases,
+    all nodes at once; otherwise the flat scatter + ring. The nodes' phase costs its
+    slowest node's whole broadcast, each priced as on one node: the nodes' shared memories
+    are separate resources and MPICH does not synchronise one node's broadcast with
+    another's (bcast_smp_lock_step is the alternative not taken). None where tlop refuses:
+    a nodes(…) list whose non-empty nodes differ in size."""
+    node = node_of(M, mapping, P)
+    if not (m < 12288 or P < 8 or (m < 524288 and P & (P - 1) == 0)):
+        return cost(bcast_scatter_ring(m, P), node, one_node_rule if M == 1 else tlop_rule)
+    if mapping.startswith("nodes(") and len(set(collections.Counter(map(node, range(P))).values())) > 1:
+        return None
+    leaders, per_node = smp_phases(m, P, node)
+    return cost(leaders, node) + max(cost(stages, node, one_node_rule) for stages in per_node)
+
+
+def bcast_smp_lock_step(m, P, node):
+    """The nodes' phase stage by stage, each stage its slowest node's: more than the slowest
+    node's whole broadcast where the nodes' broadcasts differ."""
+    leaders, per_node = smp_phases(m, P, node)
+    return cost(leaders, node) + sum(max(one_node_rule(stage, node) for stage in together if stage)
+                                     for together in itertools.zip_longest(*per_node, fillvalue=[]))
 
 
 # ---- the segmented and iterative forms on several nodes (mpich/bcast's header) ----
@@ -484,32 +506,46 @@ def part_nodes(tmp):
             check(close(row["gatherv_linear"], want), "gatherv_linear(m=%g, P=%d) on %d nodes, %s: "
                   "tlop %.17g, expected %.17g" % (m, P, M, mapping, row["gatherv_linear"], want))
             points += 1
-    # MPICH's node-aware broadcast: two phases where P is a multiple of M, both sides of
-    # 12 KiB and 512 KiB, 8 nodes for the leaders' own scatter + recursive doubling; the flat
-    # scatter + ring for any P
-    smp_cases = [(1, "sequential", ANY_P, [1000, 12287, 12288, 65536, 600000]),
-                 (1, "round_robin", [3, 8, 12], [1000, 65536]),
-                 (4, "sequential", [4, 8, 12, 16, 24, 32], [1000, 12287, 12288, 65536, 600000]),
-                 (4, "round_robin", [4, 8, 12, 16, 24, 32], [1000, 12287, 12288, 65536, 600000]),
-                 (4, "sequential", [10, 14], [65536, 600000]),
-                 (4, "round_robin", [10, 14], [65536, 600000]),
-                 (8, "sequential", [8, 64], [1000, 65536]),
-                 (8, "round_robin", [16, 64], [1000, 65536])]
-    for M, mapping, Ps, ms in smp_cases:
-        for row in sweep(model, ["bcast_smp", "bcast"], ["m=" + axis(ms), "P=" + axis(Ps)],
-                         "M=%d,map=%s" % (M, mapping)):
-            m, P = row["m"], int(row["P"])
+    # MPICH's node-aware broadcast: two phases on nodes of equal and unequal sizes (empty
+    # nodes under sequential: P = 5 on 4 nodes has 3 leaders), both sides of 12 KiB and
+    # 512 KiB, 8 nodes for the leaders' own scatter + recursive doubling, nodes whose
+    # broadcasts differ (64 ranks on 7 and 9 nodes), lists of equal nodes (one empty); the
+    # flat scatter + ring for any P
+    two_phase_ms = [1000, 12287, 12288, 65536, 300000, 600000]
+    smp_cases = [([1], "sequential", ANY_P, [1000, 12287, 12288, 65536, 600000]),
+                 ([1], "round_robin", [3, 8, 12], [1000, 65536]),
+                 ([2, 3, 4, 5], "sequential", list(range(1, 17)) + [24, 32], two_phase_ms),
+                 ([2, 3, 4, 5], "round_robin", list(range(1, 17)) + [24, 32], two_phase_ms),
+                 ([7, 8], "sequential", [8, 64], [1000, 65536, 300000]),
+                 ([8, 9], "round_robin", [16, 64], [1000, 65536, 300000]),
+                 ([4], SMP_EQUAL_12, [12], [1000, 65536]), ([5], SMP_EQUAL_16, [16], two_phase_ms),
+                 ([4], LISTED, [16], two_phase_ms), ([4], SMP_UNEQUAL, [16], [600000])]
+    for Ms, mapping, Ps, ms in smp_cases:
+        for row in sweep(model, ["bcast_smp", "bcast"], ["m=" + axis(ms), "P=" + axis(Ps), "M=" + axis(Ms)],
+                         "map=" + mapping):
+            m, P, M = row["m"], int(row["P"]), int(row["M"])
             want = bcast_smp(m, P, M, mapping)
-            check(close(row["bcast_smp"], want), "bcast_smp(m=%g, P=%d) on %d nodes, %s: tlop "
-                  "%.17g, expected %.17g" % (m, P, M, mapping, row["bcast_smp"], want))
+            check(want is not None and close(row["bcast_smp"], want), "bcast_smp(m=%g, P=%d) on %d "
+                  "nodes, %s: tlop %.17g, expected %r" % (m, P, M, mapping, row["bcast_smp"], want))
             if M == 1:  # one node: MPICH's own choice, the flat bcast
                 check(row["bcast_smp"] == row["bcast"], "bcast_smp(m=%g, P=%d) on one node: %.17g, "
                       "bcast %.17g" % (m, P, row["bcast_smp"], row["bcast"]))
             points += 1
-    for mapping in ("sequential", "round_robin"):
-        r = run_tlop(["eval", model, "bcast_smp(1000, 10, 4, %s)" % mapping])
-        check(r.returncode != 0 and r.stderr.startswith("<expr>:1:1: error: bcast_smp requires P % M == 0\n"),
-              "bcast_smp at P = 10 on 4 nodes, %s: exit %d, %s" % (mapping, r.returncode, r.stderr.strip()))
+    # the points above include one where the nodes in lock step, stage by stage, would cost
+    # more than the slowest node's whole broadcast (the model's choice, mpich/bcast.tlop)
+    node = node_of(9, "round_robin", 64)
+    lock_step = bcast_smp_lock_step(65536, 64, node)
+    check(lock_step > bcast_smp(65536, 64, 9, "round_robin") * (1 + 1e-6),
+          "bcast_smp(m=65536, P=64) on 9 round robin nodes: the lock step's %.17g should exceed "
+          "the slowest node's %.17g" % (lock_step, bcast_smp(65536, 64, 9, "round_robin")))
+    # a list whose non-empty nodes differ is refused where the nodes' phase would price it,
+    # in both engines, with the constraint named at the algorithm
+    for engine in ("interp", "jit"):
+        r = run_tlop(["sweep", model, "bcast_smp", "--grid", "m=1000", "--grid", "P=16", "--set",
+                      "M=4,map=" + SMP_UNEQUAL, "--engine", engine])
+        check(r.returncode != 0 and "error: bcast_smp requires listed_nodes_of_equal_size where M = 4, "
+              "P = 16, K = 4\n" in r.stderr and bcast_smp(1000, 16, 4, SMP_UNEQUAL) is None,
+              "bcast_smp on unequal listed nodes, %s: exit %d, %s" % (engine, r.returncode, r.stderr.strip()))
     # what is not modelled is an error naming the algorithm and why, at the user's call,
     # never a price
     for name in ONE_NODE_ONLY:
