@@ -113,7 +113,7 @@ static void note_at(chk_state *c, span at, const char *fmt, ...) {
 /* ---- builtins ---- */
 
 typedef enum { B_SCALAR1, B_LOG, B_SAME1, B_MINMAX, B_L, B_T, B_O, B_P, B_GAMMA, B_INTEGER,
-               B_REQUIRE, B_NODE_OF } builtin_kind;
+               B_REQUIRE, B_NODE_OF, B_LISTED } builtin_kind;
 
 static const struct builtin {
   const char *name;
@@ -125,7 +125,13 @@ static const struct builtin {
     {"min", B_MINMAX, 2, 64},  {"max", B_MINMAX, 2, 64}, {"L", B_L, 2, 2},
     {"o", B_O, 1, 1},          {"p", B_P, 1, 1},          {"gamma", B_GAMMA, 2, 2},
     {"integer", B_INTEGER, 1, 1}, {"require", B_REQUIRE, 2, 2}, {"node_of", B_NODE_OF, 4, 4},
+    {"listed", B_LISTED, 1, 1},
 };
+
+/* node_of(map, …) and listed(map) take a mapping first, not a number. */
+static bool takes_mapping(const struct builtin *b) {
+  return b && (b->kind == B_NODE_OF || b->kind == B_LISTED);
+}
 
 static const struct builtin *builtin_find(sym name) {
   for (size_t i = 0; i < sizeof builtins / sizeof *builtins; i++)
@@ -404,7 +410,7 @@ static kind check_builtin(chk_state *c, ast_expr *e, const struct builtin *b, ki
   else if (b->kind == B_GAMMA)
     check_op(c, e->u.call.op, e->u.call.op_sp, sc, "the operator of gamma");
   if (b->kind != B_SAME1 && b->kind != B_MINMAX)
-    for (int i = b->kind == B_NODE_OF; i < n; i++) /* node_of's mapping is not a number */
+    for (int i = takes_mapping(b); i < n; i++) /* a mapping is not a number */
       anchor(c, a[i], KIND_ANY);
   char role[96];
   switch (b->kind) {
@@ -450,6 +456,8 @@ static kind check_builtin(chk_state *c, ast_expr *e, const struct builtin *b, ki
     expect(c, args[2], KIND_COUNT, a[2]->sp, "the rank count P of node_of");
     expect(c, args[3], KIND_COUNT, a[3]->sp, "the rank of node_of");
     return KIND_COUNT;
+  case B_LISTED:
+    return KIND_BOOL;
   }
   return KIND_ANY;
 }
@@ -479,8 +487,9 @@ static kind check_call(chk_state *c, ast_expr *e, const scope *sc) {
   const struct builtin *b = is_transmission(e) ? &transmission : fn ? NULL : builtin_find(name);
   for (int i = 0; i < n; i++) {
     ast_expr *a = e->u.call.args[i];
-    if (b && b->kind == B_NODE_OF && i == 0) {
-      check_mapping_value(c, a, sc, "the first argument of node_of");
+    if (takes_mapping(b) && i == 0) {
+      snprintf(role, sizeof role, "the first argument of %s", b->name);
+      check_mapping_value(c, a, sc, role);
       args[i] = KIND_MAP;
       continue;
     }

@@ -181,6 +181,9 @@ static ir_node *lower_builtin(lowerer *lw, ast_expr *e, ir_node **a, int n, cons
     return required(lw, e, a[0], a[1]);
   if (!strcmp(name, "node_of"))
     return placed(lw, named_value(lw, e->u.call.args[0], env), a[3], a[1], a[2], e->sp);
+  if (!strcmp(name, "listed")) /* known where lowered: a branch on it costs nothing */
+    return ir_make(ctx, IR_NUM, ctx_sym(ctx, "bool"),
+                   !strncmp(named_value(lw, e->u.call.args[0], env)->name, "nodes(", 6), NULL, NULL, NULL);
   if (!strcmp(name, "integer"))
     return ir_bin(ctx, IR_EQ, a[0], ir_un(ctx, IR_FLOOR, a[0]));
   static const struct { const char *name; ir_op op; } unary[] = {
@@ -400,8 +403,9 @@ static ir_node *lower_call(lowerer *lw, ast_expr *e, const binding *env) {
   bool transmission = e->u.call.channel && !strcmp(e->u.call.name->name, "T");
   ast_decl *fn = transmission ? NULL : ptrmap_get(&lw->model->funcs, e->u.call.name);
   ir_node *small[8], **a = n <= 8 ? small : xcalloc((size_t)n, sizeof *a);
-  /* node_of(map, M, P, p): its mapping is a name or nodes(…), not a value */
-  bool node_of = !fn && !transmission && !strcmp(e->u.call.name->name, "node_of");
+  /* node_of(map, M, P, p) and listed(map): the mapping is a name or nodes(…), not a value */
+  bool node_of = !fn && !transmission && (!strcmp(e->u.call.name->name, "node_of") ||
+                                          !strcmp(e->u.call.name->name, "listed"));
   for (int i = 0; i < n; i++) {
     a[i] = is_named_param(fn, i) || (node_of && i == 0) ? NULL : lower(lw, e->u.call.args[i], env);
     if (fn && i < fn->nargs && a[i])

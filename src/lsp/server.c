@@ -558,7 +558,7 @@ static const char *const KEYWORDS[] = {
     "rate", "bool", "op"};
 static const char *const BUILTINS[] = {"L", "o", "p", "gamma", "log2", "log", "sqrt", "ceil",
                                        "floor", "abs", "min", "max", "integer", "require",
-                                       "node_of"};
+                                       "node_of", "listed"};
 /* Operators by their ASCII names: the item inserts the Unicode one. */
 static const char *const OPERATORS[][3] = {
     {"par", "∥", "concurrency: A ∥ X"}, {"sum", "Σ", "sum: Σ i = a .. b : body"},

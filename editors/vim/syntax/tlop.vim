@@ -9,7 +9,7 @@ syntax keyword tlopDeclaration import param fn algorithm platform channel table 
 syntax keyword tlopStatement strict when let in if then else stages repeat schedule for at messages send flows under alone on
 syntax keyword tlopOperatorWord and or not mod sum gamma
 syntax keyword tlopKind size count time real number bandwidth rate bool op
-syntax keyword tlopBuiltin L o p log2 log sqrt ceil floor abs min max integer require node_of
+syntax keyword tlopBuiltin L o p log2 log sqrt ceil floor abs min max integer require node_of listed
 syntax match tlopOperator "∥\|||\|‖\|Σ\|τ\|γ\|≤\|≥\|≠\|→\|->\|×\|·\|⋅\|−\|⌈\|⌉\|⌊\|⌋\|…\|\.\.\|∧\|∨\|¬\|log₂"
 syntax match tlopOperator "[-+*/%^=<>!]"
 syntax match tlopNumber "\<\d\+\(\.\d\+\)\=\([eE][+-]\=\d\+\)\="

@@ -1,0 +1,1 @@
+check chk_listed.tlop
