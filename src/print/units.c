@@ -289,28 +289,32 @@ static void collect_sizes(const ir_node *n, ptrmap *seen, const ir_names *indice
     collect_sizes(n->kid[i], seen, indices, sizes);
 }
 
-kind units_kind(const tlop_expr *e, const ir_node *n) {
-  units u = {.e = e};
-  ir_collect_indices(e->node, &u.indices);
-  ptrmap seen = {0};
-  collect_sizes(e->node, &seen, &u.indices, &u.sizes);
-  ptrmap_free(&seen);
-  kind k = kind_of(&u, n);
-  free(u.indices.v);
-  free(u.sizes.v);
-  ptrmap_free(&u.kinds);
-  return k;
-}
-
-ir_node *units_restore(const tlop_expr *e, bool comparisons_only) {
+/* The session over e: its indices and the free names its transfers take as sizes. */
+static units units_open(const tlop_expr *e, bool comparisons_only) {
   units u = {.e = e, .comparisons_only = comparisons_only};
   ir_collect_indices(e->node, &u.indices);
   ptrmap seen = {0};
   collect_sizes(e->node, &seen, &u.indices, &u.sizes);
   ptrmap_free(&seen);
+  return u;
+}
+
+static void units_close(units *u) {
+  free(u->indices.v);
+  free(u->sizes.v);
+  ptrmap_free(&u->kinds);
+}
+
+kind units_kind(const tlop_expr *e, const ir_node *n) {
+  units u = units_open(e, false);
+  kind k = kind_of(&u, n);
+  units_close(&u);
+  return k;
+}
+
+ir_node *units_restore(const tlop_expr *e, bool comparisons_only) {
+  units u = units_open(e, comparisons_only);
   ir_node *r = restore(&u, e->node, e->k, false);
-  free(u.indices.v);
-  free(u.sizes.v);
-  ptrmap_free(&u.kinds);
+  units_close(&u);
   return r;
 }

@@ -715,7 +715,7 @@ poly *poly_pow(simp *s, const poly *base, const poly *expo) {
       /* (P/10^6)^60's coefficient, 10^−360, is not 0: kept as a power */
       if (base->n == 1 && coefficient_power_fits(base->m[0].c, k))
         return expanded(s, mono_pow(s, &base->m[0], (int)k));
-      if (k >= 0 && k <= 8 && base->n <= 8) {
+      if (k >= 0 && k <= MAX_SUM_POWER && base->n <= 8) {
         poly *r = poly_num(s, 1);
         for (int i = 0; i < (int)k; i++)
           r = poly_mul(s, r, base);
@@ -1167,6 +1167,11 @@ ir_node *poly_to_ir(simp *s, const poly *p, bool factored) {
   return quotient(ctx, mul(ctx, num, sum_ir(s, rest)), den);
 }
 
+/* The factor f of a monomial c·f (f its only factor, to the power 1), else NULL. */
+static const ir_node *lone_factor(const mono *m) {
+  return m->nf == 1 && m->nx == 0 && m->f[0].e == 1 ? m->f[0].base : NULL;
+}
+
 /* A lower bound of p with each lone c·⌈e⌉ or c·⌊e⌋ (no other factor) replaced by the
  * bound of its sign: ⌈e⌉ ≥ e, ⌊e⌋ ≤ e, ⌈e⌉ < e + 1, ⌊e⌋ > e − 1; `of` gives e's poly.
  * NULL when p has no such term. */
@@ -1175,7 +1180,7 @@ poly *poly_round_lower(simp *s, const poly *p, poly *(*of)(simp *s, const ir_nod
   bool any = false;
   for (int i = 0; i < p->n; i++) {
     const mono *m = &p->m[i];
-    const ir_node *b = m->nf == 1 && m->nx == 0 && m->f[0].e == 1 ? m->f[0].base : NULL;
+    const ir_node *b = lone_factor(m);
     if (b && (b->op == IR_CEIL || b->op == IR_FLOOR)) {
       bool up = b->op == IR_CEIL;
       /* c > 0 wants the least value: e for ⌈e⌉, e − 1 for ⌊e⌋; c < 0 the greatest */
@@ -1191,7 +1196,7 @@ poly *poly_round_lower(simp *s, const poly *p, poly *(*of)(simp *s, const ir_nod
 
 /* The lone factor of a monomial c·f(e) with f non-decreasing (⌈⌉, ⌊⌋, log₂), else NULL. */
 static const ir_node *lone_monotone(const mono *m) {
-  const ir_node *b = m->nf == 1 && m->nx == 0 && m->f[0].e == 1 ? m->f[0].base : NULL;
+  const ir_node *b = lone_factor(m);
   return b && (b->op == IR_CEIL || b->op == IR_FLOOR || b->op == IR_LOG2) ? b : NULL;
 }
 

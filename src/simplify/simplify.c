@@ -248,7 +248,8 @@ static bool terms_sign(simp *s, const ir_node *t, bool strict) {
   case IR_ADD:
     if (!strict)
       return terms_sign(s, t->kid[0], false) && terms_sign(s, t->kid[1], false);
-    return kept(s, s->facts, terms_sign(s, t->kid[0], true) && terms_sign(s, t->kid[1], false)) ||
+    unsigned saved = s->facts; /* read before the attempt that may add to them */
+    return kept(s, saved, terms_sign(s, t->kid[0], true) && terms_sign(s, t->kid[1], false)) ||
            (terms_sign(s, t->kid[0], false) && terms_sign(s, t->kid[1], true));
   case IR_MUL:
   case IR_DIV:
@@ -1662,12 +1663,16 @@ void simp_pop_index(simp *s) { pop_index(s); }
 
 /* A let whose value's normal form has LET_MIN_TERMS terms or more, and which the normal
  * form uses more than once, stays a let: expanded in products and quotients at each use,
- * it copies its terms into every term it meets (simp_let_blowup: 541 characters, 506 KB). */
+ * it copies its terms into every term it meets (simp_let_blowup: 541 characters, 506 KB).
+ * So does a shorter sum used more than MAX_SUM_POWER times: its product with itself
+ * multiplied out would be a power no poly_pow multiplies out. */
 
 typedef struct let_cand {
   sym name;
   const ir_node *value;
   kind k;
+  size_t uses;   /* in the expression simplified */
+  bool short_sum; /* fewer than LET_MIN_TERMS terms: kept only while used often */
   sym atom;      /* the opaque variable that stands for it while simplifying */
   ir_node *form; /* its normal form, in the atoms of the lets before it */
   bool on;       /* kept so far */
@@ -1691,7 +1696,9 @@ static simp *open_lets(tlop_ctx *ctx, ir_node *const *facts, size_t nfacts,
       continue;
     poly *p = scalar(s, c[i].value);
     c[i].form = simp_canon(s, p);
-    if (poly_terms(p) < LET_MIN_TERMS) {
+    size_t terms = poly_terms(p);
+    c[i].short_sum = terms < LET_MIN_TERMS;
+    if (c[i].short_sum && (terms < 2 || c[i].uses <= MAX_SUM_POWER)) {
       c[i].on = false;
       continue;
     }
@@ -1771,8 +1778,12 @@ ir_node *simp_simplify(tlop_ctx *ctx, const ir_node *n, ir_node *const *facts, s
         c[j].k = kind_agreed(c[j].k, lets[i].k);
     for (size_t j = 0; ok && j < indices.n; j++)
       ok = !ir_mentions(v, indices.v[j]);
-    if (ok)
-      c[nc++] = (let_cand){lets[i].name, v, lets[i].k, NULL, NULL, true};
+    if (ok) {
+      ptrmap memo = {0};
+      c[nc++] = (let_cand){.name = lets[i].name, .value = v, .k = lets[i].k,
+                           .uses = ir_tree_count(n, v, &memo), .on = true};
+      ptrmap_free(&memo);
+    }
   }
   free(indices.v);
   qsort(c, nc, sizeof *c, cand_sort);
@@ -1781,13 +1792,16 @@ ir_node *simp_simplify(tlop_ctx *ctx, const ir_node *n, ir_node *const *facts, s
     snprintf(name, sizeof name, "let#%zu", i);
     c[i].atom = ctx_sym(ctx, name);
   }
-  /* a let the normal form uses once or not at all is inlined: simplify again without it */
+  /* a let the normal form uses once or not at all is inlined: simplify again without it;
+   * so is a short sum it uses no more often than a power of it would multiply out, as
+   * the printed form, simplified again, would */
   ir_node *r;
   for (;;) {
     r = normal_form(ctx, n, facts, nfacts, o, c, nc, error);
     bool dropped = false;
     for (size_t i = 0; i < nc; i++) {
-      if (c[i].on && uses_of(ctx, r, c[i].atom, c, nc) < 2)
+      size_t uses = c[i].on ? uses_of(ctx, r, c[i].atom, c, nc) : 0;
+      if (c[i].on && (uses < 2 || (c[i].short_sum && uses <= MAX_SUM_POWER)))
         c[i].on = false, dropped = true;
     }
     if (!dropped)

@@ -81,8 +81,9 @@ arena *simp_arena(simp *s);
 tlop_ctx *simp_ctx(simp *s);
 
 /* The normal form of n under facts (lowered `assume`s) and the options. Of the lets of n
- * (lowering's), those whose normal form is a sum of LET_MIN_TERMS terms or more and that
- * the normal form uses more than once stay lets: *kept (in the context's arena; the
+ * (lowering's), those whose normal form is a sum of LET_MIN_TERMS terms or more, or a sum
+ * n uses more than MAX_SUM_POWER times, and that the normal form uses more than once stay
+ * lets: *kept (in the context's arena; the
  * result holds their values inlined). kept may be NULL: every let is inlined. With error,
  * a failure (facts that contradict each other) is kept in *error (the first, malloc'd)
  * instead of reported. */
@@ -95,6 +96,9 @@ ir_node *simp_simplify(tlop_ctx *ctx, const ir_node *n, ir_node *const *facts, s
 bool simp_finite(tlop_ctx *ctx, const ir_node *n, const ir_node *r, char **error);
 /* Polynomials larger than this stay opaque rather than multiply out. */
 #define POLY_MAX_TERMS 256
+/* A sum's power up to this multiplies out; beyond it, its terms' coefficients grow as
+ * binomials do and cancel only in exact arithmetic ((27 − X·(k − P))^30 at k = P). */
+#define MAX_SUM_POWER 8
 /* After --expand: notes a power of a sum that r, the form of n, still holds. */
 void simp_note_unexpanded(tlop_ctx *ctx, const ir_node *n, const ir_node *r);
 /* A stage of `explain`: the values of es substituted, sums written out, ∥ par applied:
