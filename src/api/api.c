@@ -225,6 +225,7 @@ void tlop_env_free(tlop_env *env) {
   free(env->kinds);
   free(env->op_names);
   free(env->ops);
+  free(env->op_kinds);
   free(env);
 }
 
@@ -241,16 +242,19 @@ static void env_drop(tlop_env *env, sym name) {
     if (env->op_names[i] == name) {
       env->nops--;
       env->op_names[i] = env->op_names[env->nops], env->ops[i] = env->ops[env->nops];
+      env->op_kinds[i] = env->op_kinds[env->nops];
       return;
     }
 }
 
-static tlop_status env_put_op(tlop_env *env, sym name, sym op) {
+static tlop_status env_put_op(tlop_env *env, sym name, sym op, const kind *k) {
   env_drop(env, name);
-  size_t cap = env->ops_cap;
+  size_t cap = env->ops_cap, cap2 = env->ops_cap;
   env->op_names = grow_array(env->op_names, &cap, env->nops + 1, sizeof *env->op_names);
+  env->op_kinds = grow_array(env->op_kinds, &cap2, env->nops + 1, sizeof *env->op_kinds);
   env->ops = grow_array(env->ops, &env->ops_cap, env->nops + 1, sizeof *env->ops);
   env->op_names[env->nops] = name;
+  env->op_kinds[env->nops] = k;
   env->ops[env->nops++] = op;
   return TLOP_OK;
 }
@@ -293,7 +297,7 @@ tlop_status tlop_env_set_op(tlop_env *env, const char *name, const char *op) {
                "name (sum, max, …), not '%s'", name, op);
     return TLOP_ERR_ARG;
   }
-  return env_put_op(env, ctx_sym(env->ctx, name), ctx_sym(env->ctx, op));
+  return env_put_op(env, ctx_sym(env->ctx, name), ctx_sym(env->ctx, op), &KIND_OP);
 }
 
 /* "nodes(0,0, 1,1)" → "nodes(0, 0, 1, 1)": whole numbers ≥ 0, as lowering reads them; NULL
@@ -334,7 +338,7 @@ tlop_status tlop_env_set_mapping(tlop_env *env, const char *name, const char *ma
                "round_robin or nodes(n0, n1, …) of whole numbers, not '%s'", name, mapping);
     return TLOP_ERR_ARG;
   }
-  tlop_status st = env_put_op(env, ctx_sym(env->ctx, name), ctx_sym(env->ctx, text));
+  tlop_status st = env_put_op(env, ctx_sym(env->ctx, name), ctx_sym(env->ctx, text), &KIND_MAP);
   free(text);
   return st;
 }

@@ -205,8 +205,10 @@ struct tlop_env {
   double *values;
   kind *kinds;
   size_t n, cap;
-  /* operators given by name (--set op=max): kept apart, as they are not numbers */
+  /* operators and mappings given by name (--set op=max, map=round_robin): kept apart, as
+   * they are not numbers; op_kinds says which (KIND_OP or KIND_MAP) */
   sym *op_names, *ops;
+  const kind **op_kinds;
   size_t nops, ops_cap;
 };
 

@@ -34,5 +34,5 @@ void env_kinds(const tlop_env *env, ptrmap *out) {
   for (size_t i = 0; i < env->n; i++)
     ptrmap_put(out, env->names[i], &env->kinds[i]);
   for (size_t i = 0; i < env->nops; i++)
-    ptrmap_put(out, env->op_names[i], (void *)&KIND_OP);
+    ptrmap_put(out, env->op_names[i], (void *)env->op_kinds[i]);
 }

@@ -29,7 +29,7 @@ ir_node *expr_parse_checked(tlop_model *model, const char *what, const char *tex
     ptrmap_put(&kinds, names[i], &own[i]);
   }
   for (size_t i = 0; env && i < env->nops; i++)
-    ptrmap_put(&kinds, env->op_names[i], (void *)&KIND_OP);
+    ptrmap_put(&kinds, env->op_names[i], (void *)env->op_kinds[i]);
   /* a name given a bare number takes the kind its uses need; a symbol too, for printing */
   int errors = implicit ? chk_expr(model, e, &kinds, true, k) : chk_expr_free(model, e, &kinds, k);
   ptrmap_free(&kinds);
