@@ -1571,7 +1571,7 @@ static jv emit_sched(jit_fn *f, const ir_node *n) {
   at(f, d);
   LLVMValueRef data = LLVMBuildLoad2(b, g->ptr, sc.data, "");
   LLVMValueRef steps = LLVMBuildSIToFP(b, LLVMBuildLoad2(b, g->i64, sc.cap, ""), g->f64, "");
-  loop L;
+  loop L = {0}; /* a sum */
   LLVMValueRef t = loop_open(f, &L, jit_const(g, 1), LLVMBuildFSub(b, steps, jit_const(g, 1), ""),
                              d, false, &r);
   if (!t)
@@ -1653,7 +1653,7 @@ static jv place_on_nodes(jit_fn *f, const ir_node *stage, LLVMValueRef data, LLV
                          jv r) {
   jit_gen *g = f->g;
   LLVMBuilderRef b = g->b;
-  loop L;
+  loop L = {0}; /* a sum */
   LLVMValueRef k = loop_open(f, &L, jit_const(g, 0), LLVMBuildSIToFP(b, used, g->f64, ""),
                              f->depth, false, &r);
   if (!k)
