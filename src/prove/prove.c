@@ -79,6 +79,7 @@ static const char OTHER_FACTS[] =
     "the file's `assume` facts, the claim's `when` facts and --assume\n"
     "rounding: ⌊x⌋ ≤ x ≤ ⌈x⌉, ⌈x⌉ < x + 1 and ⌊x⌋ > x − 1 (cited as fact rounding)\n"
     "monotone: ⌈⌉, ⌊⌋, log₂, log_g (g > 1) and 2^x are non-decreasing, log₂1 = 0 (fact monotone)\n"
+    "maximum: a maximum over a range is one of its terms, ≥ 0 (> 0) where each is (fact maximum)\n"
     "a claim is about the points where both sides are defined: a case where a side is an\n"
     "error (a require, a gate) is left out, named, and the claim is proved only where a point\n"
     "of its domain is found\n";

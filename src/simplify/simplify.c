@@ -233,8 +233,13 @@ static bool positive_var(simp *s, const ir_node *b, bool strict) {
                              s, poly_sub(s, scalar(s, b->kid[1]), poly_num(s, 1))));
   case IR_SUM: /* a sum of terms ≥ 0 is ≥ 0 however many (none: 0); its index unbounded here */
     return !strict && simp_nonneg(s, scalar(s, b->kid[2]));
-  case IR_MAXOVER: /* one of its terms (it has one, or fails): of their sign, index unbounded */
-    return with_fact(s, SIGN_MAXIMUM, (strict ? simp_positive : simp_nonneg)(s, scalar(s, b->kid[2])));
+  case IR_MAXOVER: { /* one of its terms (it has one, or fails): of their sign, in its range */
+    poly *lo = scalar(s, b->kid[0]);
+    push_index(s, b->name, lo, scalar(s, b->kid[1]), simp_is_integer(s, lo));
+    bool ok = (strict ? simp_positive : simp_nonneg)(s, scalar(s, b->kid[2]));
+    pop_index(s);
+    return with_fact(s, SIGN_MAXIMUM, ok);
+  }
   case IR_MAX: /* the count of a sum's values, max(hi − lo + 1, 0) */
     return (strict ? simp_positive : simp_nonneg)(s, scalar(s, b->kid[1])) ||
            (strict ? simp_positive : simp_nonneg)(s, scalar(s, b->kid[0]));
