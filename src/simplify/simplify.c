@@ -641,11 +641,18 @@ static poly *scalar_maxover(simp *s, const ir_node *n) {
     unroll_end(s, a, b);
     return scalar(s, r);
   }
-  double c = poly_constant(body);
-  poly *varying = c != 0 && poly_uses(body, idx) ? poly_sub(s, body, poly_num(s, c)) : body;
+  /* max(c + e) = c + max e, the terms c free of the index (the range left to fail); then
+   * max(c·e) = c·max e where c ≥ 0 is proved, c free of the index */
+  bool indexed = poly_uses(body, idx);
+  poly *added = indexed ? poly_free_of(s, body, idx) : poly_num(s, 0);
+  poly *varying = poly_sub(s, body, added), *factor, *dep;
+  if (indexed && poly_split(s, varying, idx, &factor, &dep) && simp_nonneg(s, factor))
+    varying = dep;
+  else
+    factor = poly_num(s, 1);
   ir_node *kept = ir_make(s->ctx, IR_MAXOVER, idx, 0, simp_canon(s, lo), simp_canon(s, hi),
                           simp_canon(s, varying));
-  return varying == body ? poly_factor(s, kept) : poly_add(s, poly_num(s, c), poly_factor(s, kept));
+  return poly_add(s, added, poly_mul(s, factor, poly_factor(s, kept)));
 }
 
 static poly *scalar_var(simp *s, const ir_node *n) {
@@ -1360,8 +1367,22 @@ static lin norm_maxover(simp *s, const ir_node *n, const par_scope *par) {
     unroll_end(s, a, b);
     return norm(s, r, NULL);
   }
-  ir_node *kept = ir_make(s->ctx, IR_MAXOVER, idx, 0, simp_canon(s, lo), simp_canon(s, hi), body_ir);
-  return lin_term(s, kept, poly_num(s, 1));
+  /* max(c + e) = c + max e, the terms c free of the index, where e has terms */
+  terms added = {0}, varying = {0};
+  for (int i = 0; i < body.n; i++) {
+    term t = body.t[i];
+    terms *to = (t.atom && ir_uses(t.atom, idx)) || poly_uses(t.c, idx) ? &varying : &added;
+    VEC_PUSH(to->t, to->n, to->cap, t);
+  }
+  if (varying.n == 0) { /* nothing taken out of a body free of the index */
+    free(varying.t);
+    varying = added;
+    added = (terms){0};
+  }
+  ir_node *kept = ir_make(s->ctx, IR_MAXOVER, idx, 0, simp_canon(s, lo), simp_canon(s, hi),
+                          lin_ir(s, terms_done(s, &varying)));
+  terms_add(s, &added, lin_term(s, kept, poly_num(s, 1)), 1);
+  return terms_done(s, &added);
 }
 
 static lin norm(simp *s, const ir_node *n, const par_scope *par) {

@@ -67,6 +67,8 @@ bool poly_log(simp *s, const poly *p, double base, poly **out);
 poly *poly_log_parts(simp *s, const poly *p, double base, poly **rest);
 /* The constant term of p (0 when it has none). */
 double poly_constant(const poly *p);
+/* The monomials of p that do not use var, summed (0 when none). */
+poly *poly_free_of(simp *s, const poly *p, sym var);
 /* For a one-monomial p: p = indep · dep, dep holding what uses var. */
 bool poly_split(simp *s, const poly *p, sym var, poly **indep, poly **dep);
 /* The common shift c of the exponents a·var + a·c in p (see poly.c). */
