@@ -461,8 +461,6 @@ static ast_expr *ast_flows(parse_state *ps, ast_expr *cuts, ast_expr *alone, ast
   return ast_finish(ps, e);
 }
 
-/* A number as written, with its unit applied: one that overflows (1e999, 1e300 TiB) is an
- * error here, not an infinity that an operation far away reports. */
 /* A sum or a maximum over index = lo .. hi of body. */
 static ast_expr *ranged(parse_state *ps, bool is_max, sym index, TLOP_YYLTYPE il, ast_expr *lo,
                         ast_expr *hi, ast_expr *body, TLOP_YYLTYPE l) {
@@ -477,6 +475,8 @@ static ast_expr *ranged(parse_state *ps, bool is_max, sym index, TLOP_YYLTYPE il
   return e;
 }
 
+/* A number as written, with its unit applied: one that overflows (1e999, 1e300 TiB) is an
+ * error here, not an infinity that an operation far away reports. */
 static ast_expr *literal(parse_state *ps, double v, kind k, TLOP_YYLTYPE l) {
   if (!isfinite(v)) {
     diag_error(ps->ctx, SP(l), "number too large (overflows to infinity)");
@@ -546,8 +546,9 @@ static bool binary_operator(yysymbol_kind_t k) {
 static bool operand_start(yysymbol_kind_t k) {
   static const char *const starts[] = {"identifier", "number", "'let'", "'if'", "'sum'",
                                        "'stages'", "'repeat'", "'gamma'", "'not'", "'⌈'",
-                                       "'⌊'", "'Σ_{'", "'max'", "'max_{'", "'log₂'", "'-'", "'('", "'schedule'",
-                                       "'messages'", "'flows'", "'true'", "'false'", NULL};
+                                       "'⌊'", "'Σ_{'", "'max'", "'max_{'", "'log₂'", "'-'",
+                                       "'('", "'schedule'", "'messages'", "'flows'", "'true'",
+                                       "'false'", NULL};
   char buf[64];
   return in_list(token_text(k, buf, sizeof buf), starts);
 }

@@ -962,9 +962,10 @@ static jv loop_close(jit_fn *f, loop *L, jv term, jv r) {
    * maximum starts from −∞, so its first term is taken as it is, NaN too (eval.c's). */
   double z;
   bool plus0 = !L->is_max && const_double(term.v, &z) && z == 0 && !signbit(z);
-  LLVMValueRef acc2 = L->is_max ? LLVMBuildSelect(b, cmp(f, LLVMRealOGT, L->acc, term.v), L->acc, term.v, "")
-                      : plus0   ? L->acc
-                                : LLVMBuildFAdd(b, L->acc, term.v, "");
+  LLVMValueRef acc2 =
+      L->is_max ? LLVMBuildSelect(b, cmp(f, LLVMRealOGT, L->acc, term.v), L->acc, term.v, "")
+      : plus0   ? L->acc
+                : LLVMBuildFAdd(b, L->acc, term.v, "");
   LLVMValueRef err2 = or_(f, L->err, term.err[d + 1]), xf2 = or_(f, L->xf, term.xf[d + 1]);
   LLVMValueRef k2 = LLVMBuildFAdd(b, L->k, jit_const(g, 1), "");
   LLVMValueRef *next = xcalloc(in->nrec + 1, sizeof *next);
