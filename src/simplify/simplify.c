@@ -617,20 +617,21 @@ static bool max_written_out(simp *s, const poly *lo, const poly *hi, double *a, 
 }
 
 /* A maximum over a range: written out as max(t₀, t₁, …) in the loop's order where its
- * bounds are whole numbers a ≤ b within --max-unroll, else kept, a number added to every
- * term taken out of it (max(c + e) = c + max e). Its range's facts hold in its body. */
+ * bounds are whole numbers a ≤ b within --max-unroll, else kept, what is free of its
+ * index taken out of it (below). Its range's facts hold in its body. */
 static poly *scalar_maxover(simp *s, const ir_node *n) {
   n = canonical_sum(s, n);
   sym idx = n->name;
   poly *lo = scalar(s, n->kid[0]), *hi = scalar(s, n->kid[1]);
   push_index(s, idx, lo, hi, simp_is_integer(s, lo));
   poly *body = scalar(s, n->kid[2]);
+  ir_node *body_ir = simp_canon(s, body);
   pop_index(s);
   double a, b;
   bool small = max_written_out(s, lo, hi, &a, &b);
   if (small && !poly_uses(body, idx))
     return body;
-  if (small && unroll_begin(s, a, b, simp_canon(s, body), poly_terms(body), idx)) {
+  if (small && unroll_begin(s, a, b, body_ir, poly_terms(body), idx)) {
     ir_node *r = NULL;
     for (double i = a; i <= b; i++) {
       unroll_push(s, idx, i);
@@ -1342,8 +1343,8 @@ static void addends(simp *s, const ir_node *n, const par_scope *par, double sign
   addends(s, n->kid[1], par, second, acc);
 }
 
-/* scalar_maxover's for a maximum of costs (the ∥ around it applied in its terms); no number
- * is taken out of them. */
+/* scalar_maxover's for a maximum of costs (the ∥ around it applied in its terms): the
+ * terms free of its index taken out, no factor. */
 static lin norm_maxover(simp *s, const ir_node *n, const par_scope *par) {
   n = canonical_sum(s, n);
   sym idx = n->name;
