@@ -46,6 +46,8 @@ static ast_decl *fn_decl(parse_state *ps, ast_dkind dk, sym name, TLOP_YYLTYPE n
 static kind kind_named(parse_state *ps, sym name, TLOP_YYLTYPE l);
 static ast_expr *label(parse_state *ps, ast_expr *e, const char *text);
 static ast_expr *literal(parse_state *ps, double v, kind k, TLOP_YYLTYPE l);
+static ast_expr *ranged(parse_state *ps, bool is_max, sym index, TLOP_YYLTYPE il, ast_expr *lo,
+                        ast_expr *hi, ast_expr *body, TLOP_YYLTYPE l);
 static ast_expr *juxtaposed(parse_state *ps, double v, TLOP_YYLTYPE nl, ast_expr *e, TLOP_YYLTYPE el);
 static ast_expr *ast_schedule(parse_state *ps, sym transfer, sym channel, ast_expr *size,
                               ast_expr *statements, TLOP_YYLTYPE tl, span sp);
@@ -87,7 +89,7 @@ static void tlop_yyerror(TLOP_YYLTYPE *l, void *scanner, parse_state *ps, const 
 %token AND "'and'" OR "'or'" NOT "'not'"
 %token PAR "'∥'" DOTDOT "'..'" LE "'<='" GE "'>='" EQEQ "'=='" NE "'!='"
 %token CEIL_OPEN "'⌈'" CEIL_CLOSE "'⌉'" FLOOR_OPEN "'⌊'" FLOOR_CLOSE "'⌋'"
-%token SIGMA_OPEN "'Σ_{'" LOG2_SUB "'log₂'"
+%token SIGMA_OPEN "'Σ_{'" LOG2_SUB "'log₂'" MAX_OVER "'max'" MAX_OPEN "'max_{'"
 
 %type <expr> expr primary named args arg opt_args stage_items stage_item facts fact
 %type <expr> statements statement opt_under opt_alone opt_start
@@ -229,10 +231,8 @@ expr:
   | LET IDENT '=' expr IN expr {
                                 $$ = ast_expr_new(ps, E_LET, SP(@$)); $$->u.let.name = $2;
                                 $$->u.let.name_sp = SP(@2); $$->u.let.value = $4; $$->u.let.body = $6; ast_finish(ps, $$); }
-  | SUM IDENT '=' expr DOTDOT expr ':' expr {
-                                $$ = ast_expr_new(ps, E_SUM, SP(@$)); $$->u.sum.index = $2;
-                                $$->u.sum.index_sp = SP(@2); $$->u.sum.lo = $4; $$->u.sum.hi = $6;
-                                $$->u.sum.body = $8; ast_finish(ps, $$); }
+  | SUM IDENT '=' expr DOTDOT expr ':' expr { $$ = ranged(ps, false, $2, @2, $4, $6, $8, @$); }
+  | MAX_OVER IDENT '=' expr DOTDOT expr ':' expr { $$ = ranged(ps, true, $2, @2, $4, $6, $8, @$); }
   | expr OR expr              { $$ = ast_binary(ps, OP_OR, $1, $3, SP(@$)); }
   | expr AND expr             { $$ = ast_binary(ps, OP_AND, $1, $3, SP(@$)); }
   | NOT expr                  { $$ = ast_unary(ps, OP_NOT, $2, SP(@$)); }
@@ -255,9 +255,9 @@ expr:
   | '-' expr %prec UMINUS     { $$ = ast_unary(ps, OP_NEG, $2, SP(@$)); }
   | expr '^' expr             { $$ = ast_binary(ps, OP_POW, $1, $3, SP(@$)); }
   | SIGMA_OPEN IDENT '=' expr '}' '^' '{' expr '}' expr %prec SIGMA {
-                                $$ = ast_expr_new(ps, E_SUM, SP(@$)); $$->u.sum.index = $2;
-                                $$->u.sum.index_sp = SP(@2); $$->u.sum.lo = $4; $$->u.sum.hi = $8;
-                                $$->u.sum.body = $10; ast_finish(ps, $$); }
+                                $$ = ranged(ps, false, $2, @2, $4, $8, $10, @$); }
+  | MAX_OPEN IDENT '=' expr '}' '^' '{' expr '}' expr %prec SIGMA {
+                                $$ = ranged(ps, true, $2, @2, $4, $8, $10, @$); }
   ;
 
 primary:
@@ -461,6 +461,20 @@ static ast_expr *ast_flows(parse_state *ps, ast_expr *cuts, ast_expr *alone, ast
   return ast_finish(ps, e);
 }
 
+/* A sum or a maximum over index = lo .. hi of body. */
+static ast_expr *ranged(parse_state *ps, bool is_max, sym index, TLOP_YYLTYPE il, ast_expr *lo,
+                        ast_expr *hi, ast_expr *body, TLOP_YYLTYPE l) {
+  ast_expr *e = ast_expr_new(ps, E_SUM, SP(l));
+  e->u.sum.index = index;
+  e->u.sum.index_sp = SP(il);
+  e->u.sum.lo = lo;
+  e->u.sum.hi = hi;
+  e->u.sum.body = body;
+  e->u.sum.is_max = is_max;
+  ast_finish(ps, e);
+  return e;
+}
+
 /* A number as written, with its unit applied: one that overflows (1e999, 1e300 TiB) is an
  * error here, not an infinity that an operation far away reports. */
 static ast_expr *literal(parse_state *ps, double v, kind k, TLOP_YYLTYPE l) {
@@ -532,8 +546,9 @@ static bool binary_operator(yysymbol_kind_t k) {
 static bool operand_start(yysymbol_kind_t k) {
   static const char *const starts[] = {"identifier", "number", "'let'", "'if'", "'sum'",
                                        "'stages'", "'repeat'", "'gamma'", "'not'", "'⌈'",
-                                       "'⌊'", "'Σ_{'", "'log₂'", "'-'", "'('", "'schedule'",
-                                       "'messages'", "'flows'", "'true'", "'false'", NULL};
+                                       "'⌊'", "'Σ_{'", "'max'", "'max_{'", "'log₂'", "'-'",
+                                       "'('", "'schedule'", "'messages'", "'flows'", "'true'",
+                                       "'false'", NULL};
   char buf[64];
   return in_list(token_text(k, buf, sizeof buf), starts);
 }

@@ -130,7 +130,7 @@ int cli_take_format_output(cli *c, int opt, const char *arg);
 #define HELP_EVAL                                                                            \
   "      --tau-beyond RULE  τ beyond a table's last column: proportional (default,\n"      \
   "                         L(m,T)·τ/T) or clamp (L(m,T), as libtaulop)\n"                 \
-  "      --max-terms N      most terms one evaluation may add in its sums (1e8)\n"        \
+  "      --max-terms N      most terms one evaluation's sums and maxima may add (1e8)\n"        \
   "      --max-steps N      the last step a schedule may place a transfer at (1e7)\n"       \
   "      --max-messages N   most messages one messages stage may send (1e6)\n"                \
   "      --strict           every warning is an error (a table extrapolated, …): exit 1\n"

@@ -327,7 +327,7 @@ static const char simplify_help[] =
     "  -f, --format FMT       unicode (default, the papers' notation), latex or tlop\n"
     "                         (source that parses back to the same expression)\n"
     "      --expand           multiply polynomials out instead of taking common factors\n"
-    "      --unroll           write out sums with concrete bounds (up to 64 terms)\n"
+    "      --unroll           write out sums and maxima with concrete bounds (up to 64 terms)\n"
     "      --max-unroll N     most terms a sum written out may give, values a nest may have (4096)\n"
     "      --max-print N      most nodes the expression may print as a tree (1e6)\n"
     "  -o, --output FILE      write there instead of standard output\n";

@@ -1276,7 +1276,8 @@ static bool count_terms(eval_state *es, const ir_node *n, double count, double m
     fmt_double(lim, sizeof lim, es->ctx->max_terms);
     if (es->terms == 0 && mult == 1) {
       fmt_double(num, sizeof num, count);
-      fail(es, n, "the sum has %s terms, more than the limit of %s (--max-terms)", num, lim);
+      fail(es, n, "the %s has %s terms, more than the limit of %s (--max-terms)",
+           n->op == IR_MAXOVER ? "maximum" : "sum", num, lim);
     } else {
       fmt_double(num, sizeof num, es->terms + count * mult);
       fail(es, n, "the sums of this evaluation add %s terms, more than the limit of %s "
@@ -1333,6 +1334,44 @@ static bool eval_sum(eval_state *es, const ir_node *n, double *out) {
   es->proj_mult = saved_mult;
   es->proj_vars = saved_vars;
   *out = acc;
+  return ok;
+}
+
+/* A maximum over i = lo, lo + 1, … ≤ hi: whole bounds, at least one term, counted against
+ * --max-terms as a sum's; its body unprojected (a term is kept or dropped by its value). */
+static bool eval_maxover(eval_state *es, const ir_node *n, double *out) {
+  double lo, hi;
+  if (!eval(es, n->kid[0], &lo) || !eval(es, n->kid[1], &hi))
+    return false;
+  char a[40], b[40];
+  fmt_double(a, sizeof a, lo);
+  fmt_double(b, sizeof b, hi);
+  if (!(isfinite(lo) && isfinite(hi) && lo == floor(lo) && hi == floor(hi))) {
+    fail(es, n, "the bounds of a maximum over %s = %s .. %s are not finite whole numbers",
+         n->name->name, a, b);
+    return false;
+  }
+  if (hi < lo) {
+    fail(es, n, "a maximum over %s = %s .. %s has no terms: its range is empty",
+         n->name->name, a, b);
+    return false;
+  }
+  double count = hi - lo + 1;
+  bool projected = es->proj_on && !((n->kid[0]->vars | n->kid[1]->vars) & es->proj_vars);
+  if (!count_terms(es, n, count, projected ? es->proj_mult : 1))
+    return false;
+  sym idx = n->name;
+  ensure(es, idx->id);
+  double saved = es->vals[idx->id], best = 0;
+  bool ok = true;
+  for (double k = 0; k < count && ok; k++) {
+    double v;
+    es->vals[idx->id] = lo + k;
+    ok = eval_unprojected(es, n->kid[2], &v);
+    best = k == 0 ? v : ir_apply(IR_MAX, best, v);
+  }
+  es->vals[idx->id] = saved;
+  *out = best;
   return ok;
 }
 
@@ -1678,6 +1717,8 @@ static bool eval(eval_state *es, const ir_node *n, double *out) {
     return true;
   case IR_SUM:
     return eval_sum(es, n, out);
+  case IR_MAXOVER:
+    return eval_maxover(es, n, out);
   case IR_PAR: {
     if (!eval(es, n->kid[0], &a))
       return false;

@@ -894,12 +894,18 @@ static kind check(chk_state *c, ast_expr *e, const scope *sc) {
     anchor(c, e->u.sum.lo, KIND_ANY);
     anchor(c, e->u.sum.hi, KIND_ANY);
     kind lo = check(c, e->u.sum.lo, sc), hi = check(c, e->u.sum.hi, sc);
-    expect(c, lo, KIND_COUNT, e->u.sum.lo->sp, "the lower bound of a sum");
-    expect(c, hi, KIND_COUNT, e->u.sum.hi->sp, "the upper bound of a sum");
+    bool is_max = e->u.sum.is_max;
+    const char *of = is_max ? "a maximum" : "a sum";
+    char role[40];
+    snprintf(role, sizeof role, "the lower bound of %s", of);
+    expect(c, lo, KIND_COUNT, e->u.sum.lo->sp, role);
+    snprintf(role, sizeof role, "the upper bound of %s", of);
+    expect(c, hi, KIND_COUNT, e->u.sum.hi->sp, role);
     scope s = {e->u.sum.index, KIND_COUNT, sc};
     kind k = check(c, e->u.sum.body, &s);
     if (k.tag == K_BOOL)
-      error_at(c, e->u.sum.body->sp, "cannot add up truth values");
+      error_at(c, e->u.sum.body->sp, is_max ? "cannot take the maximum of truth values"
+                                            : "cannot add up truth values");
     return k;
   }
   case E_STAGES: {

@@ -16,7 +16,7 @@ typedef enum {
   E_PAR,    /* A ∥[ch] X; the checker tells count ∥ cost from cost ∥ cost */
   E_IF,
   E_LET,
-  E_SUM,    /* sum i = lo .. hi : body; `stages i = …` sets is_stage */
+  E_SUM,    /* sum i = lo .. hi : body; `stages i = …` sets is_stage, `max i = …` is_max */
   E_STAGES, /* stages { a; "label": b; … } */
   E_REPEAT, /* repeat N { body } */
   E_SCHEDULE, /* schedule L[ch](size) { statements }: the statements place transfers */
@@ -52,7 +52,7 @@ struct ast_expr {
       kind value_kind; /* the checker's, KIND_ANY where checks of it disagree */
       bool checked;
     } let;
-    struct { sym index; span index_sp; ast_expr *lo, *hi, *body; bool is_stage; } sum;
+    struct { sym index; span index_sp; ast_expr *lo, *hi, *body; bool is_stage, is_max; } sum;
     struct { ast_expr **items; sym *labels; int n; } stages;
     struct { ast_expr *count, *body; } repeat;
     struct { sym channel; ast_expr *size, *body; } sched;

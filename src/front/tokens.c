@@ -20,7 +20,7 @@ static token_class class_of(int code) {
   case UNIT: return TOK_UNIT;
   case STRING: return TOK_STRING;
   case AXIOM_NAME: return TOK_NAME;
-  case '(': case '[': case '{': case CEIL_OPEN: case FLOOR_OPEN: case SIGMA_OPEN:
+  case '(': case '[': case '{': case CEIL_OPEN: case FLOOR_OPEN: case SIGMA_OPEN: case MAX_OPEN:
     return TOK_OPEN;
   case ')': case ']': case '}': case CEIL_CLOSE: case FLOOR_CLOSE: return TOK_CLOSE;
   case ',': case ';': case ':': return TOK_PUNCT;

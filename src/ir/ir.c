@@ -94,14 +94,14 @@ ir_node *ir_make(tlop_ctx *ctx, ir_op op, sym name, double num, ir_node *a, ir_n
   n->depth = 1;
   /* binders too: a sum over i is not the same node inside another sum over i, where
    * its index must be renamed, so whoever memoizes by "mentions no index in scope" */
-  if (op == IR_VAR || op == IR_SUM || op == IR_MSGS || op == IR_FLOWS)
+  if (op == IR_VAR || ir_is_range(op) || op == IR_MSGS || op == IR_FLOWS)
     n->vars = 1ull << (name->id % 64);
   /* a ∥ is a cost even over a plain time: ∥ of 0 fails, so it is priced only if counted */
   if (op == IR_L || op == IR_O || op == IR_GAMMA || op == IR_PACK || op == IR_TX || op == IR_PAR)
     n->flags |= IR_HAS_COST;
   if (op == IR_STAGE)
     n->flags |= IR_HAS_STAGE;
-  if (op == IR_SUM)
+  if (ir_is_range(op)) /* both loop over their terms */
     n->flags |= IR_HAS_SUM;
   if (op == IR_SCHED || op == IR_MSGS || op == IR_FLOWS)
     n->flags |= IR_HAS_COST;
@@ -294,7 +294,7 @@ static ir_node *subst(tlop_ctx *ctx, ir_node *n, sym var, ir_node *value, ptrmap
   sym name = n->name;
   for (int i = 0; i < n->nkids; i++) {
     k[i] = n->kid[i];
-    if (n->op == IR_SUM && i == 2) {
+    if (ir_is_range(n->op) && i == 2) {
       if (name == var)
         continue; /* a sum over var rebinds it in its body, not in its bounds */
       if (ir_uses(k[i], var) && (name = fresh_index(ctx, n, value)) != n->name)
@@ -330,7 +330,7 @@ static ir_node *replace(tlop_ctx *ctx, ir_node *n, const ir_node *from, ir_node 
   for (int i = 0; i < n->nkids; i++) {
     /* where a sum, a messages or a flows stage binds a name `from` uses (a sum's body,
      * the whole stage: its rank p, its Q), `from` means another value */
-    bool binder = n->op == IR_MSGS || n->op == IR_FLOWS || (n->op == IR_SUM && i == 2);
+    bool binder = n->op == IR_MSGS || n->op == IR_FLOWS || (ir_is_range(n->op) && i == 2);
     bool bound = binder && ir_uses(from, n->name);
     k[i] = bound ? n->kid[i] : replace(ctx, n->kid[i], from, to, memo);
     changed |= k[i] != n->kid[i];
@@ -358,7 +358,7 @@ static int op_rank(const ir_node *n) {
   case IR_VAR: return 0;
   case IR_POW: return 1;
   case IR_NUM: return 9;
-  default: return 2 + (n->op == IR_SUM);
+  default: return 2 + ir_is_range(n->op);
   }
 }
 
@@ -395,7 +395,7 @@ static bool uses(const ir_node *n, sym var, ptrmap *seen) {
   if (n->op == IR_VAR)
     return n->name == var;
   ptrmap_put(seen, n, (void *)n);
-  if (n->op == IR_SUM && n->name == var)
+  if (ir_is_range(n->op) && n->name == var)
     return uses(n->kid[0], var, seen) || uses(n->kid[1], var, seen);
   for (int i = 0; i < n->nkids; i++)
     if (uses(n->kid[i], var, seen))
@@ -421,7 +421,7 @@ static ir_node *rebind(tlop_ctx *ctx, ir_node *n, sym old, sym fresh, ptrmap *me
   for (int i = 0; i < n->nkids; i++)
     changed |= (k[i] = rebind(ctx, n->kid[i], old, fresh, memo)) != n->kid[i];
   sym name = n->name;
-  if (n->op == IR_SUM && name == old) {
+  if (ir_is_range(n->op) && name == old) {
     k[2] = ir_subst(ctx, k[2], old, ir_var(ctx, fresh));
     name = fresh, changed = true;
   }
@@ -453,7 +453,7 @@ static void collect(const ir_node *n, ptrmap *seen, ir_names *vars, ir_names *in
   ptrmap_put(seen, n, (void *)n);
   if (n->op == IR_VAR)
     add_name(vars, n->name);
-  if (n->op == IR_SUM || n->op == IR_MSGS || n->op == IR_FLOWS)
+  if (ir_is_range(n->op) || n->op == IR_MSGS || n->op == IR_FLOWS)
     add_name(indices, n->name);
   if ((n->op == IR_L || n->op == IR_O || n->op == IR_PACK || n->op == IR_TX) && n->name)
     add_name(channels, n->name);

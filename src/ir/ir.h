@@ -36,7 +36,8 @@
   X(MSGS, "messages", 2) /* name = rank variable; num 1: priced by L; kids node(rank), sends */ \
   X(SEND, "send", 3)    /* kids src, dst, size: a message of a messages stage */   \
   X(FLOWS, "flows", 3)  /* name = Q; kids alone(Q), sum over entry of cut(entry), flows */ \
-  X(FLOW, "flow", 2)    /* kids send(src, dst, size), start: a flow of a flows stage */
+  X(FLOW, "flow", 2)    /* kids send(src, dst, size), start: a flow of a flows stage */ \
+  X(MAXOVER, "max_over", 3) /* name = index; kids lo, hi, body: the sum's binding, the maximum */
 
 typedef enum {
 #define X(n, s, a) IR_##n,
@@ -87,6 +88,8 @@ ir_node *ir_var(tlop_ctx *ctx, sym name);
 ir_node *ir_un(tlop_ctx *ctx, ir_op op, ir_node *a);
 ir_node *ir_bin(tlop_ctx *ctx, ir_op op, ir_node *a, ir_node *b);
 bool ir_has_sum(const ir_node *n);
+/* A sum or a maximum over a range: binds its index (name) in its body (kid 2). */
+static inline bool ir_is_range(int op) { return op == IR_SUM || op == IR_MAXOVER; }
 bool ir_mentions(const ir_node *n, sym var); /* uses or binds; may answer true for a bloom collision */
 /* How often v occurs in n written out as a tree, x^k counting x k times, capped at 10^6
  * (memo: node → count + 1, for one v). */

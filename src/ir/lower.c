@@ -664,7 +664,7 @@ static ir_node *lower(lowerer *lw, ast_expr *e, const binding *env) {
     lw->nactive--;
     if (e->u.sum.is_stage)
       body = ir_make(ctx, IR_STAGE, NULL, 0, body, NULL, NULL);
-    r = ir_make(ctx, IR_SUM, idx, 0, lo, hi, body);
+    r = ir_make(ctx, e->u.sum.is_max ? IR_MAXOVER : IR_SUM, idx, 0, lo, hi, body);
     break;
   }
   case E_STAGES:

@@ -513,7 +513,7 @@ static bool in_place(jit_fn *f, const ir_node *n) {
   void *known = ptrmap_get(&f->sums, n);
   if (known)
     return known == (void *)1;
-  bool r = n->op == IR_SUM || n->op == IR_AT || n->op == IR_SCHED || n->op == IR_MSGS ||
+  bool r = ir_is_range(n->op) || n->op == IR_AT || n->op == IR_SCHED || n->op == IR_MSGS ||
            n->op == IR_SEND;
   for (int i = 0; i < n->nkids && !r; i++)
     r = in_place(f, n->kid[i]);
@@ -896,6 +896,7 @@ typedef struct loop {
   LLVMValueRef k, acc, err, xf, terms, run, terms0, terms1;
   LLVMValueRef some; /* count > 0, at count's level */
   int some_level;
+  bool is_max; /* its value the largest term (a maximum over a range), not their sum */
 } loop;
 
 /* Opens a loop at the innermost level, entered only when count (at count_level) > 0 and,
@@ -907,7 +908,7 @@ static LLVMValueRef loop_open(jit_fn *f, loop *L, LLVMValueRef lo, LLVMValueRef 
   LLVMBuilderRef b = g->b;
   int d = L->d = f->depth;
   if (d >= JIT_MAX_LOOPS) {
-    fail(f, "sums nested more than %d deep", JIT_MAX_LOOPS);
+    fail(f, "sums and maxima nested more than %d deep", JIT_MAX_LOOPS);
     return NULL;
   }
   at(f, count_level);
@@ -957,10 +958,14 @@ static jv loop_close(jit_fn *f, loop *L, jv term, jv r) {
   int d = L->d;
   at(f, d + 1);
   level *in = &f->lv[d + 1];
-  /* +0 terms (the placements of a schedule) leave the sum +0: no add to wait for. */
+  /* +0 terms (the placements of a schedule) leave the sum +0: no add to wait for. The
+   * maximum starts from −∞, so its first term is taken as it is, NaN too (eval.c's). */
   double z;
-  bool plus0 = const_double(term.v, &z) && z == 0 && !signbit(z);
-  LLVMValueRef acc2 = plus0 ? L->acc : LLVMBuildFAdd(b, L->acc, term.v, "");
+  bool plus0 = !L->is_max && const_double(term.v, &z) && z == 0 && !signbit(z);
+  LLVMValueRef acc2 =
+      L->is_max ? LLVMBuildSelect(b, cmp(f, LLVMRealOGT, L->acc, term.v), L->acc, term.v, "")
+      : plus0   ? L->acc
+                : LLVMBuildFAdd(b, L->acc, term.v, "");
   LLVMValueRef err2 = or_(f, L->err, term.err[d + 1]), xf2 = or_(f, L->xf, term.xf[d + 1]);
   LLVMValueRef k2 = LLVMBuildFAdd(b, L->k, jit_const(g, 1), "");
   LLVMValueRef *next = xcalloc(in->nrec + 1, sizeof *next);
@@ -978,7 +983,8 @@ static jv loop_close(jit_fn *f, loop *L, jv term, jv r) {
   LLVMBasicBlockRef bbs[2] = {pre, latch};
   LLVMValueRef zero = jit_const(g, 0), no = LLVMConstInt(g->i1, 0, 0), none = LLVMConstInt(g->i8, 0, 0);
   LLVMAddIncoming(L->k, (LLVMValueRef[]){zero, k2}, bbs, 2);
-  LLVMAddIncoming(L->acc, (LLVMValueRef[]){zero, acc2}, bbs, 2);
+  LLVMValueRef acc0 = L->is_max ? jit_const(g, -INFINITY) : zero;
+  LLVMAddIncoming(L->acc, (LLVMValueRef[]){acc0, acc2}, bbs, 2);
   LLVMAddIncoming(L->err, (LLVMValueRef[]){no, err2}, bbs, 2);
   LLVMAddIncoming(L->xf, (LLVMValueRef[]){none, xf2}, bbs, 2);
   LLVMAddIncoming(L->terms, (LLVMValueRef[]){L->terms1, terms2}, bbs, 2);
@@ -1007,7 +1013,7 @@ static jv loop_close(jit_fn *f, loop *L, jv term, jv r) {
 /* The sum over i = lo, lo + 1, … (count terms), its index bound in the body. */
 static jv emit_loop(jit_fn *f, const ir_node *n, jv lo, LLVMValueRef count, int count_level,
                     jv r) {
-  loop L;
+  loop L = {.is_max = n->op == IR_MAXOVER};
   LLVMValueRef i = loop_open(f, &L, lo.v, count, count_level, true, &r);
   if (!i)
     return konst(f, 0);
@@ -1019,11 +1025,14 @@ static jv emit_loop(jit_fn *f, const ir_node *n, jv lo, LLVMValueRef count, int 
 }
 
 /* The terms of sum n: floor(hi - lo) + 1 when hi >= lo, else 0 (and 0 when the bounds are
- * not finite, an error in *r); *r is at the bounds' level, where the builder is. */
-static LLVMValueRef sum_count(jit_fn *f, const ir_node *n, jv *lo, jv *r) {
+ * not finite, an error in *r); *r is at the bounds' level, where the builder is; *hi_out
+ * (if not NULL) the upper bound. */
+static LLVMValueRef sum_count(jit_fn *f, const ir_node *n, jv *lo, jv *hi_out, jv *r) {
   LLVMBuilderRef b = f->g->b;
   *lo = emit(f, n->kid[0]);
   jv hi = emit(f, n->kid[1]);
+  if (hi_out)
+    *hi_out = hi;
   *r = val(NULL, maxl(lo->level, hi.level));
   absorb(f, r, *lo);
   absorb(f, r, hi);
@@ -1039,7 +1048,7 @@ static LLVMValueRef sum_count(jit_fn *f, const ir_node *n, jv *lo, jv *r) {
 static jv emit_sum(jit_fn *f, const ir_node *n) {
   LLVMBuilderRef b = f->g->b;
   jv lo, r;
-  LLVMValueRef count = sum_count(f, n, &lo, &r);
+  LLVMValueRef count = sum_count(f, n, &lo, NULL, &r);
   if (ir_mentions(n->kid[2], n->name))
     return emit_loop(f, n, lo, count, r.level, r);
   /* The body does not use the index: count × body, the body evaluated when count > 0;
@@ -1059,6 +1068,23 @@ static jv emit_sum(jit_fn *f, const ir_node *n) {
   at(f, r.level);
   r.v = LLVMBuildSelect(b, some, LLVMBuildFMul(b, count, body.v, ""), jit_const(f->g, 0), "");
   return r;
+}
+
+static LLVMValueRef is_whole(jit_fn *f, LLVMValueRef x) {
+  return cmp(f, LLVMRealOEQ, x, jit_call_intrinsic(f->g, "llvm.floor", x, NULL));
+}
+
+/* eval.c's eval_maxover: a maximum over whole bounds, lo ≤ hi (else an error), its body
+ * evaluated at every index, used or not. */
+static jv emit_maxover(jit_fn *f, const ir_node *n) {
+  LLVMBuilderRef b = f->g->b;
+  jv lo, hi, r;
+  LLVMValueRef count = sum_count(f, n, &lo, &hi, &r);
+  LLVMValueRef whole = LLVMBuildAnd(b, is_whole(f, lo.v), is_whole(f, hi.v), "");
+  add_err(f, &r, LLVMBuildNot(b, whole, ""));
+  add_err(f, &r, cmpk(f, LLVMRealOEQ, count, 0)); /* an empty range */
+  count = LLVMBuildSelect(b, whole, count, jit_const(f->g, 0), "");
+  return emit_loop(f, n, lo, count, r.level, r);
 }
 
 /* ======== transfers, overheads, γ ======== */
@@ -1546,7 +1572,7 @@ static jv emit_sched(jit_fn *f, const ir_node *n) {
   at(f, d);
   LLVMValueRef data = LLVMBuildLoad2(b, g->ptr, sc.data, "");
   LLVMValueRef steps = LLVMBuildSIToFP(b, LLVMBuildLoad2(b, g->i64, sc.cap, ""), g->f64, "");
-  loop L;
+  loop L = {0}; /* a sum */
   LLVMValueRef t = loop_open(f, &L, jit_const(g, 1), LLVMBuildFSub(b, steps, jit_const(g, 1), ""),
                              d, false, &r);
   if (!t)
@@ -1628,7 +1654,7 @@ static jv place_on_nodes(jit_fn *f, const ir_node *stage, LLVMValueRef data, LLV
                          jv r) {
   jit_gen *g = f->g;
   LLVMBuilderRef b = g->b;
-  loop L;
+  loop L = {0}; /* a sum */
   LLVMValueRef k = loop_open(f, &L, jit_const(g, 0), LLVMBuildSIToFP(b, used, g->f64, ""),
                              f->depth, false, &r);
   if (!k)
@@ -1710,7 +1736,7 @@ static jv emit_ring(jit_fn *f, const msg_ring_form *form, jv r, const jv par[2],
   jit_gen *g = f->g;
   LLVMBuilderRef b = g->b;
   jv lo, bounds;
-  LLVMValueRef count = sum_count(f, form->loop, &lo, &bounds);
+  LLVMValueRef count = sum_count(f, form->loop, &lo, NULL, &bounds);
   int count_level = bounds.level;
   absorb(f, &r, bounds);
   jv parts[4] = {emit(f, form->shift), emit(f, form->modulus), emit(f, form->size),
@@ -1820,6 +1846,7 @@ static jv emit_node(jit_fn *f, const ir_node *n) {
   case IR_AND:
   case IR_OR: return emit_logic(f, n);
   case IR_SUM: return emit_sum(f, n);
+  case IR_MAXOVER: return emit_maxover(f, n);
   case IR_PAR: return emit_par(f, n);
   case IR_CONC: return emit_conc(f, n);
   case IR_L:

@@ -94,6 +94,20 @@ static char *subscript_name(reader *r) {
   return name;
 }
 
+/* \sum_{i=a}^{b} and \max_{i=a}^{b} (after the command): Σ_{i=a}^{b} and max_{i=a}^{b}. */
+static void range_bounds(reader *r, bool is_max) {
+  if (!take(r, "_")) {
+    r->error = "\\sum without its bounds";
+    return;
+  }
+  group(r, is_max ? "max_{" : "Σ_{", "}");
+  if (!take(r, "^")) {
+    r->error = is_max ? "\\max_{…} without its upper bound" : "\\sum without its upper bound";
+    return;
+  }
+  group(r, "^{", "} ");
+}
+
 static void command(reader *r) {
   const char *start = r->p;
   while (r->p < r->end && isalpha((unsigned char)*r->p))
@@ -103,6 +117,11 @@ static void command(reader *r) {
     char c = *r->p++;
     if (c == '_' || c == '{' || c == '}' || c == ' ')
       sb_putn(&r->out, &c, 1);
+    return;
+  }
+#define IS(word) (n == strlen(word) && strncmp(start, word, n) == 0)
+  if (IS("sum") || (IS("max") && r->p < r->end && *r->p == '_')) {
+    range_bounds(r, IS("max"));
     return;
   }
   static const struct { const char *name, *out; } simple[] = {
@@ -116,24 +135,12 @@ static void command(reader *r) {
       sb_puts(&r->out, simple[i].out);
       return;
     }
-#define IS(word) (n == strlen(word) && strncmp(start, word, n) == 0)
   if (IS("frac")) {
     sb_puts(&r->out, "((");
     group(r, "", "");
     sb_puts(&r->out, ")/(");
     group(r, "", "");
     sb_puts(&r->out, "))");
-  } else if (IS("sum")) {
-    if (!take(r, "_")) {
-      r->error = "\\sum without its bounds";
-      return;
-    }
-    group(r, "Σ_{", "}");
-    if (!take(r, "^")) {
-      r->error = "\\sum without its upper bound";
-      return;
-    }
-    group(r, "^{", "} ");
   } else if (IS("log")) {
     if (take(r, "_2")) {
       sb_puts(&r->out, "log₂");

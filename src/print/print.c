@@ -41,7 +41,7 @@ static int prec(const ir_node *n) {
   case IR_NOT: return P_NOT;
   case IR_PAR: case IR_CONC: return P_PAR;
   case IR_IF: return P_OPEN;
-  case IR_SUM: return P_OPEN; /* the papers' Σ is handled in pr */
+  case IR_SUM: case IR_MAXOVER: return P_OPEN; /* the papers' Σ is handled in pr */
   case IR_STAGE: return P_ATOM;
   default: return P_ATOM;
   }
@@ -229,8 +229,9 @@ static void pr_sum(printer *p, const ir_node *n) {
   const ir_node *body = n->kid[2];
   /* an indexed stage is an unlabelled STAGE; a labelled one prints as a stages block */
   bool stage = body->op == IR_STAGE && !body->name && p->f == TLOP_FORMAT_TLOP;
+  bool is_max = n->op == IR_MAXOVER;
   if (paper(p)) {
-    put(p, tex(p) ? "\\sum_{" : "Σ_{");
+    put(p, is_max ? (tex(p) ? "\\max_{" : "max_{") : tex(p) ? "\\sum_{" : "Σ_{");
     name(p, n->name);
     put(p, "=");
     pr(p, n->kid[0], P_OPEN + 1);
@@ -240,7 +241,7 @@ static void pr_sum(printer *p, const ir_node *n) {
     pr(p, body->op == IR_STAGE ? body->kid[0] : body, P_MUL);
     return;
   }
-  put(p, stage ? "stages " : "sum ");
+  put(p, stage ? "stages " : is_max ? "max " : "sum ");
   name(p, n->name);
   put(p, " = ");
   pr(p, n->kid[0], P_OPEN + 1);
@@ -336,7 +337,7 @@ static const char *word(const printer *p, const char *u, const char *l, const ch
 static void pr(printer *p, const ir_node *n, int min) {
   /* In the papers' notation Σ is a prefix of its body, which reaches over the rest of the
    * product: it stands bare only where nothing of the product follows it. */
-  int level = n->op == IR_SUM && paper(p) ? (p->followed ? 0 : P_ATOM) : prec(n);
+  int level = ir_is_range(n->op) && paper(p) ? (p->followed ? 0 : P_ATOM) : prec(n);
   /* \frac{}{} needs no parentheses around itself */
   if (tex(p) && n->op == IR_DIV)
     level = P_ATOM;
@@ -472,7 +473,7 @@ static void pr(printer *p, const ir_node *n, int min) {
     put(p, word(p, " else ", "\\text{ else } ", " else "));
     pr(p, n->kid[2], P_OPEN);
     break;
-  case IR_SUM: pr_sum(p, n); break;
+  case IR_SUM: case IR_MAXOVER: pr_sum(p, n); break;
   case IR_L: transfer(p, n, "L"); break;
   case IR_TX: transfer(p, n, "T"); break;
   case IR_O: transfer(p, n, "o"); break;

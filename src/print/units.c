@@ -121,7 +121,7 @@ static kind kind_of(units *u, const ir_node *n) {
   case IR_LOG2: case IR_LOG: case IR_SQRT: k = KIND_COUNT; break;
   case IR_LT: case IR_LE: case IR_GT: case IR_GE: case IR_EQ: case IR_NE:
   case IR_AND: case IR_OR: case IR_NOT: k = KIND_BOOL; break;
-  case IR_SUM: k = kind_of(u, n->kid[2]); break;
+  case IR_SUM: case IR_MAXOVER: k = kind_of(u, n->kid[2]); break;
   case IR_REPEAT: k = b; break;
   case IR_PAR: case IR_CONC: case IR_L: case IR_TX: case IR_O: case IR_GAMMA: case IR_PACK: case IR_SCHED:
   case IR_MSGS: case IR_FLOWS: k = KIND_TIME; break;
@@ -237,7 +237,7 @@ static ir_node *restore_numbers(units *u, const ir_node *n, kind want, bool fact
     }
     break;
   case IR_LOG2: case IR_LOG: case IR_SQRT: w[0] = w[1] = KIND_COUNT; break;
-  case IR_SUM: w[0] = w[1] = KIND_COUNT, w[2] = want; break;
+  case IR_SUM: case IR_MAXOVER: w[0] = w[1] = KIND_COUNT, w[2] = want; break;
   case IR_PAR: w[0] = KIND_COUNT, w[1] = KIND_TIME; break;
   case IR_REPEAT: w[0] = KIND_COUNT, w[1] = want; break;
   case IR_L: case IR_TX: case IR_GAMMA: w[0] = KIND_SIZE, w[1] = KIND_COUNT; break;

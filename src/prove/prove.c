@@ -79,6 +79,7 @@ static const char OTHER_FACTS[] =
     "the file's `assume` facts, the claim's `when` facts and --assume\n"
     "rounding: ⌊x⌋ ≤ x ≤ ⌈x⌉, ⌈x⌉ < x + 1 and ⌊x⌋ > x − 1 (cited as fact rounding)\n"
     "monotone: ⌈⌉, ⌊⌋, log₂, log_g (g > 1) and 2^x are non-decreasing, log₂1 = 0 (fact monotone)\n"
+    "maximum: a maximum over a range is one of its terms, ≥ 0 (> 0) where each is (fact maximum)\n"
     "a claim is about the points where both sides are defined: a case where a side is an\n"
     "error (a require, a gate) is left out, named, and the claim is proved only where a point\n"
     "of its domain is found\n";
@@ -139,10 +140,18 @@ static void cite(strbuf *b, axiom_id a) { sb_printf(b, " (axiom %s)", AXIOMS_KNO
 
 /* The facts of arithmetic a sign proof used (sign_fact bits), as OTHER_FACTS names them. */
 static void cite_facts(strbuf *b, unsigned facts) {
-  if (facts)
-    sb_printf(b, " (fact%s %s%s%s)", facts & (facts - 1) ? "s" : "",
-              facts & SIGN_ROUNDING ? "rounding" : "", facts == (SIGN_ROUNDING | SIGN_MONOTONE) ? ", " : "",
-              facts & SIGN_MONOTONE ? "monotone" : "");
+  static const struct { unsigned bit; const char *name; } named[] = {
+      {SIGN_ROUNDING, "rounding"}, {SIGN_MONOTONE, "monotone"}, {SIGN_MAXIMUM, "maximum"}};
+  if (!facts)
+    return;
+  sb_printf(b, " (fact%s", facts & (facts - 1) ? "s" : "");
+  const char *sep = " ";
+  for (size_t i = 0; i < sizeof named / sizeof *named; i++)
+    if (facts & named[i].bit) {
+      sb_printf(b, "%s%s", sep, named[i].name);
+      sep = ", ";
+    }
+  sb_puts(b, ")");
 }
 
 static bool out_of_time(prover *pv) {
@@ -1641,6 +1650,7 @@ static bool nonneg_tree(prover *pv, ir_node **facts, size_t nfacts, const ir_nod
   case IR_PAR: return nonneg_tree(pv, facts, nfacts, n->kid[1], used, depth + 1);
   case IR_IF:
   case IR_SUM:
+  case IR_MAXOVER: /* one of its terms: ≥ 0 where each is, its index within its bounds */
     more = xmalloc((nfacts + 2) * sizeof *more);
     if (nfacts)
       memcpy(more, facts, nfacts * sizeof *more);

@@ -1066,6 +1066,14 @@ static mono split_indep(simp *s, const mono *m, sym var, mono *dep) {
   return in;
 }
 
+poly *poly_free_of(simp *s, const poly *p, sym var) {
+  poly *r = poly_num(s, 0);
+  for (int i = 0; i < p->n; i++)
+    if (!mono_uses(&p->m[i], var))
+      r = poly_add(s, r, mono_poly(s, &p->m[i]));
+  return r;
+}
+
 bool poly_split(simp *s, const poly *p, sym var, poly **indep, poly **dep) {
   if (p->n != 1)
     return false;

@@ -233,6 +233,13 @@ static bool positive_var(simp *s, const ir_node *b, bool strict) {
                              s, poly_sub(s, scalar(s, b->kid[1]), poly_num(s, 1))));
   case IR_SUM: /* a sum of terms ≥ 0 is ≥ 0 however many (none: 0); its index unbounded here */
     return !strict && simp_nonneg(s, scalar(s, b->kid[2]));
+  case IR_MAXOVER: { /* one of its terms (it has one, or fails): of their sign, in its range */
+    poly *lo = scalar(s, b->kid[0]);
+    push_index(s, b->name, lo, scalar(s, b->kid[1]), simp_is_integer(s, lo));
+    bool ok = (strict ? simp_positive : simp_nonneg)(s, scalar(s, b->kid[2]));
+    pop_index(s);
+    return with_fact(s, SIGN_MAXIMUM, ok);
+  }
   case IR_MAX: /* the count of a sum's values, max(hi − lo + 1, 0) */
     return (strict ? simp_positive : simp_nonneg)(s, scalar(s, b->kid[1])) ||
            (strict ? simp_positive : simp_nonneg)(s, scalar(s, b->kid[0]));
@@ -438,7 +445,7 @@ static const ir_node *canonical_sum(simp *s, const ir_node *n) {
     aside = ir_primed(s->ctx, aside);
   body = ir_rebind(s->ctx, body, want, aside);
   body = ir_subst(s->ctx, body, n->name, ir_var(s->ctx, want));
-  return ir_make(s->ctx, IR_SUM, want, 0, n->kid[0], n->kid[1], body);
+  return ir_make(s->ctx, (ir_op)n->op, want, 0, n->kid[0], n->kid[1], body);
 }
 
 /* ---- what a repeat or a sum with no trips leaves unevaluated ---- */
@@ -602,6 +609,52 @@ static poly *scalar_sum(simp *s, const ir_node *n) {
   if (opened)
     return open_sum(s, idx, lo, hi, body);
   return poly_factor(s, ir_make(s->ctx, IR_SUM, idx, 0, simp_canon(s, lo), simp_canon(s, hi), simp_canon(s, body)));
+}
+
+/* Whether a maximum over lo..hi may be written out: whole numbers a ≤ b (else it fails),
+ * few enough to unroll. */
+static bool max_written_out(simp *s, const poly *lo, const poly *hi, double *a, double *b) {
+  return unrollable(s, lo, hi, a, b) && *a == floor(*a) && *b == floor(*b) && *a <= *b;
+}
+
+/* A maximum over a range: written out as max(t₀, t₁, …) in the loop's order where its
+ * bounds are whole numbers a ≤ b within --max-unroll, else kept, what is free of its
+ * index taken out of it (below). Its range's facts hold in its body. */
+static poly *scalar_maxover(simp *s, const ir_node *n) {
+  n = canonical_sum(s, n);
+  sym idx = n->name;
+  poly *lo = scalar(s, n->kid[0]), *hi = scalar(s, n->kid[1]);
+  push_index(s, idx, lo, hi, simp_is_integer(s, lo));
+  poly *body = scalar(s, n->kid[2]);
+  ir_node *body_ir = simp_canon(s, body);
+  pop_index(s);
+  double a, b;
+  bool small = max_written_out(s, lo, hi, &a, &b);
+  if (small && !poly_uses(body, idx))
+    return body;
+  if (small && unroll_begin(s, a, b, body_ir, poly_terms(body), idx)) {
+    ir_node *r = NULL;
+    for (double i = a; i <= b; i++) {
+      unroll_push(s, idx, i);
+      ir_node *t = simp_canon(s, scalar(s, n->kid[2]));
+      unroll_pop(s);
+      r = r ? ir_bin(s->ctx, IR_MAX, r, t) : t;
+    }
+    unroll_end(s, a, b);
+    return scalar(s, r);
+  }
+  /* max(c + e) = c + max e, the terms c free of the index (the range left to fail); then
+   * max(c·e) = c·max e where c ≥ 0 is proved, c free of the index */
+  bool indexed = poly_uses(body, idx);
+  poly *added = indexed ? poly_free_of(s, body, idx) : poly_num(s, 0);
+  poly *varying = poly_sub(s, body, added), *factor, *dep;
+  if (indexed && poly_split(s, varying, idx, &factor, &dep) && simp_nonneg(s, factor))
+    varying = dep;
+  else
+    factor = poly_num(s, 1);
+  ir_node *kept = ir_make(s->ctx, IR_MAXOVER, idx, 0, simp_canon(s, lo), simp_canon(s, hi),
+                          simp_canon(s, varying));
+  return poly_add(s, added, poly_mul(s, factor, poly_factor(s, kept)));
 }
 
 static poly *scalar_var(simp *s, const ir_node *n) {
@@ -773,6 +826,7 @@ static poly *scalar(simp *s, const ir_node *n) {
   case IR_NUM: r = poly_num(s, n->num); break;
   case IR_VAR: r = scalar_var(s, n); break;
   case IR_SUM: r = scalar_sum(s, n); break;
+  case IR_MAXOVER: r = scalar_maxover(s, n); break;
   case IR_STAGE: r = scalar(s, n->kid[0]); break;
   case IR_REPEAT: r = scalar_repeat(s, n); break;
   /* a stage the interpreter prices (the prover writing out a sum of them) is one unknown:
@@ -1290,6 +1344,49 @@ static void addends(simp *s, const ir_node *n, const par_scope *par, double sign
   addends(s, n->kid[1], par, second, acc);
 }
 
+/* scalar_maxover's for a maximum of costs (the ∥ around it applied in its terms): the
+ * terms free of its index taken out, no factor. */
+static lin norm_maxover(simp *s, const ir_node *n, const par_scope *par) {
+  n = canonical_sum(s, n);
+  sym idx = n->name;
+  poly *lo = scalar(s, n->kid[0]), *hi = scalar(s, n->kid[1]);
+  push_index(s, idx, lo, hi, simp_is_integer(s, lo));
+  lin body = norm(s, n->kid[2], par);
+  ir_node *body_ir = lin_ir(s, body);
+  pop_index(s);
+  double a, b;
+  bool small = max_written_out(s, lo, hi, &a, &b);
+  if (small && !ir_uses(body_ir, idx))
+    return body;
+  if (small && unroll_begin(s, a, b, body_ir, body.n, idx)) {
+    ir_node *r = NULL;
+    for (double i = a; i <= b; i++) {
+      unroll_push(s, idx, i);
+      ir_node *t = lin_ir(s, norm(s, n->kid[2], par));
+      unroll_pop(s);
+      r = r ? ir_bin(s->ctx, IR_MAX, r, t) : t;
+    }
+    unroll_end(s, a, b);
+    return norm(s, r, NULL);
+  }
+  /* max(c + e) = c + max e, the terms c free of the index, where e has terms */
+  terms added = {0}, varying = {0};
+  for (int i = 0; i < body.n; i++) {
+    term t = body.t[i];
+    terms *to = (t.atom && ir_uses(t.atom, idx)) || poly_uses(t.c, idx) ? &varying : &added;
+    VEC_PUSH(to->t, to->n, to->cap, t);
+  }
+  if (varying.n == 0) { /* nothing taken out of a body free of the index */
+    free(varying.t);
+    varying = added;
+    added = (terms){0};
+  }
+  ir_node *kept = ir_make(s->ctx, IR_MAXOVER, idx, 0, simp_canon(s, lo), simp_canon(s, hi),
+                          lin_ir(s, terms_done(s, &varying)));
+  terms_add(s, &added, lin_term(s, kept, poly_num(s, 1)), 1);
+  return terms_done(s, &added);
+}
+
 static lin norm(simp *s, const ir_node *n, const par_scope *par) {
   if (!ir_has_cost(n))
     return lin_term(s, NULL, scalar(s, n));
@@ -1347,6 +1444,8 @@ static lin norm(simp *s, const ir_node *n, const par_scope *par) {
     return norm(s, n->kid[0], par);
   case IR_SUM:
     return norm_sum(s, n, par, false);
+  case IR_MAXOVER:
+    return norm_maxover(s, n, par);
   case IR_IF: {
     poly *c = scalar(s, n->kid[0]);
     double v;
@@ -1866,7 +1965,7 @@ static bool conditional_kid(const ir_node *n, int i) {
   case IR_AND:
   case IR_OR:
   case IR_REPEAT: return i == 1;
-  case IR_SUM: return i == 2;
+  case IR_SUM: case IR_MAXOVER: return i == 2;
   default: return false;
   }
 }

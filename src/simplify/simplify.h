@@ -67,6 +67,8 @@ bool poly_log(simp *s, const poly *p, double base, poly **out);
 poly *poly_log_parts(simp *s, const poly *p, double base, poly **rest);
 /* The constant term of p (0 when it has none). */
 double poly_constant(const poly *p);
+/* The monomials of p that do not use var, summed (0 when none). */
+poly *poly_free_of(simp *s, const poly *p, sym var);
 /* For a one-monomial p: p = indep · dep, dep holding what uses var. */
 bool poly_split(simp *s, const poly *p, sym var, poly **indep, poly **dep);
 /* The common shift c of the exponents a·var + a·c in p (see poly.c). */
@@ -111,8 +113,9 @@ bool simp_nonneg(simp *s, const poly *p);
 bool simp_positive(simp *s, const poly *p);
 /* The facts of arithmetic beyond a polynomial's own a sign proof may use, for a
  * derivation to cite: ⌊x⌋ ≤ x ≤ ⌈x⌉ (and the other side within 1); ⌈⌉, ⌊⌋, log₂,
- * log_g (g > 1) and 2^x non-decreasing, with log₂1 = 0. */
-typedef enum sign_fact { SIGN_ROUNDING = 1, SIGN_MONOTONE = 2 } sign_fact;
+ * log_g (g > 1) and 2^x non-decreasing, with log₂1 = 0; a maximum over a range is one of
+ * its terms (so of their sign where every term has it). */
+typedef enum sign_fact { SIGN_ROUNDING = 1, SIGN_MONOTONE = 2, SIGN_MAXIMUM = 4 } sign_fact;
 /* simp_nonneg, and the sign_facts its proof used in *facts (0 when not proved). */
 bool simp_nonneg_facts(simp *s, const poly *p, unsigned *facts);
 /* 1: a ≥ b proved; -1: a < b proved; 0: unknown. */

@@ -524,10 +524,12 @@ static ir_node *cost(gen *g, int d) {
     sym i = ctx_sym(ctx, name);
     ir_node *lo = num(pick(g, 2)), *hi = pick(g, 2) ? bin(IR_SUB, ir_un(ctx, IR_CEIL, ir_un(ctx, IR_LOG2, var("P"))), num(1))
                                               : count(g, d - 1);
+    /* a sum, or a maximum over the range (empty at P = 1, fractional bounds from count) */
+    ir_op range = pick(g, 3) ? IR_SUM : IR_MAXOVER;
     g->idx[g->nidx++] = i;
     ir_node *body = cost(g, d - 1);
     g->nidx--;
-    return ir_make(ctx, IR_SUM, i, 0, lo, hi, pick(g, 3) ? ir_make(ctx, IR_STAGE, NULL, 0, body, NULL, NULL) : body);
+    return ir_make(ctx, range, i, 0, lo, hi, pick(g, 3) ? ir_make(ctx, IR_STAGE, NULL, 0, body, NULL, NULL) : body);
   }
   case 9: return bin(IR_REPEAT, pick(g, 2) ? bin(IR_SUB, var("P"), num(1)) : count(g, d - 1), cost(g, d - 1));
   case 10: return ir_make(ctx, IR_IF, NULL, 0, scalar(g, d - 1), cost(g, d - 1), cost(g, d - 1));

@@ -200,8 +200,8 @@ static void gen_cost(buf *b, int depth, int in_sum) {
       gen_cost(b, depth - 1, in_sum);
       return;
     }
-    out(b, (const char *[]){"(sum i = 0 .. p - 1 : ", "(sum i = 0 .. 3 : ", "(sum i = 1 .. c : ",
-                            "(sum i = 0 .. log2(P) - 1 : "}[rnd(4)]);
+    out(b, rnd(3) ? "(sum i = " : "(max i = "); /* a maximum over the range too */
+    out(b, (const char *[]){"0 .. p - 1 : ", "0 .. 3 : ", "1 .. c : ", "0 .. log2(P) - 1 : "}[rnd(4)]);
     gen_cost(b, depth - 1, 1);
     out(b, ")");
     return;

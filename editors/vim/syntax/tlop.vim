@@ -12,6 +12,8 @@ syntax keyword tlopKind size count time real number bandwidth rate bool op
 syntax keyword tlopBuiltin L o p log2 log sqrt ceil floor abs min max integer require node_of listed
 syntax match tlopOperator "∥\|||\|‖\|Σ\|τ\|γ\|≤\|≥\|≠\|→\|->\|×\|·\|⋅\|−\|⌈\|⌉\|⌊\|⌋\|…\|\.\.\|∧\|∨\|¬\|log₂"
 syntax match tlopOperator "[-+*/%^=<>!]"
+" the papers' max_{i=a}^{b} (`max i = a .. b : e` is highlighted as the builtin max)
+syntax match tlopOperator "\<max_{"
 syntax match tlopNumber "\<\d\+\(\.\d\+\)\=\([eE][+-]\=\d\+\)\="
 syntax match tlopUnit "\(\d\s*\)\@<=\(KiB\|MiB\|GiB\|TiB\|kB\|KB\|MB\|GB\|TB\|B\|ms\|us\|µs\|μs\|ns\|s\)\(/s\)\=\>"
 syntax region tlopString start=+"+ end=+"+ oneline

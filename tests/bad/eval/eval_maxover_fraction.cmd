@@ -1,0 +1,1 @@
+eval ev.tlop 'max i = 0.5 .. 3 : L(S, i)'

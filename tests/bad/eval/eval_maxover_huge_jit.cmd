@@ -1,0 +1,1 @@
+eval --engine jit ev.tlop 'max i = 0 .. 2^60 : L(S, i)'

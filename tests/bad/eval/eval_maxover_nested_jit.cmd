@@ -1,0 +1,1 @@
+eval --engine jit ev.tlop 'max a = 0 .. 1 : max b = 0 .. 1 : max c = 0 .. 1 : max d = 0 .. 1 : max e = 0 .. 1 : max f = 0 .. 1 : max g = 0 .. 1 : max h = 0 .. 1 : max k = 0 .. 1 : L(S, a + b + c + d + e + f + g + h + k + 1)'

@@ -1,0 +1,1 @@
+check deep_maxover.tlop

@@ -1,0 +1,1 @@
+eval maxover.tlop 'spread(1 KiB, 3)'

@@ -1,0 +1,1 @@
+simplify --format tlop maxover.tlop 'nested(n)'

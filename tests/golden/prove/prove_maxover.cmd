@@ -1,0 +1,1 @@
+prove prove_maxover.tlop
