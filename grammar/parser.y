@@ -402,13 +402,15 @@ static ast_decl *fn_decl(parse_state *ps, ast_dkind dk, sym name, TLOP_YYLTYPE n
 }
 
 static kind kind_named(parse_state *ps, sym name, TLOP_YYLTYPE l) {
-  static const struct { const char *name; kind_tag tag; int b, s; } kinds[] = {
-    {"size", K_DIM, 1, 0}, {"time", K_DIM, 0, 1}, {"count", K_DIM, 0, 0},
-    {"real", K_DIM, 0, 0}, {"number", K_NUM, 0, 0}, {"bandwidth", K_DIM, 1, -1},
-    {"rate", K_DIM, -1, 1}, {"bool", K_BOOL, 0, 0}, {"op", K_OP, 0, 0}, {"mapping", K_MAP, 0, 0}};
+  static const struct { const char *name; kind k; } kinds[] = {
+    {"size", {K_DIM, 1, 0, false}}, {"time", {K_DIM, 0, 1, false}},
+    {"count", {K_DIM, 0, 0, false}}, {"real", {K_DIM, 0, 0, true}},
+    {"number", {K_NUM, 0, 0, false}}, {"bandwidth", {K_DIM, 1, -1, false}},
+    {"rate", {K_DIM, -1, 1, false}}, {"bool", {K_BOOL, 0, 0, false}},
+    {"op", {K_OP, 0, 0, false}}, {"mapping", {K_MAP, 0, 0, false}}};
   for (size_t i = 0; i < sizeof kinds / sizeof *kinds; i++)
     if (strcmp(name->name, kinds[i].name) == 0)
-      return (kind){kinds[i].tag, (int8_t)kinds[i].b, (int8_t)kinds[i].s};
+      return kinds[i].k;
   diag_error(ps->ctx, SP(l), "unknown kind '%s': expected size, count, time, real, number, "
              "bandwidth, rate (time per byte), bool, op (a reduction operator) or mapping (ranks "
              "on nodes)", name->name);

@@ -190,7 +190,8 @@ static kind mul_kind(kind a, kind b, int sign) {
   if (a.tag == K_NUM && b.tag == K_NUM)
     return KIND_NUM;
   kind x = a.tag == K_NUM ? KIND_COUNT : a, y = b.tag == K_NUM ? KIND_COUNT : b;
-  return (kind){K_DIM, (int8_t)(x.b + sign * y.b), (int8_t)(x.s + sign * y.s)};
+  /* a real times a count is a real: x·P may be a fraction */
+  return (kind){K_DIM, (int8_t)(x.b + sign * y.b), (int8_t)(x.s + sign * y.s), x.real || y.real};
 }
 
 /* ---- names ---- */
@@ -277,7 +278,7 @@ static bool literal_param(const ast_decl *d) { return !d->body || d->body->kind 
 
 /* The kind of a global parameter: its annotation, else its default's kind. */
 static kind param_kind(chk_state *c, ast_decl *d, span use) {
-  static kind pending = {K_ANY, 0, 0};
+  static kind pending = {K_ANY, 0, 0, false};
   if (literal_param(d))
     return d->k.tag != K_ANY || !d->body ? d->k : d->body->u.num.k;
   kind *known = ptrmap_get(&c->params, d);
@@ -717,7 +718,7 @@ static kind check_binary(chk_state *c, ast_expr *e, const scope *sc) {
     if (a.tag == K_DIM && !kind_is_dim(a, 0, 0) && r->kind == E_NUM && r->u.num.k.tag == K_NUM &&
         r->u.num.v == floor(r->u.num.v) && fabs(r->u.num.v) <= 8) {
       int n = (int)r->u.num.v;
-      return (kind){K_DIM, (int8_t)(a.b * n), (int8_t)(a.s * n)};
+      return (kind){K_DIM, (int8_t)(a.b * n), (int8_t)(a.s * n), false};
     }
     expect(c, a, KIND_COUNT, l->sp, "the base of a power");
     expect(c, b, KIND_COUNT, r->sp, "the exponent");
@@ -1015,7 +1016,7 @@ static void check_channel_fn(chk_state *c, ast_decl *fn, const kind *want, int n
 }
 
 static void check_platform(chk_state *c, ast_decl *pf) {
-  static const kind size_count[2] = {{K_DIM, 1, 0}, {K_DIM, 0, 0}};
+  static const kind size_count[2] = {{K_DIM, 1, 0, false}, {K_DIM, 0, 0, false}};
   ptrmap seen = {0};
   for (int i = 0; i < pf->nmembers; i++) {
     ast_decl *ch = pf->members[i];
@@ -1249,7 +1250,8 @@ static bool trial_implicit(tlop_model *model, ast_expr *e, kind *out) {
 
 /* The kinds a free name given as a bare number may take besides its own (a number that
  * adopts the kind it meets, a count in a product): size, time, time per byte, bandwidth. */
-static const kind free_name_kinds[] = {{K_DIM, 1, 0}, {K_DIM, 0, 1}, {K_DIM, -1, 1}, {K_DIM, 1, -1}};
+static const kind free_name_kinds[] = {{K_DIM, 1, 0, false}, {K_DIM, 0, 1, false},
+                                       {K_DIM, -1, 1, false}, {K_DIM, 1, -1, false}};
 #define NFREE_KINDS (sizeof free_name_kinds / sizeof *free_name_kinds)
 
 /* Whether giving `changed` of the names open[from..] other kinds (the rest as given) makes

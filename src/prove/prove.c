@@ -1559,7 +1559,7 @@ static void counted_params(tlop_model *model, const ast_expr *e, ir_names *out) 
   for (int i = 0; i < e->u.call.nargs; i++) {
     const ast_expr *a = e->u.call.args[i];
     if (fn && (fn->kind == D_FN || fn->kind == D_ALGORITHM) && i < fn->nargs && a->kind == E_NAME &&
-        kind_eq(fn->args[i]->k, KIND_COUNT) && ptrmap_get(&model->values, a->u.name.name))
+        kind_is_count(fn->args[i]->k) && ptrmap_get(&model->values, a->u.name.name))
       VEC_PUSH(out->v, out->n, out->cap, a->u.name.name);
     counted_params(model, a, out);
   }
