@@ -245,8 +245,8 @@ sym sym_intern(symtab *t, const char *s, size_t n) {
     if (y->hash == h && strncmp(y->name, s, n) == 0 && y->name[n] == 0)
       return y;
   }
-  /* the name right after the symbol: one allocation */
-  struct symbol *y = arena_alloc(t->ar, sizeof *y + n + 1);
+  /* the name right after the symbol: one allocation, 24 bytes for a short name */
+  struct symbol *y = arena_alloc_aligned(t->ar, sizeof *y + n + 1, _Alignof(struct symbol));
   char *name = (char *)(y + 1);
   memcpy(name, s, n);
   name[n] = 0;

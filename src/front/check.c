@@ -399,7 +399,7 @@ static kind check_builtin(chk_state *c, ast_expr *e, const struct builtin *b, ki
   bool channeled = b->kind == B_L || b->kind == B_T || b->kind == B_O || b->kind == B_P;
   bool transfer = channeled || b->kind == B_GAMMA;
   if (e->u.call.channel && !channeled)
-    error_at(c, e->u.call.name_sp, "only L, o, p and T take a channel, not %s", name);
+    error_at(c, ast_call_name_sp(e), "only L, o, p and T take a channel, not %s", name);
   if (transfer && c->in_channel)
     error_at(c, e->sp, "a channel's own cost cannot use %s: write it with numbers and "
              "its parameters", name);
@@ -409,7 +409,7 @@ static kind check_builtin(chk_state *c, ast_expr *e, const struct builtin *b, ki
   if (b->kind == B_GAMMA && !e->u.call.op)
     error_at(c, e->sp, "gamma takes the operator first: gamma(sum, m, τ)");
   else if (b->kind == B_GAMMA)
-    check_op(c, e->u.call.op, e->u.call.op_sp, sc, "the operator of gamma");
+    check_op(c, e->u.call.op, ast_call_op_sp(e), sc, "the operator of gamma");
   if (b->kind != B_SAME1 && b->kind != B_MINMAX)
     for (int i = takes_mapping(b); i < n; i++) /* a mapping is not a number */
       anchor(c, a[i], KIND_ANY);
@@ -512,7 +512,7 @@ static kind check_call(chk_state *c, ast_expr *e, const scope *sc) {
   if (fn) {
     int need = required_args(fn);
     if (e->u.call.channel)
-      error_at(c, e->u.call.name_sp, "'%s' is a function: only L, o, p and T take a channel",
+      error_at(c, ast_call_name_sp(e), "'%s' is a function: only L, o, p and T take a channel",
                name->name);
     if (n < need || n > fn->nargs) {
       if (need == fn->nargs)
@@ -547,20 +547,20 @@ static kind check_call(chk_state *c, ast_expr *e, const scope *sc) {
       result = check_builtin(c, e, b, args, sc);
     }
   } else if (local(sc, name)) {
-    error_at(c, e->u.call.name_sp, "'%s' is a local value (a parameter, let or sum index), "
+    error_at(c, ast_call_name_sp(e), "'%s' is a local value (a parameter, let or sum index), "
              "not a function", name->name);
   } else if (ptrmap_get(&c->model->values, name)) {
-    error_at(c, e->u.call.name_sp, "'%s' is a parameter, not a function", name->name);
+    error_at(c, ast_call_name_sp(e), "'%s' is a parameter, not a function", name->name);
   } else if (strcmp(name->name, "T") == 0) {
-    error_at(c, e->u.call.name_sp, "undefined function 'T': a channel's transmission names "
+    error_at(c, ast_call_name_sp(e), "undefined function 'T': a channel's transmission names "
              "its channel, T[shm](m, τ)");
   } else {
     const char *near = suggest(c, name, sc, true);
     if (near)
-      error_at(c, e->u.call.name_sp, "undefined function '%s'; did you mean '%s'?", name->name,
+      error_at(c, ast_call_name_sp(e), "undefined function '%s'; did you mean '%s'?", name->name,
                near);
     else
-      error_at(c, e->u.call.name_sp, "undefined function '%s'", name->name);
+      error_at(c, ast_call_name_sp(e), "undefined function '%s'", name->name);
   }
   free(args);
   return result;
@@ -693,7 +693,7 @@ static const char *op_verb(ast_op op) {
 static kind check_binary(chk_state *c, ast_expr *e, const scope *sc) {
   ast_expr *l = e->u.bin.l, *r = e->u.bin.r;
   kind a = check(c, l, sc), b = check(c, r, sc);
-  switch (e->u.bin.op) {
+  switch (e->op) {
   case OP_ADD:
   case OP_SUB:
   case OP_MOD:
@@ -701,7 +701,7 @@ static kind check_binary(chk_state *c, ast_expr *e, const scope *sc) {
       error_at(c, e->sp, "arithmetic on a truth value");
       return KIND_ANY;
     }
-    return unify(c, a, l->sp, b, r->sp, op_verb(e->u.bin.op));
+    return unify(c, a, l->sp, b, r->sp, op_verb(e->op));
   case OP_MUL:
   case OP_DIV:
     if (a.tag == K_BOOL || b.tag == K_BOOL) {
@@ -712,7 +712,7 @@ static kind check_binary(chk_state *c, ast_expr *e, const scope *sc) {
      * bare number times a count stays a bare number (8192/k may be a size again). */
     if (c->implicit && ((a.tag == K_NUM && kind_is_dim(b, 0, 0)) || (b.tag == K_NUM && kind_is_dim(a, 0, 0))))
       return KIND_NUM;
-    return mul_kind(a, b, e->u.bin.op == OP_MUL ? 1 : -1);
+    return mul_kind(a, b, e->op == OP_MUL ? 1 : -1);
   case OP_POW:
     /* m^2 is a size squared: a quantity to a whole literal power (simplified forms) */
     if (a.tag == K_DIM && !kind_is_dim(a, 0, 0) && r->kind == E_NUM && r->u.num.k.tag == K_NUM &&
@@ -866,7 +866,7 @@ static kind check(chk_state *c, ast_expr *e, const scope *sc) {
     return check_call(c, e, sc);
   case E_UNARY: {
     kind a = check(c, e->u.bin.l, sc);
-    if (e->u.bin.op == OP_NOT) {
+    if (e->op == OP_NOT) {
       expect(c, a, KIND_BOOL, e->u.bin.l->sp, "the operand of 'not'");
       return KIND_BOOL;
     }

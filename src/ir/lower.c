@@ -614,10 +614,10 @@ static ir_node *lower(lowerer *lw, ast_expr *e, const binding *env) {
     r = lower_call(lw, e, env);
     break;
   case E_UNARY:
-    r = ir_un(ctx, binary_op(e->u.bin.op), lower(lw, e->u.bin.l, env));
+    r = ir_un(ctx, binary_op(e->op), lower(lw, e->u.bin.l, env));
     break;
   case E_BINARY:
-    r = ir_bin(ctx, binary_op(e->u.bin.op), lower(lw, e->u.bin.l, env),
+    r = ir_bin(ctx, binary_op(e->op), lower(lw, e->u.bin.l, env),
                lower(lw, e->u.bin.r, env));
     break;
   case E_PAR: {

@@ -2211,7 +2211,7 @@ tlop_status tlop_prove_claim(tlop_model *model, size_t i, const tlop_prove_opts 
   if (!d)
     return TLOP_ERR_ARG;
   ast_expr *body = d->body;
-  ir_op op = body->kind == E_BINARY ? ir_relation(body->u.bin.op) : IR_NOPS;
+  ir_op op = body->kind == E_BINARY ? ir_relation(body->op) : IR_NOPS;
   if (op == IR_NOPS) {
     diag_error(model->ctx, body->sp, "a claim compares two costs: expected A >= B, A > B, A <= B, A < B or A = B");
     return TLOP_ERR_ARG;
