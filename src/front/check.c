@@ -569,7 +569,7 @@ static kind check_call(chk_state *c, ast_expr *e, const scope *sc) {
 static fn_info *info_of(chk_state *c, ast_decl *fn) {
   fn_info *fi = ptrmap_get(&c->fns, fn);
   if (!fi) {
-    fi = arena_alloc(c->model->ctx->ar, sizeof *fi);
+    fi = arena_alloc_aligned(c->model->ctx->ar, sizeof *fi, _Alignof(fn_info)); /* one a fn */
     ptrmap_put(&c->fns, fn, fi);
   }
   return fi;
