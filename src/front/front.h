@@ -46,7 +46,12 @@ struct ast_expr {
     struct { sym name; } name;
     /* the name is the call's first token (f, L, log₂, ⌈, gamma): it ends at name_hi;
      * gamma's operator lies at op_lo..op_hi (ast_call_name_sp, ast_call_op_sp) */
-    struct { sym name, channel, op; ast_expr **args; int nargs; uint32_t name_hi, op_lo, op_hi; } call;
+    struct {
+      sym name, channel, op;
+      ast_expr **args;
+      int nargs;
+      uint32_t name_hi, op_lo, op_hi;
+    } call;
     struct { ast_expr *l, *r; } bin; /* unary: l only */
     struct { ast_expr *count, *body; sym channel; } par;
     struct { ast_expr *c, *t, *f; } cond;
