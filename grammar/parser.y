@@ -42,7 +42,7 @@ int tlop_yylex(TLOP_YYSTYPE *lval, TLOP_YYLTYPE *lloc, void *scanner);
 #define YYMAXDEPTH (5 * IR_MAX_DEPTH)
 static ast_arg *arg_new(parse_state *ps, sym name, kind k, TLOP_YYLTYPE l);
 static ast_decl *fn_decl(parse_state *ps, ast_dkind dk, sym name, TLOP_YYLTYPE nl,
-                         ast_arg *args, ast_expr *body, TLOP_YYLTYPE l);
+                         ast_list *args, ast_expr *body, TLOP_YYLTYPE l);
 static kind kind_named(parse_state *ps, sym name, TLOP_YYLTYPE l);
 static ast_expr *label(parse_state *ps, ast_expr *e, const char *text);
 static ast_expr *literal(parse_state *ps, double v, kind k, TLOP_YYLTYPE l);
@@ -50,11 +50,11 @@ static ast_expr *ranged(parse_state *ps, bool is_max, sym index, TLOP_YYLTYPE il
                         ast_expr *hi, ast_expr *body, TLOP_YYLTYPE l);
 static ast_expr *juxtaposed(parse_state *ps, double v, TLOP_YYLTYPE nl, ast_expr *e, TLOP_YYLTYPE el);
 static ast_expr *ast_schedule(parse_state *ps, sym transfer, sym channel, ast_expr *size,
-                              ast_expr *statements, TLOP_YYLTYPE tl, span sp);
-static ast_expr *ast_messages(parse_state *ps, sym mapping, ast_expr *args, ast_expr *statements,
+                              ast_list *statements, TLOP_YYLTYPE tl, span sp);
+static ast_expr *ast_messages(parse_state *ps, sym mapping, ast_list *args, ast_list *statements,
                               TLOP_YYLTYPE ml, span sp);
 static ast_expr *ast_messages_priced(parse_state *ps, ast_expr *e, sym priced, span priced_sp);
-static ast_expr *ast_flows(parse_state *ps, ast_expr *cuts, ast_expr *alone, ast_expr *statements,
+static ast_expr *ast_flows(parse_state *ps, ast_expr *cuts, ast_expr *alone, ast_list *statements,
                            span sp);
 static void tlop_yyerror(TLOP_YYLTYPE *l, void *scanner, parse_state *ps, const char *msg);
 }
@@ -65,6 +65,7 @@ static void tlop_yyerror(TLOP_YYLTYPE *l, void *scanner, parse_state *ps, const 
   sym name;
   char *str;
   ast_expr *expr;
+  ast_list *list;
   ast_decl *decl;
   ast_arg *arg;
   kind k;
@@ -91,13 +92,15 @@ static void tlop_yyerror(TLOP_YYLTYPE *l, void *scanner, parse_state *ps, const 
 %token CEIL_OPEN "'⌈'" CEIL_CLOSE "'⌉'" FLOOR_OPEN "'⌊'" FLOOR_CLOSE "'⌋'"
 %token SIGMA_OPEN "'Σ_{'" LOG2_SUB "'log₂'" MAX_OVER "'max'" MAX_OPEN "'max_{'"
 
-%type <expr> expr primary named args arg opt_args stage_items stage_item facts fact
-%type <expr> statements statement opt_under opt_alone opt_start
+%type <expr> expr primary named arg stage_item fact
+%type <expr> statement opt_under opt_alone opt_start
+%type <list> args opt_args stage_items facts statements
 %type <decl> decl decls members member chan_defs chan_def
-%type <arg> formals opt_formals formal
+%type <arg> formal
+%type <list> formals opt_formals
 %type <k> opt_kind
 %type <flag> opt_strict
-%type <expr> opt_when
+%type <list> opt_when
 
 %precedence ELSE IN ':'
 %left OR
@@ -116,10 +119,10 @@ static void tlop_yyerror(TLOP_YYLTYPE *l, void *scanner, parse_state *ps, const 
 top:
     START_FILE decls          { ps->decls = $2; }
   | START_EXPR expr           { ps->expr = $2; }
-  | START_FACTS facts         { ps->expr = $2; }
+  | START_FACTS facts         { ps->facts = $2; }
   ;
 
-/* Declarations are collected in reverse and put in order by ast_decls_array. */
+/* Declarations are collected in reverse and put in order by parse_file. */
 decls:
     %empty                    { $$ = NULL; }
   | decls decl                { $$ = $2 ? ($2->next = $1, $2) : $1; }
@@ -158,8 +161,8 @@ opt_formals:
   ;
 
 formals:
-    formal
-  | formals ',' formal        { $$ = $3; $3->next = $1; }
+    formal                    { $$ = ast_cons(ps, $1, NULL); }
+  | formals ',' formal        { $$ = ast_cons(ps, $3, $1); }
   ;
 
 formal:
@@ -201,8 +204,8 @@ chan_def:
   ;
 
 facts:
-    fact
-  | facts ',' fact            { $$ = $3; $3->next = $1; }
+    fact                      { $$ = ast_cons(ps, $1, NULL); }
+  | facts ',' fact            { $$ = ast_cons(ps, $3, $1); }
   ;
 
 /* `claim strict …`: under the axiom that L is strictly increasing in τ. */
@@ -269,17 +272,17 @@ primary:
   | named
   | LOG2_SUB IDENT            {
                                 $$ = ast_call(ps, sym_intern(ps->ctx->syms, "log2", 4), NULL,
-                                              ast_name(ps, $2, SP(@2)), SP(@1), SP(@$)); }
-  | LOG2_SUB '(' expr ')'     { $$ = ast_call(ps, sym_intern(ps->ctx->syms, "log2", 4), NULL, $3, SP(@1), SP(@$)); }
+                                              ast_cons(ps, ast_name(ps, $2, SP(@2)), NULL), SP(@1), SP(@$)); }
+  | LOG2_SUB '(' expr ')'     { $$ = ast_call(ps, sym_intern(ps->ctx->syms, "log2", 4), NULL, ast_cons(ps, $3, NULL), SP(@1), SP(@$)); }
   | GAMMA '(' IDENT ',' args ')' {
                                 $$ = ast_call(ps, sym_intern(ps->ctx->syms, "gamma", 5), NULL, $5, SP(@1), SP(@$));
-                                $$->u.call.op = $3; $$->u.call.op_sp = SP(@3); }
+                                $$->u.call.op = $3; $$->u.call.op_lo = @3.lo; $$->u.call.op_hi = @3.hi; }
   | GAMMA '(' SUM ',' args ')' {
                                 $$ = ast_call(ps, sym_intern(ps->ctx->syms, "gamma", 5), NULL, $5, SP(@1), SP(@$));
-                                $$->u.call.op = sym_intern(ps->ctx->syms, "sum", 3); $$->u.call.op_sp = SP(@3); }
+                                $$->u.call.op = sym_intern(ps->ctx->syms, "sum", 3); $$->u.call.op_lo = @3.lo; $$->u.call.op_hi = @3.hi; }
   | '(' expr ')'              { $$ = $2; }
-  | CEIL_OPEN expr CEIL_CLOSE { $$ = ast_call(ps, sym_intern(ps->ctx->syms, "ceil", 4), NULL, $2, SP(@1), SP(@$)); }
-  | FLOOR_OPEN expr FLOOR_CLOSE { $$ = ast_call(ps, sym_intern(ps->ctx->syms, "floor", 5), NULL, $2, SP(@1), SP(@$)); }
+  | CEIL_OPEN expr CEIL_CLOSE { $$ = ast_call(ps, sym_intern(ps->ctx->syms, "ceil", 4), NULL, ast_cons(ps, $2, NULL), SP(@1), SP(@$)); }
+  | FLOOR_OPEN expr FLOOR_CLOSE { $$ = ast_call(ps, sym_intern(ps->ctx->syms, "floor", 5), NULL, ast_cons(ps, $2, NULL), SP(@1), SP(@$)); }
   | STAGES '{' stage_items '}' { $$ = ast_stages(ps, $3, SP(@$)); }
   | STAGES IDENT '=' expr DOTDOT expr '{' expr '}' {
                                 $$ = ast_expr_new(ps, E_SUM, SP(@$)); $$->u.sum.index = $2;
@@ -310,7 +313,7 @@ named:
 /* The statements of a schedule, collected backwards (ast_block puts them in order). */
 statements:
     %empty                    { $$ = NULL; }
-  | statements statement      { $$ = $2 ? ($2->next = $1, $2) : $1; }
+  | statements statement      { $$ = $2 ? ast_cons(ps, $2, $1) : $1; }
   ;
 
 statement:
@@ -359,8 +362,8 @@ opt_args:
   ;
 
 args:
-    arg
-  | args ',' arg              { $$ = $3; $3->next = $1; }
+    arg                       { $$ = ast_cons(ps, $1, NULL); }
+  | args ',' arg              { $$ = ast_cons(ps, $3, $1); }
   ;
 
 /* An argument; `sum` alone is the reduction operator of that name (reduce(m, P, sum)). */
@@ -370,8 +373,8 @@ arg:
   ;
 
 stage_items:
-    stage_item
-  | stage_items stage_item    { $$ = $2 ? ($2->next = $1, $2) : $1; }
+    stage_item                { $$ = $1 ? ast_cons(ps, $1, NULL) : NULL; }
+  | stage_items stage_item    { $$ = $2 ? ast_cons(ps, $2, $1) : $1; }
   ;
 
 stage_item:
@@ -383,7 +386,7 @@ stage_item:
 %%
 
 static ast_arg *arg_new(parse_state *ps, sym name, kind k, TLOP_YYLTYPE l) {
-  ast_arg *a = arena_alloc(ps->ar, sizeof *a);
+  ast_arg *a = arena_alloc_aligned(ps->ar, sizeof *a, _Alignof(ast_arg));
   a->name = name;
   a->k = k;
   a->sp = SP(l);
@@ -391,7 +394,7 @@ static ast_arg *arg_new(parse_state *ps, sym name, kind k, TLOP_YYLTYPE l) {
 }
 
 static ast_decl *fn_decl(parse_state *ps, ast_dkind dk, sym name, TLOP_YYLTYPE nl,
-                         ast_arg *args, ast_expr *body, TLOP_YYLTYPE l) {
+                         ast_list *args, ast_expr *body, TLOP_YYLTYPE l) {
   ast_decl *d = ast_decl_new(ps, dk, SP(l));
   d->name = name;
   d->name_sp = SP(nl);
@@ -402,13 +405,15 @@ static ast_decl *fn_decl(parse_state *ps, ast_dkind dk, sym name, TLOP_YYLTYPE n
 }
 
 static kind kind_named(parse_state *ps, sym name, TLOP_YYLTYPE l) {
-  static const struct { const char *name; kind_tag tag; int b, s; } kinds[] = {
-    {"size", K_DIM, 1, 0}, {"time", K_DIM, 0, 1}, {"count", K_DIM, 0, 0},
-    {"real", K_DIM, 0, 0}, {"number", K_NUM, 0, 0}, {"bandwidth", K_DIM, 1, -1},
-    {"rate", K_DIM, -1, 1}, {"bool", K_BOOL, 0, 0}, {"op", K_OP, 0, 0}, {"mapping", K_MAP, 0, 0}};
+  static const struct { const char *name; kind k; } kinds[] = {
+    {"size", {K_DIM, 1, 0, false}}, {"time", {K_DIM, 0, 1, false}},
+    {"count", {K_DIM, 0, 0, false}}, {"real", {K_DIM, 0, 0, true}},
+    {"number", {K_NUM, 0, 0, false}}, {"bandwidth", {K_DIM, 1, -1, false}},
+    {"rate", {K_DIM, -1, 1, false}}, {"bool", {K_BOOL, 0, 0, false}},
+    {"op", {K_OP, 0, 0, false}}, {"mapping", {K_MAP, 0, 0, false}}};
   for (size_t i = 0; i < sizeof kinds / sizeof *kinds; i++)
     if (strcmp(name->name, kinds[i].name) == 0)
-      return (kind){kinds[i].tag, (int8_t)kinds[i].b, (int8_t)kinds[i].s};
+      return kinds[i].k;
   diag_error(ps->ctx, SP(l), "unknown kind '%s': expected size, count, time, real, number, "
              "bandwidth, rate (time per byte), bool, op (a reduction operator) or mapping (ranks "
              "on nodes)", name->name);
@@ -418,7 +423,7 @@ static kind kind_named(parse_state *ps, sym name, TLOP_YYLTYPE l) {
 
 /* schedule L[ch](S) { … }: only transfers are scheduled. */
 static ast_expr *ast_schedule(parse_state *ps, sym transfer, sym channel, ast_expr *size,
-                              ast_expr *statements, TLOP_YYLTYPE tl, span sp) {
+                              ast_list *statements, TLOP_YYLTYPE tl, span sp) {
   if (strcmp(transfer->name, "L") != 0) {
     diag_error(ps->ctx, SP(tl), "a schedule places transfers: write 'schedule L(size) { … }'");
     ps->errors++;
@@ -432,7 +437,7 @@ static ast_expr *ast_schedule(parse_state *ps, sym transfer, sym channel, ast_ex
 }
 
 /* messages on sequential(Q) { … }: a stage of messages placed on nodes by a mapping. */
-static ast_expr *ast_messages(parse_state *ps, sym mapping, ast_expr *args, ast_expr *statements,
+static ast_expr *ast_messages(parse_state *ps, sym mapping, ast_list *args, ast_list *statements,
                               TLOP_YYLTYPE ml, span sp) {
   ast_expr *e = ast_expr_new(ps, E_MESSAGES, sp);
   e->u.msgs.mapping = mapping;
@@ -452,7 +457,7 @@ static ast_expr *ast_messages_priced(parse_state *ps, ast_expr *e, sym priced, s
 }
 
 /* flows under CUTS alone TIME { … }: flows between nodes under Martinasso's model. */
-static ast_expr *ast_flows(parse_state *ps, ast_expr *cuts, ast_expr *alone, ast_expr *statements,
+static ast_expr *ast_flows(parse_state *ps, ast_expr *cuts, ast_expr *alone, ast_list *statements,
                            span sp) {
   ast_expr *e = ast_expr_new(ps, E_FLOWS, sp);
   e->u.flows.cuts = cuts;
@@ -673,19 +678,21 @@ static int run(tlop_ctx *ctx, arena *ar, const source *src, int start, parse_sta
 int parse_file(tlop_ctx *ctx, arena *ar, const source *src, ast_decl **out) {
   parse_state ps;
   int errors = run(ctx, ar, src, START_FILE, &ps);
-  int n = 0;
-  ast_decl **all = ast_decls_array(&ps, ps.decls, &n);
-  /* Hand the declarations back as a list in source order. */
-  for (int i = 0; i < n; i++)
-    all[i]->next = i + 1 < n ? all[i + 1] : NULL;
-  *out = n ? all[0] : NULL;
+  /* Hand the declarations back as a list in source order: the parser's, reversed. */
+  ast_decl *in_order = NULL;
+  for (ast_decl *d = ps.decls, *next; d; d = next) {
+    next = d->next;
+    d->next = in_order;
+    in_order = d;
+  }
+  *out = in_order;
   return errors;
 }
 
 int parse_facts(tlop_ctx *ctx, arena *ar, const source *src, ast_expr ***out, int *n) {
   parse_state ps;
   int errors = run(ctx, ar, src, START_FACTS, &ps);
-  *out = ast_exprs_array(&ps, errors ? NULL : ps.expr, n);
+  *out = ast_exprs_array(&ps, errors ? NULL : ps.facts, n);
   return errors;
 }
 

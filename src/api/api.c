@@ -755,13 +755,13 @@ static const char *count_binding(tlop_model *model, const char *const *algorithm
   for (size_t a = 0; a < n; a++) {
     ast_decl *fn = ptrmap_get(&model->funcs, ctx_sym(model->ctx, algorithms[a]));
     for (int i = 0; fn && fn->kind == D_ALGORITHM && i < fn->nargs; i++)
-      if (fn->args[i]->name == name && kind_eq(fn->args[i]->k, KIND_COUNT)) {
+      if (fn->args[i]->name == name && kind_is_count(fn->args[i]->k)) {
         *decl = fn->args[i]->sp;
         return fn->name->name;
       }
   }
   ast_decl *param = ptrmap_get(&model->values, name);
-  if (param && kind_eq(lower_param(model, name)->k, KIND_COUNT)) {
+  if (param && kind_is_count(lower_param(model, name)->k)) {
     *decl = param->name_sp;
     return "the model";
   }

@@ -131,6 +131,9 @@ typedef enum { K_DIM, K_NUM, K_BOOL, K_ANY, K_OP, K_MAP } kind_tag;
 typedef struct kind {
   kind_tag tag;
   int8_t b, s;
+  /* `real`: a dimensionless value that may be a fraction, the unit of a count, so equal
+   * to one (kind_eq), but never checked whole where it enters (kind_is_count) */
+  bool real;
 } kind;
 
 extern const kind KIND_NUM, KIND_COUNT, KIND_SIZE, KIND_TIME, KIND_BOOL, KIND_ANY, KIND_OP,
@@ -138,7 +141,10 @@ extern const kind KIND_NUM, KIND_COUNT, KIND_SIZE, KIND_TIME, KIND_BOOL, KIND_AN
 /* A reduction operator or a mapping: a name, not a number, bound when an expression is
  * lowered (--set op=max, --set map=round_robin). */
 static inline bool kind_by_name(kind k) { return k.tag == K_OP || k.tag == K_MAP; }
+/* The same unit: a real and a count are equal. */
 bool kind_eq(kind a, kind b);
+/* A count, whole where it enters an algorithm or the model: not a real. */
+bool kind_is_count(kind k);
 /* Dimensioned as bytes^b · seconds^s (b = s = 0: a count). */
 bool kind_is_dim(kind k, int b, int s);
 /* a where b is the same kind, else KIND_ANY: one let value read with two kinds. */

@@ -5,13 +5,16 @@
 
 #include <stdio.h>
 
-const kind KIND_NUM = {K_NUM, 0, 0}, KIND_COUNT = {K_DIM, 0, 0}, KIND_SIZE = {K_DIM, 1, 0},
-           KIND_TIME = {K_DIM, 0, 1}, KIND_BOOL = {K_BOOL, 0, 0}, KIND_ANY = {K_ANY, 0, 0},
-           KIND_OP = {K_OP, 0, 0}, KIND_MAP = {K_MAP, 0, 0};
+const kind KIND_NUM = {K_NUM, 0, 0, false}, KIND_COUNT = {K_DIM, 0, 0, false},
+           KIND_SIZE = {K_DIM, 1, 0, false}, KIND_TIME = {K_DIM, 0, 1, false},
+           KIND_BOOL = {K_BOOL, 0, 0, false}, KIND_ANY = {K_ANY, 0, 0, false},
+           KIND_OP = {K_OP, 0, 0, false}, KIND_MAP = {K_MAP, 0, 0, false};
 
 bool kind_eq(kind a, kind b) { return a.tag == b.tag && a.b == b.b && a.s == b.s; }
 
 kind kind_agreed(kind a, kind b) { return kind_eq(a, b) ? a : KIND_ANY; }
+
+bool kind_is_count(kind k) { return kind_is_dim(k, 0, 0) && !k.real; }
 
 bool kind_is_dim(kind k, int b, int s) { return k.tag == K_DIM && k.b == b && k.s == s; }
 
@@ -27,7 +30,7 @@ const char *kind_name(kind k, char *buf, size_t n) {
   if (k.tag == K_MAP)
     return "mapping";
   if (kind_is_dim(k, 0, 0))
-    return "count";
+    return k.real ? "real" : "count";
   if (kind_is_dim(k, 1, 0))
     return "size";
   if (kind_is_dim(k, 0, 1))

@@ -17,7 +17,7 @@ static void note_depth(parse_state *ps, ast_expr *e) {
     ps->errors++;
     /* 1 + 1 + … + 1 nests to the left: say so rather than "nested" */
     bool chain = e->kind == E_BINARY && e->u.bin.r && e->u.bin.l->kind == E_BINARY &&
-                 e->u.bin.l->u.bin.op == e->u.bin.op && e->u.bin.l->u.bin.r;
+                 e->u.bin.l->op == e->op && e->u.bin.l->u.bin.r;
     char lim[40];
     fmt_double(lim, sizeof lim, max);
     if (chain)
@@ -57,18 +57,26 @@ ast_expr *ast_name(parse_state *ps, sym name, span sp) {
   return e;
 }
 
-ast_expr *ast_call(parse_state *ps, sym name, sym channel, ast_expr *args, span name_sp,
+ast_expr *ast_call(parse_state *ps, sym name, sym channel, ast_list *args, span name_sp,
                    span sp) {
   ast_expr *e = expr_sized(ps, E_CALL, sp, sizeof e->u.call);
   e->u.call.name = name;
   e->u.call.channel = channel;
-  e->u.call.name_sp = name_sp;
+  e->u.call.name_hi = name_sp.hi;
   e->u.call.args = ast_exprs_array(ps, args, &e->u.call.nargs);
   for (int i = 0; i < e->u.call.nargs; i++)
     if (e->depth < e->u.call.args[i]->depth + 1)
       e->depth = e->u.call.args[i]->depth + 1;
   note_depth(ps, e);
   return e;
+}
+
+span ast_call_name_sp(const ast_expr *call) {
+  return (span){call->sp.src, call->sp.lo, call->u.call.name_hi};
+}
+
+span ast_call_op_sp(const ast_expr *call) {
+  return (span){call->sp.src, call->u.call.op_lo, call->u.call.op_hi};
 }
 
 /* items[0..n) added up as a balanced tree, in their order, on the + nodes of *pool. */
@@ -95,7 +103,7 @@ static ast_expr *rebalanced(ast_expr *sum, uint32_t keep) {
   VEC_PUSH(todo, ntodo, todo_cap, sum);
   while (ntodo) {
     ast_expr *e = todo[--ntodo];
-    if (e->kind == E_BINARY && e->u.bin.op == OP_ADD && e->depth > keep) {
+    if (e->kind == E_BINARY && e->op == OP_ADD && e->depth > keep) {
       VEC_PUSH(adds, nadds, adds_cap, e);
       VEC_PUSH(todo, ntodo, todo_cap, e->u.bin.r); /* the left first, in source order */
       VEC_PUSH(todo, ntodo, todo_cap, e->u.bin.l);
@@ -113,13 +121,13 @@ static ast_expr *rebalanced(ast_expr *sum, uint32_t keep) {
 
 ast_expr *ast_binary(parse_state *ps, ast_op op, ast_expr *l, ast_expr *r, span sp) {
   ast_expr *e = expr_sized(ps, E_BINARY, sp, sizeof e->u.bin);
-  e->u.bin.op = op;
+  e->op = op;
   e->u.bin.l = l;
   e->u.bin.r = r;
   uint32_t d = depth_of(l) > depth_of(r) ? depth_of(l) : depth_of(r);
   e->depth = d + 1;
   if (op == OP_ADD && e->depth > ps->ctx->max_depth / 2 && l->kind == E_BINARY &&
-      l->u.bin.op == OP_ADD)
+      l->op == OP_ADD)
     e = rebalanced(e, (uint32_t)(ps->ctx->max_depth / 8));
   note_depth(ps, e);
   return e;
@@ -131,7 +139,7 @@ ast_expr *ast_unary(parse_state *ps, ast_op op, ast_expr *x, span sp) {
   return e;
 }
 
-ast_expr *ast_stages(parse_state *ps, ast_expr *items, span sp) {
+ast_expr *ast_stages(parse_state *ps, ast_list *items, span sp) {
   ast_expr *e = ast_expr_new(ps, E_STAGES, sp);
   int n = 0;
   ast_expr **arr = ast_exprs_array(ps, items, &n);
@@ -154,20 +162,27 @@ ast_expr *ast_stages(parse_state *ps, ast_expr *items, span sp) {
 }
 
 ast_decl *ast_decl_new(parse_state *ps, ast_dkind k, span sp) {
-  /* a param has none of the lists and paths of the other declarations */
-  ast_decl *d = arena_alloc_aligned(ps->ar, k == D_PARAM ? offsetof(ast_decl, args) : sizeof *d,
-                                    _Alignof(ast_decl));
+  /* a param has none of the lists and paths of the other declarations, a fn or an
+   * algorithm no path */
+  size_t size = k == D_PARAM                     ? offsetof(ast_decl, args)
+                : k == D_FN || k == D_ALGORITHM ? offsetof(ast_decl, path)
+                                                : sizeof(ast_decl);
+  ast_decl *d = arena_alloc_aligned(ps->ar, size, _Alignof(ast_decl));
   d->kind = k;
   d->sp = sp;
   d->k = KIND_ANY;
   return d;
 }
 
-int ast_list_len(const ast_expr *e) {
-  int n = 0;
-  for (; e; e = e->next)
-    n++;
-  return n;
+ast_list *ast_cons(parse_state *ps, void *item, ast_list *rest) {
+  ast_list *cell = ps->spare_cells;
+  if (cell)
+    ps->spare_cells = cell->next;
+  else
+    cell = arena_alloc_aligned(ps->ar, sizeof *cell, _Alignof(ast_list));
+  cell->item = item;
+  cell->next = rest;
+  return cell;
 }
 
 /* A list built backwards, linked through the pointer at byte `link` of each item, as an
@@ -183,12 +198,29 @@ static void **reversed(parse_state *ps, void *list, size_t link, int *n) {
   return a;
 }
 
-ast_expr **ast_exprs_array(parse_state *ps, ast_expr *list, int *n) {
-  return (ast_expr **)reversed(ps, list, offsetof(ast_expr, next), n);
+/* The items of a list built backwards, as an array in source order; its cells become
+ * spares. */
+static void **list_items(parse_state *ps, ast_list *list, int *n) {
+  *n = 0;
+  for (ast_list *cell = list; cell; cell = cell->next)
+    (*n)++;
+  void **a = arena_alloc_aligned(ps->ar, (size_t)(*n ? *n : 1) * sizeof *a, _Alignof(void *));
+  for (int i = *n; list; i--) {
+    ast_list *cell = list;
+    list = cell->next;
+    a[i - 1] = cell->item;
+    cell->next = ps->spare_cells;
+    ps->spare_cells = cell;
+  }
+  return a;
 }
 
-ast_arg **ast_args_array(parse_state *ps, ast_arg *list, int *n) {
-  return (ast_arg **)reversed(ps, list, offsetof(ast_arg, next), n);
+ast_expr **ast_exprs_array(parse_state *ps, ast_list *list, int *n) {
+  return (ast_expr **)list_items(ps, list, n);
+}
+
+ast_arg **ast_args_array(parse_state *ps, ast_list *list, int *n) {
+  return (ast_arg **)list_items(ps, list, n);
 }
 
 ast_decl **ast_decls_array(parse_state *ps, ast_decl *list, int *n) {
@@ -238,7 +270,7 @@ ast_expr *ast_at(parse_state *ps, ast_expr *step, ast_expr *count, span sp) {
   return e;
 }
 
-ast_expr *ast_block(parse_state *ps, ast_expr *statements, span sp) {
+ast_expr *ast_block(parse_state *ps, ast_list *statements, span sp) {
   int n = 0;
   ast_expr **items = ast_exprs_array(ps, statements, &n);
   ast_expr *block = NULL;

@@ -190,7 +190,8 @@ static kind mul_kind(kind a, kind b, int sign) {
   if (a.tag == K_NUM && b.tag == K_NUM)
     return KIND_NUM;
   kind x = a.tag == K_NUM ? KIND_COUNT : a, y = b.tag == K_NUM ? KIND_COUNT : b;
-  return (kind){K_DIM, (int8_t)(x.b + sign * y.b), (int8_t)(x.s + sign * y.s)};
+  /* a real times a count is a real: x·P may be a fraction */
+  return (kind){K_DIM, (int8_t)(x.b + sign * y.b), (int8_t)(x.s + sign * y.s), x.real || y.real};
 }
 
 /* ---- names ---- */
@@ -277,7 +278,7 @@ static bool literal_param(const ast_decl *d) { return !d->body || d->body->kind 
 
 /* The kind of a global parameter: its annotation, else its default's kind. */
 static kind param_kind(chk_state *c, ast_decl *d, span use) {
-  static kind pending = {K_ANY, 0, 0};
+  static kind pending = {K_ANY, 0, 0, false};
   if (literal_param(d))
     return d->k.tag != K_ANY || !d->body ? d->k : d->body->u.num.k;
   kind *known = ptrmap_get(&c->params, d);
@@ -398,7 +399,7 @@ static kind check_builtin(chk_state *c, ast_expr *e, const struct builtin *b, ki
   bool channeled = b->kind == B_L || b->kind == B_T || b->kind == B_O || b->kind == B_P;
   bool transfer = channeled || b->kind == B_GAMMA;
   if (e->u.call.channel && !channeled)
-    error_at(c, e->u.call.name_sp, "only L, o, p and T take a channel, not %s", name);
+    error_at(c, ast_call_name_sp(e), "only L, o, p and T take a channel, not %s", name);
   if (transfer && c->in_channel)
     error_at(c, e->sp, "a channel's own cost cannot use %s: write it with numbers and "
              "its parameters", name);
@@ -408,7 +409,7 @@ static kind check_builtin(chk_state *c, ast_expr *e, const struct builtin *b, ki
   if (b->kind == B_GAMMA && !e->u.call.op)
     error_at(c, e->sp, "gamma takes the operator first: gamma(sum, m, τ)");
   else if (b->kind == B_GAMMA)
-    check_op(c, e->u.call.op, e->u.call.op_sp, sc, "the operator of gamma");
+    check_op(c, e->u.call.op, ast_call_op_sp(e), sc, "the operator of gamma");
   if (b->kind != B_SAME1 && b->kind != B_MINMAX)
     for (int i = takes_mapping(b); i < n; i++) /* a mapping is not a number */
       anchor(c, a[i], KIND_ANY);
@@ -511,7 +512,7 @@ static kind check_call(chk_state *c, ast_expr *e, const scope *sc) {
   if (fn) {
     int need = required_args(fn);
     if (e->u.call.channel)
-      error_at(c, e->u.call.name_sp, "'%s' is a function: only L, o, p and T take a channel",
+      error_at(c, ast_call_name_sp(e), "'%s' is a function: only L, o, p and T take a channel",
                name->name);
     if (n < need || n > fn->nargs) {
       if (need == fn->nargs)
@@ -546,20 +547,20 @@ static kind check_call(chk_state *c, ast_expr *e, const scope *sc) {
       result = check_builtin(c, e, b, args, sc);
     }
   } else if (local(sc, name)) {
-    error_at(c, e->u.call.name_sp, "'%s' is a local value (a parameter, let or sum index), "
+    error_at(c, ast_call_name_sp(e), "'%s' is a local value (a parameter, let or sum index), "
              "not a function", name->name);
   } else if (ptrmap_get(&c->model->values, name)) {
-    error_at(c, e->u.call.name_sp, "'%s' is a parameter, not a function", name->name);
+    error_at(c, ast_call_name_sp(e), "'%s' is a parameter, not a function", name->name);
   } else if (strcmp(name->name, "T") == 0) {
-    error_at(c, e->u.call.name_sp, "undefined function 'T': a channel's transmission names "
+    error_at(c, ast_call_name_sp(e), "undefined function 'T': a channel's transmission names "
              "its channel, T[shm](m, τ)");
   } else {
     const char *near = suggest(c, name, sc, true);
     if (near)
-      error_at(c, e->u.call.name_sp, "undefined function '%s'; did you mean '%s'?", name->name,
+      error_at(c, ast_call_name_sp(e), "undefined function '%s'; did you mean '%s'?", name->name,
                near);
     else
-      error_at(c, e->u.call.name_sp, "undefined function '%s'", name->name);
+      error_at(c, ast_call_name_sp(e), "undefined function '%s'", name->name);
   }
   free(args);
   return result;
@@ -568,7 +569,7 @@ static kind check_call(chk_state *c, ast_expr *e, const scope *sc) {
 static fn_info *info_of(chk_state *c, ast_decl *fn) {
   fn_info *fi = ptrmap_get(&c->fns, fn);
   if (!fi) {
-    fi = arena_alloc(c->model->ctx->ar, sizeof *fi);
+    fi = arena_alloc_aligned(c->model->ctx->ar, sizeof *fi, _Alignof(fn_info)); /* one a fn */
     ptrmap_put(&c->fns, fn, fi);
   }
   return fi;
@@ -692,7 +693,7 @@ static const char *op_verb(ast_op op) {
 static kind check_binary(chk_state *c, ast_expr *e, const scope *sc) {
   ast_expr *l = e->u.bin.l, *r = e->u.bin.r;
   kind a = check(c, l, sc), b = check(c, r, sc);
-  switch (e->u.bin.op) {
+  switch (e->op) {
   case OP_ADD:
   case OP_SUB:
   case OP_MOD:
@@ -700,7 +701,7 @@ static kind check_binary(chk_state *c, ast_expr *e, const scope *sc) {
       error_at(c, e->sp, "arithmetic on a truth value");
       return KIND_ANY;
     }
-    return unify(c, a, l->sp, b, r->sp, op_verb(e->u.bin.op));
+    return unify(c, a, l->sp, b, r->sp, op_verb(e->op));
   case OP_MUL:
   case OP_DIV:
     if (a.tag == K_BOOL || b.tag == K_BOOL) {
@@ -711,13 +712,13 @@ static kind check_binary(chk_state *c, ast_expr *e, const scope *sc) {
      * bare number times a count stays a bare number (8192/k may be a size again). */
     if (c->implicit && ((a.tag == K_NUM && kind_is_dim(b, 0, 0)) || (b.tag == K_NUM && kind_is_dim(a, 0, 0))))
       return KIND_NUM;
-    return mul_kind(a, b, e->u.bin.op == OP_MUL ? 1 : -1);
+    return mul_kind(a, b, e->op == OP_MUL ? 1 : -1);
   case OP_POW:
     /* m^2 is a size squared: a quantity to a whole literal power (simplified forms) */
     if (a.tag == K_DIM && !kind_is_dim(a, 0, 0) && r->kind == E_NUM && r->u.num.k.tag == K_NUM &&
         r->u.num.v == floor(r->u.num.v) && fabs(r->u.num.v) <= 8) {
       int n = (int)r->u.num.v;
-      return (kind){K_DIM, (int8_t)(a.b * n), (int8_t)(a.s * n)};
+      return (kind){K_DIM, (int8_t)(a.b * n), (int8_t)(a.s * n), false};
     }
     expect(c, a, KIND_COUNT, l->sp, "the base of a power");
     expect(c, b, KIND_COUNT, r->sp, "the exponent");
@@ -865,7 +866,7 @@ static kind check(chk_state *c, ast_expr *e, const scope *sc) {
     return check_call(c, e, sc);
   case E_UNARY: {
     kind a = check(c, e->u.bin.l, sc);
-    if (e->u.bin.op == OP_NOT) {
+    if (e->op == OP_NOT) {
       expect(c, a, KIND_BOOL, e->u.bin.l->sp, "the operand of 'not'");
       return KIND_BOOL;
     }
@@ -1021,7 +1022,7 @@ static void check_channel_fn(chk_state *c, ast_decl *fn, const kind *want, int n
 }
 
 static void check_platform(chk_state *c, ast_decl *pf) {
-  static const kind size_count[2] = {{K_DIM, 1, 0}, {K_DIM, 0, 0}};
+  static const kind size_count[2] = {{K_DIM, 1, 0, false}, {K_DIM, 0, 0, false}};
   ptrmap seen = {0};
   for (int i = 0; i < pf->nmembers; i++) {
     ast_decl *ch = pf->members[i];
@@ -1255,7 +1256,8 @@ static bool trial_implicit(tlop_model *model, ast_expr *e, kind *out) {
 
 /* The kinds a free name given as a bare number may take besides its own (a number that
  * adopts the kind it meets, a count in a product): size, time, time per byte, bandwidth. */
-static const kind free_name_kinds[] = {{K_DIM, 1, 0}, {K_DIM, 0, 1}, {K_DIM, -1, 1}, {K_DIM, 1, -1}};
+static const kind free_name_kinds[] = {{K_DIM, 1, 0, false}, {K_DIM, 0, 1, false},
+                                       {K_DIM, -1, 1, false}, {K_DIM, 1, -1, false}};
 #define NFREE_KINDS (sizeof free_name_kinds / sizeof *free_name_kinds)
 
 /* Whether giving `changed` of the names open[from..] other kinds (the rest as given) makes

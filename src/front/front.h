@@ -32,17 +32,27 @@ typedef enum {
   OP_NEG, OP_NOT
 } ast_op;
 
+/* A node is 24 bytes before its kind's member of the union (a 50 MB model holds 11
+ * million): its span, its kind, and the operator of a unary or binary node packed beside
+ * the depth, which the parser bounds far below 2^24 (--max-depth, its own stack). */
 typedef struct ast_expr ast_expr;
 struct ast_expr {
-  ast_ekind kind;
-  uint32_t depth;
   span sp;
-  ast_expr *next; /* list link while parsing */
+  ast_ekind kind;
+  uint32_t depth : 24;
+  uint32_t op : 8; /* E_UNARY, E_BINARY: an ast_op */
   union {
     struct { double v; kind k; } num;
     struct { sym name; } name;
-    struct { sym name, channel, op; span name_sp, op_sp; ast_expr **args; int nargs; } call;
-    struct { ast_op op; ast_expr *l, *r; } bin; /* unary: l only */
+    /* the name is the call's first token (f, L, log₂, ⌈, gamma): it ends at name_hi;
+     * gamma's operator lies at op_lo..op_hi (ast_call_name_sp, ast_call_op_sp) */
+    struct {
+      sym name, channel, op;
+      ast_expr **args;
+      int nargs;
+      uint32_t name_hi, op_lo, op_hi;
+    } call;
+    struct { ast_expr *l, *r; } bin; /* unary: l only */
     struct { ast_expr *count, *body; sym channel; } par;
     struct { ast_expr *c, *t, *f; } cond;
     struct {
@@ -74,7 +84,6 @@ typedef struct ast_arg {
   span sp;
   kind k;          /* KIND_ANY when not annotated */
   ast_expr *dflt;  /* `op: op = sum`: the value when a call leaves it out, or NULL */
-  struct ast_arg *next;
 } ast_arg;
 
 typedef struct ast_decl ast_decl;
@@ -99,9 +108,18 @@ struct ast_decl {
     struct { ast_decl **members; int nmembers; }; /* platform: channels and gamma;
                                                      channel: its L, o, p */
   };
+  /* A fn or an algorithm ends here (ast_decl_new): a file of 676 000 small fns. */
   const char *path;   /* import path; channel/gamma table path */
   span path_sp;
 };
+
+/* Expressions or formals as the parser collects them, backwards (cheap left recursion);
+ * the cells go back to the parser's spares once the list is an array (ast_exprs_array,
+ * ast_args_array), so that the items need no link of their own. */
+typedef struct ast_list {
+  void *item;
+  struct ast_list *next;
+} ast_list;
 
 /* Parser state handed to the flex scanner and the bison parser (parse-params). */
 typedef struct parse_state {
@@ -111,6 +129,8 @@ typedef struct parse_state {
   int start_token; /* START_FILE or START_EXPR, returned first */
   ast_decl *decls; /* result of a file */
   ast_expr *expr;  /* result of an expression */
+  ast_list *facts; /* result of facts */
+  ast_list *spare_cells; /* of lists made arrays, for the next lists */
   int errors;
   uint32_t offset; /* byte offset of the scanner in src */
   uint32_t comment_at; /* where the block comment being skipped began */
@@ -123,22 +143,26 @@ typedef struct parse_state {
 ast_expr *ast_expr_new(parse_state *ps, ast_ekind k, span sp);
 ast_expr *ast_num(parse_state *ps, double v, kind k, span sp);
 ast_expr *ast_name(parse_state *ps, sym name, span sp);
-ast_expr *ast_call(parse_state *ps, sym name, sym channel, ast_expr *args, span name_sp, span sp);
+/* name_sp: the call's first token, where sp begins. */
+ast_expr *ast_call(parse_state *ps, sym name, sym channel, ast_list *args, span name_sp, span sp);
+span ast_call_name_sp(const ast_expr *call);
+span ast_call_op_sp(const ast_expr *call);
 ast_expr *ast_binary(parse_state *ps, ast_op op, ast_expr *l, ast_expr *r, span sp);
 ast_expr *ast_unary(parse_state *ps, ast_op op, ast_expr *e, span sp);
-ast_expr *ast_stages(parse_state *ps, ast_expr *items, span sp);
+ast_expr *ast_stages(parse_state *ps, ast_list *items, span sp);
 ast_expr *ast_finish(parse_state *ps, ast_expr *e);
 /* A schedule's statements in order, as one expression: placements added up, a `let`
  * scoping over the statements after it. */
-ast_expr *ast_block(parse_state *ps, ast_expr *statements, span sp);
+ast_expr *ast_block(parse_state *ps, ast_list *statements, span sp);
 ast_expr *ast_at(parse_state *ps, ast_expr *step, ast_expr *count, span sp);
 ast_expr *ast_send(parse_state *ps, ast_expr *src, ast_expr *dst, ast_expr *size, ast_expr *start,
                    span sp);
 ast_decl *ast_decl_new(parse_state *ps, ast_dkind k, span sp);
-int ast_list_len(const ast_expr *e);
-ast_arg **ast_args_array(parse_state *ps, ast_arg *list, int *n);
+/* item in front of the list rest (built backwards). */
+ast_list *ast_cons(parse_state *ps, void *item, ast_list *rest);
+ast_arg **ast_args_array(parse_state *ps, ast_list *list, int *n);
 ast_decl **ast_decls_array(parse_state *ps, ast_decl *list, int *n);
-ast_expr **ast_exprs_array(parse_state *ps, ast_expr *list, int *n);
+ast_expr **ast_exprs_array(parse_state *ps, ast_list *list, int *n);
 span span_join(span a, span b);
 
 /* parse.c glue (grammar/parser.y): returns the number of syntax errors. */

@@ -82,7 +82,7 @@ bool count_fits(tlop_ctx *ctx, const char *given, double v, const char *name,
 
 void given_value_warnings(tlop_ctx *ctx, double v, const char *name, kind want) {
   /* 2^53 itself is the double of 2^53 + 1 too */
-  if (kind_eq(want, KIND_COUNT) && v >= 0x1p53)
+  if (kind_is_count(want) && v >= 0x1p53)
     diag_warning(ctx, (span){0}, "the value given for '%s' is %.17g, a count of 2^53 or more: "
                  "not every whole number there is a double, so it may not be exact", name, v);
   else if (kind_eq(want, KIND_SIZE) && v > 0 && v < 1)
@@ -132,7 +132,7 @@ static tlop_status env_fits(tlop_model *model, const ast_decl *fn, const tlop_en
                    fn->name->name, kind_name(want, b1, sizeof b1));
         diag_note(model->ctx, arg->sp, "'%s' is declared here", arg->name->name);
         st = TLOP_ERR_CHECK;
-      } else if (kind_eq(want, KIND_COUNT) && st == TLOP_OK &&
+      } else if (kind_is_count(want) && st == TLOP_OK &&
                  !count_fits(model->ctx, "the value given for", env->values[j], arg->name->name,
                              fn->name->name, arg->sp)) {
         st = TLOP_ERR_ARG;

@@ -237,7 +237,7 @@ static void check_given_value(lowerer *lw, const ast_decl *fn, int i, const ast_
   for (const binding *b = env; b; b = b->up)
     if (b->name == name)
       return; /* a local of the text (a sum index), not the given value */
-  ptrmap *checked = kind_eq(want, KIND_COUNT)  ? &lw->counts_checked
+  ptrmap *checked = kind_is_count(want)        ? &lw->counts_checked
                     : kind_eq(want, KIND_SIZE) ? &lw->sizes_checked
                                                : NULL;
   if (!checked || ptrmap_get(checked, name))
@@ -248,7 +248,7 @@ static void check_given_value(lowerer *lw, const ast_decl *fn, int i, const ast_
     if (lw->env->names[j] != name)
       continue;
     given_value_warnings(ctx_of(lw), v, name->name, want);
-    if (!kind_eq(want, KIND_COUNT) || (v >= 0 && v == floor(v)))
+    if (!kind_is_count(want) || (v >= 0 && v == floor(v)))
       continue;
     sym param = fn->args[i]->name;
     diag_error(ctx_of(lw), arg->sp, "the value given for '%s' is %.15g, but it is passed to "
@@ -264,7 +264,7 @@ static void listed_numbers(const char *text, double **v, size_t *k);
 /* fn's count parameter `name`, or -1 */
 static int count_param(const ast_decl *fn, const char *name) {
   for (int i = 0; i < fn->nargs; i++)
-    if (!strcmp(fn->args[i]->name->name, name) && kind_eq(fn->args[i]->k, KIND_COUNT))
+    if (!strcmp(fn->args[i]->name->name, name) && kind_is_count(fn->args[i]->k))
       return i;
   return -1;
 }
@@ -386,7 +386,7 @@ static ir_node *checked_counts(lowerer *lw, const ast_decl *fn, const ast_expr *
   for (int i = 0; i < fn->nargs; i++) {
     ir_node *value = frames[i].value;
     double v;
-    if (!kind_eq(fn->args[i]->k, KIND_COUNT) || !value ||
+    if (!kind_is_count(fn->args[i]->k) || !value ||
         (constant(value, &v) && v >= 0 && v == floor(v)) || !uses_all(body, value))
       continue;
     span where = i < e->u.call.nargs ? e->u.call.args[i]->sp : e->sp;
@@ -614,10 +614,10 @@ static ir_node *lower(lowerer *lw, ast_expr *e, const binding *env) {
     r = lower_call(lw, e, env);
     break;
   case E_UNARY:
-    r = ir_un(ctx, binary_op(e->u.bin.op), lower(lw, e->u.bin.l, env));
+    r = ir_un(ctx, binary_op(e->op), lower(lw, e->u.bin.l, env));
     break;
   case E_BINARY:
-    r = ir_bin(ctx, binary_op(e->u.bin.op), lower(lw, e->u.bin.l, env),
+    r = ir_bin(ctx, binary_op(e->op), lower(lw, e->u.bin.l, env),
                lower(lw, e->u.bin.r, env));
     break;
   case E_PAR: {

@@ -21,7 +21,7 @@ typedef struct units {
 static bool is_dim(kind k) { return k.tag == K_DIM; }
 static bool same_dim(kind a, kind b) { return is_dim(a) && is_dim(b) && a.b == b.b && a.s == b.s; }
 static kind dim_add(kind a, kind b, int sign) {
-  return (kind){K_DIM, (int8_t)(a.b + sign * b.b), (int8_t)(a.s + sign * b.s)};
+  return (kind){K_DIM, (int8_t)(a.b + sign * b.b), (int8_t)(a.s + sign * b.s), false};
 }
 /* A bare number counts as dimensionless in products. */
 static kind as_dim(kind k) { return k.tag == K_NUM ? KIND_COUNT : k; }
@@ -55,7 +55,7 @@ static kind unit_kind(tlop_ctx *ctx, const ir_node *n) {
     return KIND_TIME;
   if (n->name == ctx_sym(ctx, "bool"))
     return KIND_BOOL;
-  return (kind){K_DIM, 1, -1}; /* B/s */
+  return (kind){K_DIM, 1, -1, false}; /* B/s */
 }
 
 /* x^n with n a whole literal: the checker lets a quantity be raised to it (m^2). */
@@ -116,7 +116,7 @@ static kind kind_of(units *u, const ir_node *n) {
   case IR_POW:
     k = a.tag == K_NUM && b.tag == K_NUM ? KIND_NUM : KIND_COUNT;
     if (a.tag == K_DIM && whole_power(n))
-      k = (kind){K_DIM, (int8_t)(a.b * n->kid[1]->num), (int8_t)(a.s * n->kid[1]->num)};
+      k = (kind){K_DIM, (int8_t)(a.b * n->kid[1]->num), (int8_t)(a.s * n->kid[1]->num), false};
     break;
   case IR_LOG2: case IR_LOG: case IR_SQRT: k = KIND_COUNT; break;
   case IR_LT: case IR_LE: case IR_GT: case IR_GE: case IR_EQ: case IR_NE:
@@ -141,7 +141,7 @@ static ir_node *number_with_unit(tlop_ctx *ctx, const ir_node *n, kind want) {
     return ir_make(ctx, IR_NUM, ctx_sym(ctx, "B"), n->num, NULL, NULL, NULL);
   if (same_dim(want, KIND_TIME))
     return ir_make(ctx, IR_NUM, ctx_sym(ctx, "s"), n->num, NULL, NULL, NULL);
-  if (same_dim(want, (kind){K_DIM, 1, -1}))
+  if (same_dim(want, (kind){K_DIM, 1, -1, false}))
     return ir_make(ctx, IR_NUM, ctx_sym(ctx, "B/s"), n->num, NULL, NULL, NULL);
   ir_node *r = (ir_node *)n;
   ir_node *byte = ir_make(ctx, IR_NUM, ctx_sym(ctx, "B"), 1, NULL, NULL, NULL);
@@ -233,7 +233,7 @@ static ir_node *restore_numbers(units *u, const ir_node *n, kind want, bool fact
       /* (x)^n of kind want: x of kind want/n when that is whole, else x as it is */
       int e = (int)n->kid[1]->num;
       w[0] = want.b % e || want.s % e ? kind_of(u, n->kid[0])
-                                      : (kind){K_DIM, (int8_t)(want.b / e), (int8_t)(want.s / e)};
+                                      : (kind){K_DIM, (int8_t)(want.b / e), (int8_t)(want.s / e), false};
     }
     break;
   case IR_LOG2: case IR_LOG: case IR_SQRT: w[0] = w[1] = KIND_COUNT; break;

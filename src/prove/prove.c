@@ -1568,7 +1568,7 @@ static void counted_params(tlop_model *model, const ast_expr *e, ir_names *out) 
   for (int i = 0; i < e->u.call.nargs; i++) {
     const ast_expr *a = e->u.call.args[i];
     if (fn && (fn->kind == D_FN || fn->kind == D_ALGORITHM) && i < fn->nargs && a->kind == E_NAME &&
-        kind_eq(fn->args[i]->k, KIND_COUNT) && ptrmap_get(&model->values, a->u.name.name))
+        kind_is_count(fn->args[i]->k) && ptrmap_get(&model->values, a->u.name.name))
       VEC_PUSH(out->v, out->n, out->cap, a->u.name.name);
     counted_params(model, a, out);
   }
@@ -2221,7 +2221,7 @@ tlop_status tlop_prove_claim(tlop_model *model, size_t i, const tlop_prove_opts 
   if (!d)
     return TLOP_ERR_ARG;
   ast_expr *body = d->body;
-  ir_op op = body->kind == E_BINARY ? ir_relation(body->u.bin.op) : IR_NOPS;
+  ir_op op = body->kind == E_BINARY ? ir_relation(body->op) : IR_NOPS;
   if (op == IR_NOPS) {
     diag_error(model->ctx, body->sp, "a claim compares two costs: expected A >= B, A > B, A <= B, A < B or A = B");
     return TLOP_ERR_ARG;

@@ -1,9 +1,12 @@
 #!/bin/bash
 # Big inputs within a memory bound and a CPU-time bound, both generous; CPU time, not wall
 # time, as the machine is shared. Usage: big_input.sh TLOP TLOP_LIMIT model|table|emit
-#   model  a 50 MB model of 676 000 small `fn`s, checked (905 MiB and 7.5 s of CPU here;
-#          1.2 GiB before the syntax tree's nodes took only their kind's room and the arena
-#          its chunks from fresh mappings)
+#   model  a 50 MB model of 676 000 small `fn`s, checked: 697 MiB and 5 s of CPU here
+#          (6 to 8 s while others use the machine); 881 MiB and 6.5 s while every node
+#          carried a list link and a 4-byte operator, and the arena's pages came by a fault
+#          each; 1.2 GiB before the nodes took only their kind's room. The issue's target
+#          is 500 MB and 5 s: the bound is 780 MiB, which the 881 MiB fails, and 15 s of
+#          CPU, three times the target, as CPU time too grows under a shared machine's load
 #   table  a 10^6-row table (115 MB) under the JIT, four algorithms swept over 41 000
 #          points (265 MiB and 3.3 s of CPU here, of which the table's reading is 240 MiB;
 #          1.2 GiB and 22 s when every kernel baked the table into its module)
@@ -46,7 +49,7 @@ model)
   awk 'BEGIN { for (i = 0; i < 676000; i++)
     printf "fn f%d(m: size, P: count) = 2 * m + %d * m * P - m * log2(P) + 1;\n", i, i }' \
     >"$dir/big.tlop"
-  measure 1100 40 "$tlop" check "$dir/big.tlop" || exit 1
+  measure 780 15 "$tlop" check "$dir/big.tlop" || exit 1
   ;;
 table | emit)
   # sizes 8 B apart, o and L growing with m and τ: every look-up interpolates between rows

@@ -83,8 +83,8 @@ static void check_sound(tlop_model *model, ast_decl *d) {
     VEC_PUSH(facts, n, cap, lower_expr(model, d->facts[i], NULL));
   ir_node *lhs = lower_expr(model, d->body->u.bin.l, NULL);
   ir_node *rhs = lower_expr(model, d->body->u.bin.r, NULL);
-  ir_op op = d->body->u.bin.op == OP_GE ? IR_GE : d->body->u.bin.op == OP_GT ? IR_GT
-             : d->body->u.bin.op == OP_LE ? IR_LE : d->body->u.bin.op == OP_LT ? IR_LT : IR_EQ;
+  ir_op op = d->body->op == OP_GE ? IR_GE : d->body->op == OP_GT ? IR_GT
+             : d->body->op == OP_LE ? IR_LE : d->body->op == OP_LT ? IR_LT : IR_EQ;
   ir_names vars = {0}, channels = {0};
   const ir_node *parts[2] = {lhs, rhs};
   ir_collect_names(parts, 2, &vars, &channels);

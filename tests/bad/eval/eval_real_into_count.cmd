@@ -1,0 +1,1 @@
+eval counted_real.tlop 'forwarded(8 B, 2.5)'
