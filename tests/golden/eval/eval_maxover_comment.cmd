@@ -1,0 +1,1 @@
+eval maxover.tlop 'commented(4)'

@@ -1,0 +1,1 @@
+eval maxover_crlf.tlop 'crlf(4)'
