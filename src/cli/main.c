@@ -294,8 +294,16 @@ static bool next_set(char **rest, char **name, char **value) {
   return true;
 }
 
+/* A value spelt as a mapping is one: sequential, round_robin, nodes(…). */
+static bool mapping_spelt(const char *value) {
+  return !strcmp(value, "sequential") || !strcmp(value, "round_robin") ||
+         !strncmp(value, "nodes(", 6);
+}
+
 /* A name that the model's functions declare an operator (op: op) takes an operator's name
- * (op=max), a mapping (map: mapping) a mapping's (map=round_robin, map=nodes(0,0,1,1)). */
+ * (op=max), a mapping (map: mapping) a mapping's (map=round_robin, map=nodes(0,0,1,1)); so
+ * does a name no parameter declares when its value is spelt as a mapping (a free name of
+ * the expression: 'bcast_binomial(m, P, M, map2)' --set map2=nodes(0,1)). */
 static bool set_values(cli *c, tlop_model *model, tlop_env *env, const char *spec) {
   char *copy = strdup(spec), *rest = copy, *name, *value;
   bool ok = true;
@@ -304,7 +312,9 @@ static bool set_values(cli *c, tlop_model *model, tlop_env *env, const char *spe
       cli_misuse(c, "--set takes NAME=VALUE, not '%s'", name);
       ok = false;
     } else {
-      ok = (tlop_model_has_mapping_param(model, name) ? tlop_env_set_mapping(env, name, value)
+      bool mapping = tlop_model_has_mapping_param(model, name) ||
+                     (!tlop_model_has_op_param(model, name) && mapping_spelt(value));
+      ok = (mapping ? tlop_env_set_mapping(env, name, value)
             : tlop_model_has_op_param(model, name)    ? tlop_env_set_op(env, name, value)
                                                       : tlop_env_set_text(env, name, value)) == TLOP_OK;
     }
