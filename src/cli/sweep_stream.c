@@ -50,6 +50,7 @@ typedef struct sweep {
   bool stop;
 } sweep;
 
+/* calloc or abort, as the command does when out of memory (pages untouched stay free) */
 static void *xalloc(size_t n, size_t size) {
   void *p = calloc(n ? n : 1, size);
   if (!p)
@@ -67,10 +68,7 @@ static void slots_open(sweep *s) {
                           .flags = xalloc(cap * nalgo, 1),
                           .owed = xalloc(nalgo, sizeof(tlop_kernels_owed)),
                           .compiled = xalloc(nalgo, sizeof(bool)),
-                          .text = malloc(cap * s->w->row_max)};
-  for (size_t i = 0; i < s->nslots; i++)
-    if (!s->slots[i].text)
-      abort();
+                          .text = xalloc(cap, s->w->row_max)};
 }
 
 static void slots_close(sweep *s) {
