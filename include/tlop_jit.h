@@ -54,6 +54,25 @@ TLOP_API tlop_status tlop_jit_compile(tlop_jit *jit, const tlop_expr *const *exp
  * same results, same diagnostics and warnings, stops at the first failing point. */
 TLOP_API tlop_status tlop_kernels_eval(tlop_kernels *k, size_t which, const double *points,
                                        size_t npoints, double *out);
+/* tlop_kernels_eval in two halves, for a caller that runs batches on threads of its own
+ * (tlop sweep: chunks evaluated at once, then settled and written in order).
+ * tlop_kernels_run evaluates on the calling thread with the compiled code alone, touching
+ * neither the context nor anything shared, so threads may run batches at once; it leaves
+ * each point's extrapolations in flags (npoints bytes) and where the batch owes the
+ * interpreter in *owed. tlop_kernels_settle pays that on the context's thread, batch after
+ * batch in the order tlop_kernels_eval would have taken them: the points the compiled code
+ * does not vouch for evaluated again (out and flags updated), the diagnostics, the
+ * warnings. Both give TLOP_ERR_ARG for an expression left to the interpreter. */
+typedef struct tlop_kernels_owed {
+  size_t bad;     /* the first point whose result is not finite; npoints: none */
+  size_t flag[3]; /* the first point of each kind of extrapolation; npoints: none */
+} tlop_kernels_owed;
+TLOP_API tlop_status tlop_kernels_run(const tlop_kernels *k, size_t which, const double *points,
+                                      size_t npoints, double *out, unsigned char *flags,
+                                      tlop_kernels_owed *owed);
+TLOP_API tlop_status tlop_kernels_settle(tlop_kernels *k, size_t which, const double *points,
+                                         size_t npoints, double *out, unsigned char *flags,
+                                         tlop_kernels_owed *owed);
 TLOP_API void tlop_kernels_free(tlop_kernels *k);
 
 /* ---- emit: cost functions as LLVM IR, assembly or an object file plus a C header ---- */

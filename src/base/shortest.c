@@ -53,9 +53,9 @@ static const char two_digits[] = "0001020304050607080910111213141516171819202122
                                  "62636465666768697071727374757677787980818283848586878889909192"
                                  "939495969798990";
 
-/* The digits of f (f > 0, at most 17 of them), ending just before end. */
-static void write_digits(char *end, uint64_t f) {
-  char *p = end;
+/* The digits of f, ending just before p, two at a time: in 32-bit arithmetic (each / and %
+ * a multiply and a shift), cheaper than 64-bit. */
+static void write_pairs(char *p, uint32_t f) {
   while (f >= 100) {
     p -= 2;
     memcpy(p, two_digits + 2 * (f % 100), 2);
@@ -67,11 +67,35 @@ static void write_digits(char *end, uint64_t f) {
     p[-1] = (char)('0' + f);
 }
 
+/* v (< 10^8) as exactly eight digits at p. */
+static void write_eight(char *p, uint32_t v) {
+  uint32_t hi = v / 10000, lo = v % 10000;
+  memcpy(p, two_digits + 2 * (hi / 100), 2);
+  memcpy(p + 2, two_digits + 2 * (hi % 100), 2);
+  memcpy(p + 4, two_digits + 2 * (lo / 100), 2);
+  memcpy(p + 6, two_digits + 2 * (lo % 100), 2);
+}
+
+/* The digits of f (f > 0, at most 17 of them), ending just before end: eight at a time
+ * from the last while more remain, so that every pair is cut in 32-bit arithmetic. */
+static void write_digits(char *end, uint64_t f) {
+  while (f >= 100000000) {
+    end -= 8;
+    write_eight(end, (uint32_t)(f % 100000000));
+    f /= 100000000;
+  }
+  write_pairs(end, (uint32_t)f);
+}
+
+/* The number of digits of f (f > 0): from its bit length (log10 2 ≈ 1233/4096), one
+ * comparison to settle it. */
 static int digit_count(uint64_t f) {
-  int n = 1;
-  for (uint64_t p = 10; n < 20 && f >= p; p *= 10)
-    n++;
-  return n;
+  static const uint64_t pow10[19] = {
+      1, 10, 100, 1000, 10000, 100000, 1000000, 10000000, 100000000, 1000000000, 10000000000,
+      100000000000, 1000000000000, 10000000000000, 100000000000000, 1000000000000000,
+      10000000000000000, 100000000000000000, 1000000000000000000};
+  int t = (64 - __builtin_clzll(f)) * 1233 >> 12;
+  return t + (f >= pow10[t]);
 }
 
 /* f·10^e written as printf's %.17g would lay it out (fixed from 1e-4 to below 1e17, else
@@ -90,7 +114,8 @@ static size_t write_decimal(char *out, uint64_t f, int e) {
   }
   if (x >= 0 && x < 17 && len <= x + 1) { /* ddd000 */
     write_digits(out + len, f);
-    memset(out + len, '0', (size_t)(x + 1 - len));
+    for (int i = len; i <= x; i++) /* a few bytes: no call to memset */
+      out[i] = '0';
     return (size_t)x + 1;
   }
   int point = x >= 0 && x < 17 ? x + 1 : 1; /* digits before the point */
@@ -160,9 +185,10 @@ size_t tlop_format_double(char *buf, double v) {
   } else if (bq != 0) {
     int mq = -Q_MIN + 1 - bq; /* -q */
     uint64_t c = C_MIN | t;
-    if (mq > 0 && mq < SIG_BITS && (c >> mq) << mq == c) /* an integer below 2^53 */
-      n = write_decimal(o, c >> mq, 0);
-    else
+    if (mq > 0 && mq < SIG_BITS && (c >> mq) << mq == c) { /* an integer below 2^53 */
+      n = (size_t)digit_count(c >> mq); /* below 10^17: its digits, as printf writes it */
+      write_digits(o + n, c >> mq);
+    } else
       n = schubfach(o, -mq, c);
   } else if (t >= C_TINY)
     n = schubfach(o, Q_MIN, t);

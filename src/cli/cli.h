@@ -256,6 +256,16 @@ bool cli_evaluator_open(cli *c, cli_evaluator *ev, char *const *algos, tlop_expr
 /* Expression `which` at k points of the grid's shape; its warnings name it and the point. */
 tlop_status cli_evaluator_run(const cli_evaluator *ev, size_t which, const double *pts, size_t k,
                               double *out);
+/* cli_evaluator_run in two halves, so that threads evaluate chunks at once: the compiled
+ * code alone, on any thread (tlop_kernels_run; k bytes of flags), false when the
+ * expression is the interpreter's; then on the context's thread, chunk after chunk in the
+ * grid's order, what the interpreter owes, or with owed NULL the whole evaluation. */
+bool cli_evaluator_run_compiled(const cli_evaluator *ev, size_t which, const double *pts,
+                                size_t k, double *out, unsigned char *flags,
+                                tlop_kernels_owed *owed);
+tlop_status cli_evaluator_settle(const cli_evaluator *ev, size_t which, const double *pts,
+                                 size_t k, double *out, unsigned char *flags,
+                                 tlop_kernels_owed *owed);
 void cli_evaluator_close(cli *c, cli_evaluator *ev);
 /* The progress bar of a command that evaluates a grid (progress.c): shown on a terminal
  * (standard error) without --no-progress, once the command has run a second, at most ten
@@ -302,41 +312,33 @@ bool cli_grid_costs_skipping(cli *c, tlop_model *m, const char *file, char **nam
 typedef enum { ROWS_CSV, ROWS_JSON, ROWS_TABLE, ROWS_NPY } rows_format;
 /* "csv", "json", "table" or "npy"; false for another. */
 bool rows_format_parse(const char *text, rows_format *out);
-/* A chunk's rows as the threads formatted them: a buffer a thread, in order. */
-typedef struct rows_text {
-  char **bufs;  /* one a thread, room for cap_rows rows of row_max bytes */
-  size_t *lens; /* the bytes of each */
-  size_t nbufs, cap_rows;
-} rows_text;
 typedef struct rows_writer {
   FILE *out;
   rows_format format;
   const char *const *names; /* the axes', then the algorithms' */
   const tlop_kind *kinds;   /* of the same columns, for the table's units */
   size_t naxes, nalgo;
-  size_t jobs;              /* formatting threads */
-  size_t row_max;
-  /* With more than one job, a chunk's text is written by a thread of its own while the
-   * next chunk is evaluated and formatted into the other text. */
-  rows_text text[2];
-  int next; /* the text the next chunk is formatted into */
-  pthread_t writer;
-  bool writing, write_ok;
-  int write_errno;
+  size_t row_max; /* the most bytes a row's text takes */
 } rows_writer;
-/* jobs 0: the number of cores; false when out of memory. */
-bool rows_open(rows_writer *w, FILE *out, rows_format format, const char *const *names,
-               const tlop_kind *kinds, size_t naxes, size_t nalgo, int jobs);
+/* The writer of the columns names (the axes, then the algorithms), out set later. */
+void rows_open(rows_writer *w, rows_format format, const char *const *names,
+               const tlop_kind *kinds, size_t naxes, size_t nalgo);
 /* The header (npy's names the number of rows, npts) and what ends the rows (JSON's ]). */
 void rows_begin(const rows_writer *w, size_t npts);
 void rows_end(const rows_writer *w);
-/* Rows first … first+k-1 of the grid: their points as cli_grid_fill writes them, the
- * results of algorithm a at res[a * k + i]; written then or by the time of the next
- * rows_write or rows_flush. false (errno set) when the output refused a write. */
-bool rows_write(rows_writer *w, size_t first, const double *pts, const double *res, size_t k);
-/* Waits until every row is written: false (errno set) when the output refused one. */
-bool rows_flush(rows_writer *w);
-void rows_close(rows_writer *w);
+/* The text of rows first … first+k-1 of the grid (at most k * w->row_max bytes): their
+ * points as cli_grid_fill writes them, the results of algorithm a at res[a * k + i].
+ * Touches nothing but text: safe on any thread. */
+size_t rows_text(const rows_writer *w, size_t first, const double *pts, const double *res,
+                 size_t k, char *text);
+/* Writes a chunk's text; false (errno set) when the output refused it. */
+bool rows_put(rows_writer *w, const char *text, size_t len);
+
+/* ---- sweep_stream.c: the grid in chunks, evaluated and formatted on threads, in order ---- */
+/* Every algorithm at every point of g, its rows to w (opened by cli_output once the first
+ * chunk has been evaluated; the header and the end written too); false after a message. */
+bool sweep_stream(cli *c, const cli_grid *g, const cli_evaluator *ev, size_t nalgo,
+                  rows_writer *w, cli_progress *prog);
 
 int cmd_best(cli *c, int argc, char **argv);
 int cmd_plot(cli *c, int argc, char **argv);

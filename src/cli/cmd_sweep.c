@@ -1,14 +1,12 @@
 /* cmd_sweep.c — `tlop sweep`: every algorithm at every point of a grid (the cartesian product
  * of the --grid axes, first axis outermost), as CSV, JSON, an aligned table or .npy
  * (sweep_rows.c), streamed: evaluated and written chunk by chunk in the grid's order, so
- * memory does not grow with the grid and the first rows come at once, under the progress
- * bar (progress.c), with a writing phase. */
+ * memory does not grow with the grid and the first rows come at once (sweep_stream.c),
+ * under the progress bar (progress.c). */
 #include "cli.h"
 
 #include <errno.h>
 #include <getopt.h>
-#include <math.h>
-#include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -35,66 +33,6 @@ static const struct option sweep_opts[] = {{"grid", required_argument, 0, 'g'},
                                            CLI_GRID_RUN_LONGOPTS,
                                            CLI_ENGINE_LONGOPTS,
                                            {0, 0, 0, 0}};
-
-/* Points a chunk evaluates and writes: the first few at once, then more, so that threads
- * each get a long run, with memory bounded whatever the grid's size; the interpreter's
- * stay small, so that the bar moves (it takes microseconds a point, not nanoseconds). */
-#define FIRST_CHUNK 4096
-#define MAX_CHUNK 65536
-#define MAX_INTERP_CHUNK 4096
-
-static bool cannot_write(const cli *c) {
-  fprintf(stderr, "tlop sweep: cannot write '%s': %s\n", c->o.output ? c->o.output : "-",
-          strerror(errno));
-  return false;
-}
-
-/* The grid in chunks: each chunk's points, every algorithm at them, then its rows. The
- * output is opened when the first chunk has been evaluated, so a sweep failing there
- * leaves the file alone, as one that fails before streaming. */
-static bool stream(cli *c, const cli_grid *g, const cli_evaluator *ev, size_t nalgo,
-                   rows_writer *w, cli_progress *prog) {
-  size_t most = ev->kern ? MAX_CHUNK : MAX_INTERP_CHUNK;
-  size_t cap = g->npts < most ? g->npts : most;
-  double *pts = malloc((cap ? cap : 1) * g->naxes * sizeof *pts);
-  double *res = malloc((cap ? cap : 1) * nalgo * sizeof *res);
-  bool ok = pts && res;
-  tlop_ctx_set_warn_once(c->ctx, 1); /* each algorithm warns as for one call */
-  for (size_t first = 0, k = FIRST_CHUNK; ok && first < g->npts; first += k, k *= 2) {
-    k = k < cap ? k : cap;
-    k = k < g->npts - first ? k : g->npts - first;
-    cli_grid_fill(g, first, k, pts);
-    for (size_t a = 0; a < nalgo && ok; a++) {
-      cli_progress_show(prog, (double)first + (double)k * (double)a / (double)nalgo, "evaluating");
-      tlop_ctx_set_warn_group(c->ctx, a);
-      ok = cli_evaluator_run(ev, a, pts, k, res + a * k) == TLOP_OK;
-    }
-    if (ok && first == 0) {
-      ok = (w->out = cli_output(c)) != NULL;
-      if (ok)
-        rows_begin(w, g->npts);
-    }
-    if (ok)
-      cli_progress_show(prog, (double)(first + k), "writing");
-    if (ok && !rows_write(w, first, pts, res, k))
-      ok = cannot_write(c);
-  }
-  free(pts);
-  free(res);
-  /* every row before a failure written, and none left to the writer when the file closes */
-  if (!rows_flush(w) && ok)
-    ok = cannot_write(c);
-  if (!ok)
-    return false;
-  tlop_ctx_set_warn_once(c->ctx, 0);
-  if (g->npts == 0 && !(w->out = cli_output(c)))
-    return false;
-  if (g->npts == 0)
-    rows_begin(w, 0);
-  rows_end(w);
-  cli_progress_show(prog, (double)g->npts, "done");
-  return true;
-}
 
 int cmd_sweep(cli *c, int argc, char **argv) {
   int rc = cli_parse_options(c, argc, argv, "sweep", sweep_help, sweep_opts, "g:f:o:" CLI_ENGINE_SHORTOPTS, take);
@@ -150,14 +88,11 @@ int cmd_sweep(cli *c, int argc, char **argv) {
   if (!cli_check_sets(c, m, &(cli_set_users){algos, exprs, nalgo, NULL, 0}) ||
       !cli_evaluator_open(c, &ev, algos, exprs, nalgo, pf, env, &g))
     goto done;
-  if (!rows_open(&w, NULL, format, names, kinds, g.naxes, nalgo, c->o.jobs)) {
-    fprintf(stderr, "tlop sweep: out of memory\n");
-    goto done;
-  }
+  rows_open(&w, format, names, kinds, g.naxes, nalgo);
   cli_progress prog;
   cli_progress_start(c, &prog, g.npts);
   tlop_ctx_set_diag(c->ctx, cli_progress_diag, &prog);
-  bool streamed = stream(c, &g, &ev, nalgo, &w, &prog);
+  bool streamed = sweep_stream(c, &g, &ev, nalgo, &w, &prog);
   tlop_ctx_set_diag(c->ctx, cli_print_diag, NULL);
   cli_progress_break(&prog);
   if (w.out && w.out != stdout && fclose(w.out) != 0 && streamed) {
@@ -169,7 +104,6 @@ int cmd_sweep(cli *c, int argc, char **argv) {
 done:
   if (rc != EXIT_OK)
     rc = cli_failed(c);
-  rows_close(&w);
   free(names);
   free(kinds);
   cli_grid_close(&g);

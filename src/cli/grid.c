@@ -155,14 +155,27 @@ bool cli_evaluator_open(cli *c, cli_evaluator *ev, char *const *algos, tlop_expr
          (!jit || (ev->kern = cli_compile(c, exprs, n, pf, env, g->names, g->naxes)));
 }
 
-tlop_status cli_evaluator_run(const cli_evaluator *ev, size_t which, const double *pts, size_t k,
-                              double *out) {
+bool cli_evaluator_run_compiled(const cli_evaluator *ev, size_t which, const double *pts,
+                                size_t k, double *out, unsigned char *flags,
+                                tlop_kernels_owed *owed) {
+  return ev->kern && tlop_kernels_run(ev->kern, which, pts, k, out, flags, owed) == TLOP_OK;
+}
+
+tlop_status cli_evaluator_settle(const cli_evaluator *ev, size_t which, const double *pts,
+                                 size_t k, double *out, unsigned char *flags,
+                                 tlop_kernels_owed *owed) {
   tlop_ctx_set_warn_source(ev->ctx, ev->algos[which]);
-  tlop_status st = ev->kern ? tlop_kernels_eval(ev->kern, which, pts, k, out)
-                            : tlop_eval_batch(ev->exprs[which], ev->pf, ev->env, ev->names,
-                                              ev->nvars, pts, k, out);
+  tlop_status st = owed      ? tlop_kernels_settle(ev->kern, which, pts, k, out, flags, owed)
+                   : ev->kern ? tlop_kernels_eval(ev->kern, which, pts, k, out)
+                              : tlop_eval_batch(ev->exprs[which], ev->pf, ev->env, ev->names,
+                                                ev->nvars, pts, k, out);
   tlop_ctx_set_warn_source(ev->ctx, NULL);
   return st;
+}
+
+tlop_status cli_evaluator_run(const cli_evaluator *ev, size_t which, const double *pts, size_t k,
+                              double *out) {
+  return cli_evaluator_settle(ev, which, pts, k, out, NULL, NULL);
 }
 
 /* A candidate that does not evaluate at a point (an algorithm refusing a P outside its

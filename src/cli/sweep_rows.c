@@ -1,17 +1,14 @@
 /* sweep_rows.c — the rows of `tlop sweep` as CSV, JSON, an aligned table or NumPy's .npy,
- * written a chunk at a time: the threads each format a contiguous run of the chunk's rows
- * into a buffer of their own, and the buffers are written in order, so the output is the
- * same bytes whatever the number of threads. With more than one thread a writer thread
- * writes a chunk while the next one is evaluated and formatted. Numbers in CSV and JSON are the shortest text
- * strtod reads back to the same double (tlop_format_double); .npy holds the doubles. */
+ * a chunk at a time: rows_text turns a chunk's rows into text on any thread (the sweep's
+ * threads each format the chunks they evaluate), rows_put writes it (sweep_stream.c keeps
+ * the grid's order), so the output is the same bytes whatever the number of threads.
+ * Numbers in CSV and JSON are the shortest text strtod reads back to the same double
+ * (tlop_format_double); .npy holds the doubles. */
 #include "cli.h"
 
-#include <errno.h>
-#include <pthread.h>
 #include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
-#include <unistd.h>
 
 static const char *const format_names[] = {"csv", "json", "table", "npy"};
 
@@ -34,34 +31,11 @@ static size_t row_max(const rows_writer *w) {
   return n;
 }
 
-static int cores(void) {
-  long n = sysconf(_SC_NPROCESSORS_ONLN);
-  return n > 0 ? (int)n : 1;
-}
-
-bool rows_open(rows_writer *w, FILE *out, rows_format format, const char *const *names,
-               const tlop_kind *kinds, size_t naxes, size_t nalgo, int jobs) {
-  *w = (rows_writer){.out = out, .format = format, .names = names, .kinds = kinds,
-                     .naxes = naxes, .nalgo = nalgo, .jobs = (size_t)(jobs > 0 ? jobs : cores()),
-                     .write_ok = true};
+void rows_open(rows_writer *w, rows_format format, const char *const *names,
+               const tlop_kind *kinds, size_t naxes, size_t nalgo) {
+  *w = (rows_writer){.format = format, .names = names, .kinds = kinds, .naxes = naxes,
+                     .nalgo = nalgo};
   w->row_max = row_max(w);
-  bool ok = true;
-  for (int x = 0; x < 2; x++) {
-    w->text[x].bufs = calloc(w->jobs, sizeof *w->text[x].bufs);
-    w->text[x].lens = calloc(w->jobs, sizeof *w->text[x].lens);
-    ok = ok && w->text[x].bufs && w->text[x].lens;
-  }
-  return ok;
-}
-
-void rows_close(rows_writer *w) {
-  rows_flush(w);
-  for (int x = 0; x < 2; x++) {
-    for (size_t t = 0; w->text[x].bufs && t < w->jobs; t++)
-      free(w->text[x].bufs[t]);
-    free(w->text[x].bufs);
-    free(w->text[x].lens);
-  }
 }
 
 /* NumPy's .npy, version 1.0 (2.0 when the header passes 64 KiB): the magic, the header's
@@ -128,26 +102,17 @@ static double cell(const rows_writer *w, const double *pts, const double *res, s
   return j < w->naxes ? pts[i * w->naxes + j] : res[(j - w->naxes) * k + i];
 }
 
-typedef struct slice {
-  const rows_writer *w;
-  const double *pts, *res;
-  size_t k, from, to, first; /* rows from … to-1 of a chunk of k starting at grid row `first` */
-  char *buf;
-  size_t len;
-} slice;
-
-static void *format_slice(void *p) {
-  slice *s = p;
-  const rows_writer *w = s->w;
+size_t rows_text(const rows_writer *w, size_t first, const double *pts, const double *res,
+                   size_t k, char *text) {
   size_t ncols = w->naxes + w->nalgo;
-  char *o = s->buf;
-  for (size_t i = s->from; i < s->to; i++) {
+  char *o = text;
+  for (size_t i = 0; i < k; i++) {
     if (w->format == ROWS_JSON) {
-      memcpy(o, s->first + i ? ",\n {" : "\n {", s->first + i ? 4 : 3);
-      o += s->first + i ? 4 : 3;
+      memcpy(o, first + i ? ",\n {" : "\n {", first + i ? 4 : 3);
+      o += first + i ? 4 : 3;
     }
     for (size_t j = 0; j < ncols; j++) {
-      double v = cell(w, s->pts, s->res, s->k, i, j);
+      double v = cell(w, pts, res, k, i, j);
       switch (w->format) {
       case ROWS_CSV:
         if (j)
@@ -159,9 +124,9 @@ static void *format_slice(void *p) {
         o += tlop_format_double(o, v);
         break;
       case ROWS_TABLE: {
-        char text[64];
-        cli_fmt_value(text, sizeof text, v, w->kinds[j]);
-        o += sprintf(o, j < w->naxes ? "%s%12s" : "%s%16s", j ? "  " : "", text);
+        char value[64];
+        cli_fmt_value(value, sizeof value, v, w->kinds[j]);
+        o += sprintf(o, j < w->naxes ? "%s%12s" : "%s%16s", j ? "  " : "", value);
         break;
       }
       case ROWS_NPY:
@@ -175,76 +140,9 @@ static void *format_slice(void *p) {
     else if (w->format != ROWS_NPY)
       *o++ = '\n';
   }
-  s->len = (size_t)(o - s->buf);
-  return NULL;
+  return (size_t)(o - text);
 }
 
-/* A chunk's text to the output, in order; the writer's errno kept for the caller's thread. */
-static void *write_text(void *p) {
-  rows_writer *w = p;
-  const rows_text *x = &w->text[w->next ^ 1];
-  bool ok = true;
-  for (size_t t = 0; t < x->nbufs && ok; t++)
-    ok = fwrite(x->bufs[t], 1, x->lens[t], w->out) == x->lens[t];
-  w->write_ok = ok;
-  w->write_errno = ok ? 0 : errno;
-  return NULL;
-}
-
-bool rows_flush(rows_writer *w) {
-  if (w->writing)
-    pthread_join(w->writer, NULL);
-  w->writing = false;
-  if (!w->write_ok)
-    errno = w->write_errno;
-  return w->write_ok;
-}
-
-bool rows_write(rows_writer *w, size_t first, const double *pts, const double *res, size_t k) {
-  /* a thread per ≥ 1024 rows: fewer are not worth starting one */
-  size_t jobs = w->jobs < k / 1024 ? w->jobs : k / 1024 ? k / 1024 : 1;
-  size_t per = (k + jobs - 1) / jobs;
-  rows_text *x = &w->text[w->next];
-  if (per > x->cap_rows) {
-    for (size_t t = 0; t < w->jobs; t++) {
-      free(x->bufs[t]);
-      if (!(x->bufs[t] = malloc(per * w->row_max))) {
-        errno = ENOMEM;
-        return false;
-      }
-    }
-    x->cap_rows = per;
-  }
-  slice *s = calloc(jobs, sizeof *s);
-  pthread_t *th = calloc(jobs, sizeof *th);
-  bool *started = calloc(jobs, sizeof *started);
-  if (!s || !th || !started)
-    abort();
-  for (size_t t = 0; t < jobs; t++) {
-    size_t from = t * per < k ? t * per : k, to = from + per < k ? from + per : k;
-    s[t] = (slice){w, pts, res, k, from, to, first, x->bufs[t], 0};
-    started[t] = t > 0 && pthread_create(&th[t], NULL, format_slice, &s[t]) == 0;
-  }
-  format_slice(&s[0]);
-  for (size_t t = 1; t < jobs; t++) {
-    if (started[t])
-      pthread_join(th[t], NULL);
-    else
-      format_slice(&s[t]);
-  }
-  x->nbufs = jobs;
-  for (size_t t = 0; t < jobs; t++)
-    x->lens[t] = s[t].len;
-  free(s);
-  free(th);
-  free(started);
-  /* the previous chunk written, this one goes: on its own thread with more than one job */
-  if (!rows_flush(w))
-    return false;
-  w->next ^= 1;
-  w->writing = w->jobs > 1 && pthread_create(&w->writer, NULL, write_text, w) == 0;
-  if (w->writing)
-    return true;
-  write_text(w);
-  return rows_flush(w);
+bool rows_put(rows_writer *w, const char *text, size_t len) {
+  return fwrite(text, 1, len, w->out) == len;
 }

@@ -188,9 +188,7 @@ tlop_status tlop_jit_compile(tlop_jit *jit, const tlop_expr *const *exprs, size_
 
 /* Where a run of n points owes the interpreter something: its first point whose result is
  * not finite, and for each extrapolation flag the first point that raised it; n for none. */
-typedef struct run_marks {
-  size_t bad, flag[3];
-} run_marks;
+typedef tlop_kernels_owed run_marks;
 
 static void find_marks(const double *out, const uint8_t *xf, size_t n, run_marks *m) {
   *m = (run_marks){n, {n, n, n}};
@@ -337,20 +335,25 @@ static void warn(const tlop_kernels *k, const tlop_expr *e, const double *pts, s
   }
 }
 
-tlop_status tlop_kernels_eval(tlop_kernels *k, size_t which, const double *points,
-                              size_t npoints, double *out) {
-  if (which >= k->n)
+tlop_status tlop_kernels_run(const tlop_kernels *k, size_t which, const double *points,
+                             size_t npoints, double *out, unsigned char *flags,
+                             tlop_kernels_owed *owed) {
+  if (which >= k->n || !k->k[which].fn)
+    return TLOP_ERR_ARG;
+  run_work(&(work){k->k[which].fn, k->slots, points, npoints, k->nvars, out, flags, owed});
+  return TLOP_OK;
+}
+
+tlop_status tlop_kernels_settle(tlop_kernels *k, size_t which, const double *points,
+                                size_t npoints, double *out, unsigned char *xf,
+                                tlop_kernels_owed *marks) {
+  if (which >= k->n || !k->k[which].fn)
     return TLOP_ERR_ARG;
   const tlop_expr *e = k->k[which].expr;
-  if (!k->k[which].fn)
-    return tlop_eval_batch(e, k->pf, k->env, (const char *const *)k->names, k->nvars, points,
-                           npoints, out);
-  uint8_t *xf = xmalloc(npoints);
-  run_marks marks;
-  tlop_status st = run_threads(k, which, points, npoints, out, xf, &marks);
+  tlop_status st = TLOP_OK;
   /* Not finite: the kernel leaves the point to the interpreter, which stops at the first
    * one that fails, with its diagnostic, as tlop_eval_batch does. */
-  for (size_t i = marks.bad; i < npoints && st == TLOP_OK; i++) {
+  for (size_t i = marks->bad; i < npoints && st == TLOP_OK; i++) {
     if (isfinite(out[i]))
       continue;
     eval_state *es = interp_at(k, e, point_at(points, i, k->nvars));
@@ -361,10 +364,25 @@ tlop_status tlop_kernels_eval(tlop_kernels *k, size_t which, const double *point
     xf[i] = (uint8_t)eval_extrapolations(es);
     eval_free(es);
   }
-  if (st == TLOP_OK && marks.bad < npoints) /* the interpreter set those points' flags */
-    find_marks(out, xf, npoints, &marks);
+  if (st == TLOP_OK && marks->bad < npoints) /* the interpreter set those points' flags */
+    find_marks(out, xf, npoints, marks);
   if (st == TLOP_OK)
-    warn(k, e, points, npoints, &marks);
+    warn(k, e, points, npoints, marks);
+  return st;
+}
+
+tlop_status tlop_kernels_eval(tlop_kernels *k, size_t which, const double *points,
+                              size_t npoints, double *out) {
+  if (which >= k->n)
+    return TLOP_ERR_ARG;
+  if (!k->k[which].fn)
+    return tlop_eval_batch(k->k[which].expr, k->pf, k->env, (const char *const *)k->names,
+                           k->nvars, points, npoints, out);
+  uint8_t *xf = xmalloc(npoints);
+  run_marks marks;
+  tlop_status st = run_threads(k, which, points, npoints, out, xf, &marks);
+  if (st == TLOP_OK)
+    st = tlop_kernels_settle(k, which, points, npoints, out, xf, &marks);
   free(xf);
   return st;
 }
