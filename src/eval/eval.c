@@ -865,7 +865,7 @@ bool msgs_ring_form(const ir_node *stage, msg_ring_form *form) {
 }
 
 /* Whole numbers up to 2^40: the counts below are exact in int64_t and in doubles. */
-static bool small_whole(double v) { return v >= 0 && v <= 0x1p40 && v == floor(v); }
+static bool small_whole(double v) { return v >= 0 && v <= 0x1p40 && v == (double)(int64_t)v; }
 
 /* The ranks d < y with d ≡ n (mod g). */
 static int64_t ranks_below(int64_t n, int64_t g, int64_t y) { return y > n ? (y - n - 1) / g + 1 : 0; }
@@ -894,6 +894,13 @@ typedef struct ring_pieces {
   int n;
   int64_t group;
   bool round_robin;
+  /* the nodes [first, end) that may receive, split into runs of equal counts starting at
+   * start[0] = first … start[nruns − 1] (start[nruns] = end), their nodes' messages from
+   * their own node and from others (k[net]); node by node where a swap's counts vary from
+   * node to node */
+  int64_t first, end, start[22], k[21][2];
+  int nruns;
+  bool node_by_node;
 } ring_pieces;
 
 static void add_piece(ring_pieces *ps, int64_t a, int64_t b, int64_t offset, bool swap) {
@@ -921,7 +928,10 @@ static void swap_pieces(ring_pieces *ps, int64_t lo, int64_t hi, int64_t d) {
 
 static void ring_pieces_of(const msg_ring *r, ring_pieces *ps) {
   int64_t lo = (int64_t)r->lo, hi = lo + (int64_t)r->count, s = (int64_t)r->shift;
-  *ps = (ring_pieces){.n = 0, .group = (int64_t)r->group, .round_robin = r->round_robin != 0};
+  ps->n = 0; /* the rest is filled as it is used: no zeroing of the arrays */
+  ps->group = (int64_t)r->group;
+  ps->round_robin = r->round_robin != 0;
+  ps->node_by_node = false;
   if (r->shape == TLOP_RT_SWAP) {
     swap_pieces(ps, lo, hi, s);
   } else if (r->shape == TLOP_RT_SHIFT) {
@@ -943,61 +953,89 @@ static int64_t in_blocks(int64_t u, int64_t v, int64_t d, bool odd) {
   return odd ? below_v - below_u : (v - u) - (below_v - below_u);
 }
 
-/* The messages node n receives (*total) and those of them from itself (*local). */
-static void node_counts(const ring_pieces *ps, int64_t n, int64_t *total, int64_t *local) {
-  int64_t g = ps->group, x = n * g, z = x + g;
-  *total = *local = 0;
-  for (int k = 0; k < ps->n; k++) {
-    const ring_piece *p = &ps->p[k];
+/* The messages node n receives from itself (k[0]) and from other nodes (k[1]). */
+static void node_counts(const ring_pieces *ps, int64_t n, int64_t k[2]) {
+  int64_t g = ps->group, x = n * g, z = x + g, total = 0, local = 0;
+  for (int j = 0; j < ps->n; j++) {
+    const ring_piece *p = &ps->p[j];
     if (ps->round_robin) { /* every source of a piece is on the node, or none */
       int64_t here = ranks_below(n, g, p->b) - ranks_below(n, g, p->a);
-      *total += here;
-      *local += p->offset % g == 0 ? here : 0;
+      total += here;
+      local += p->offset % g == 0 ? here : 0;
       continue;
     }
     int64_t u = max64(x, p->a), v = min64(z, p->b), d = p->offset;
-    *total += max64(0, v - u);
+    total += max64(0, v - u);
     if (p->swap)
-      *local += in_blocks(max64(u, x + d), min64(v, z + d), d, true) +
-                in_blocks(max64(u, x - d), min64(v, z - d), d, false);
+      local += in_blocks(max64(u, x + d), min64(v, z + d), d, true) +
+               in_blocks(max64(u, x - d), min64(v, z - d), d, false);
     else
-      *local += overlap(u, v, x + d, z + d);
+      local += overlap(u, v, x + d, z + d);
   }
+  k[0] = local;
+  k[1] = total - local;
 }
 
 /* The nodes after which a piece's counts may change: sequential, the nodes holding its
  * ends and those after them (a node inside it has its g ranks, and of a shift
- * max(0, g − |offset|) from itself, of a swap all (2d divides g) or none (g divides d),
- * else any); round robin, the residues of its ends, where ranks_below steps. */
-static int piece_breaks(const ring_pieces *ps, const ring_piece *p, int64_t n, int64_t at[4]) {
+ * max(0, g − |offset|) from itself, of a swap all where 2d divides g, none where g
+ * divides d, else any); round robin, the residues of its ends, where ranks_below steps. */
+static int piece_breaks(ring_pieces *ps, const ring_piece *p, int64_t at[4]) {
   int64_t g = ps->group;
   if (ps->round_robin) {
     at[0] = p->a % g, at[1] = p->b % g;
     return 2;
   }
   int64_t first = p->a / g, last = (p->b - 1) / g;
-  bool aligned = !p->swap || g % (2 * p->offset) == 0 || p->offset % g == 0;
-  at[0] = first, at[1] = first + 1, at[2] = last, at[3] = aligned ? last + 1 : n + 1;
+  ps->node_by_node |= p->swap && g % (2 * p->offset) != 0 && p->offset % g != 0;
+  at[0] = first, at[1] = first + 1, at[2] = last, at[3] = last + 1;
   return 4;
 }
 
-/* The first node after n whose counts may differ from n's, else end. */
-static int64_t next_break(const ring_pieces *ps, int64_t n, int64_t end) {
-  int64_t next = end, at[4];
-  for (int k = 0; k < ps->n; k++)
-    for (int j = 0, nat = piece_breaks(ps, &ps->p[k], n, at); j < nat; j++)
-      if (at[j] > n && at[j] < next)
-        next = at[j];
-  return next;
-}
-
-/* The nodes that may receive: [*first, *end). */
-static void node_range(const ring_pieces *ps, int64_t *first, int64_t *end) {
-  int64_t a = INT64_MAX, b = 0;
+/* The nodes that may receive and their runs of equal counts, once per stage: the walks
+ * below then divide nothing. */
+static void ring_runs(ring_pieces *ps) {
+  int64_t a = INT64_MAX, b = 0, g = ps->group;
   for (int k = 0; k < ps->n; k++)
     a = min64(a, ps->p[k].a), b = max64(b, ps->p[k].b);
-  *first = ps->round_robin ? 0 : a / ps->group;
-  *end = ps->round_robin ? min64(ps->group, b) : (b - 1) / ps->group + 1;
+  ps->first = ps->round_robin ? 0 : a / g;
+  ps->end = ps->round_robin ? min64(g, b) : (b - 1) / g + 1;
+  ps->start[0] = ps->first;
+  ps->nruns = 1;
+  for (int k = 0; k < ps->n; k++) {
+    int64_t at[4];
+    for (int j = 0, nat = piece_breaks(ps, &ps->p[k], at); j < nat; j++) {
+      int i = ps->nruns; /* insert at[j] in order, once */
+      if (at[j] <= ps->first || at[j] >= ps->end)
+        continue;
+      while (ps->start[i - 1] > at[j])
+        i--;
+      if (ps->start[i - 1] == at[j])
+        continue;
+      for (int m = ps->nruns++; m > i; m--)
+        ps->start[m] = ps->start[m - 1];
+      ps->start[i] = at[j];
+    }
+  }
+  ps->start[ps->nruns] = ps->end;
+  for (int j = 0; j < ps->nruns && !ps->node_by_node; j++)
+    node_counts(ps, ps->start[j], ps->k[j]);
+}
+
+/* The messages node n, of the run starting at start[run], receives on channel net. */
+static int64_t run_messages(const ring_pieces *ps, int run, int64_t n, int net) {
+  if (!ps->node_by_node)
+    return ps->k[run][net];
+  int64_t k[2];
+  node_counts(ps, n, k);
+  return k[net];
+}
+
+/* The run after the one starting at start[*run] (node n): its first node. */
+static int64_t next_run(const ring_pieces *ps, int *run, int64_t n) {
+  if (ps->node_by_node)
+    return n + 1;
+  return ps->start[++*run];
 }
 
 /* One resource's messages priced as msgs_cost does (one size: one group), the prices of
@@ -1043,17 +1081,16 @@ bool msgs_ring_cost(const msg_ring *r, const double par[2], const msg_pricer pr[
     return false;
   ring_pieces ps;
   ring_pieces_of(r, &ps);
-  int64_t first, end;
-  node_range(&ps, &first, &end);
+  ring_runs(&ps);
   double worst = 0;
   /* msgs_cost's order: every node's shared memory, then every node's network; a run of
    * nodes with the same counts costs the same, priced once */
   for (int net = 0; net < 2; net++) {
-    ring_prices seen = {.n = 0};
-    for (int64_t n = first; n < end; n = next_break(&ps, n, end)) {
-      int64_t total, local;
-      node_counts(&ps, n, &total, &local);
-      int64_t k = net ? total - local : local;
+    ring_prices seen;
+    seen.n = 0; /* its arrays are filled as they are used */
+    int run = 0;
+    for (int64_t n = ps.first; n < ps.end; n = next_run(&ps, &run, n)) {
+      int64_t k = run_messages(&ps, run, n, net);
       double cost;
       if (k == 0)
         continue;
