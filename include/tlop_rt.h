@@ -27,15 +27,19 @@ TLOP_API double tlop_rt_messages(tlop_rt_msg *ms, int64_t n, double par_shm, dou
                                  tlop_rt_price shm, tlop_rt_price net, const double *x,
                                  int64_t nx, const void *tables, uint8_t *xflags);
 
-/* A ring stage: count messages p → (p + shift) mod modulus of size bytes, p = lo, lo + 1,
- * …, the ranks placed by sequential(group) (node p ÷ group) or, round_robin ≠ 0, by
- * round_robin(group) (node p mod group); more than max_messages is an error. */
+/* A regular stage: count messages of size bytes from p = lo, lo + 1, … to a partner
+ * given by shape: 0 a ring, (p + shift) mod modulus; 1 a shift, p + shift; 2 a swap of
+ * blocks of shift ranks, p + shift where ⌊p / shift⌋ is even, p − shift where it is odd
+ * (p XOR shift for a power of two). The ranks are placed by sequential(group) (node
+ * p ÷ group) or, round_robin ≠ 0, by round_robin(group) (node p mod group); more than
+ * max_messages is an error. */
 typedef struct tlop_rt_ring {
-  double lo, count, shift, modulus, size, group, round_robin, max_messages;
+  double lo, count, shift, modulus, size, group, round_robin, max_messages, shape;
 } tlop_rt_ring;
-/* tlop_rt_messages of the ring's messages, counted per node without placing them where
- * they rotate the ranks 0 … modulus − 1 (a regular ring: its cost does not grow with the
- * ranks), placed one by one otherwise; NaN where the interpreter must look. */
+enum { TLOP_RT_RING, TLOP_RT_SHIFT, TLOP_RT_SWAP };
+/* tlop_rt_messages of the stage's messages, counted per node without placing them where
+ * their ranks and counts allow (a regular stage: its cost does not grow with the ranks),
+ * placed one by one otherwise; NaN where the interpreter must look. */
 TLOP_API double tlop_rt_messages_ring(const tlop_rt_ring *ring, double par_shm, double par_net,
                                       tlop_rt_price shm, tlop_rt_price net, const double *x,
                                       int64_t nx, const void *tables, uint8_t *xflags);

@@ -798,11 +798,56 @@ bool msgs_cost(msg *ms, size_t n, const double par[2], const msg_pricer pr[2], d
   return ok;
 }
 
-/* ---- rings: messages p → (p + c) mod N counted per node, not placed one by one ---- */
+/* ---- regular stages: a ring, a shift or a swap counted per node, not placed one by one ---- */
 
 /* Free of the index and of anything whose evaluation counts or looks up. */
 static bool ring_part(const ir_node *n, sym i) {
   return !ir_mentions(n, i) && !(n->flags & (IR_HAS_COST | IR_HAS_STAGE | IR_HAS_AT | IR_HAS_SUM));
+}
+
+/* i + X or X + i, X free of i: X, else NULL. */
+static const ir_node *index_plus(const ir_node *n, sym i) {
+  if (n->op != IR_ADD)
+    return NULL;
+  bool index_first = n->kid[0]->op == IR_VAR && n->kid[0]->name == i;
+  const ir_node *index = n->kid[index_first ? 0 : 1], *x = n->kid[index_first ? 1 : 0];
+  return index->op == IR_VAR && index->name == i && ring_part(x, i) ? x : NULL;
+}
+
+static bool is_num(const ir_node *n, double v) { return n->op == IR_NUM && n->num == v; }
+
+/* `if floor(i / D) % 2 == 0 then i + D else i − D` (the stdlib's _rda_partner, _xor): D,
+ * else NULL. */
+static const ir_node *swap_block(const ir_node *n, sym i) {
+  if (n->op != IR_IF || n->kid[0]->op != IR_EQ || !is_num(n->kid[0]->kid[1], 0))
+    return NULL;
+  const ir_node *parity = n->kid[0]->kid[0], *minus = n->kid[2];
+  if (parity->op != IR_MOD || !is_num(parity->kid[1], 2) || parity->kid[0]->op != IR_FLOOR)
+    return NULL;
+  const ir_node *quotient = parity->kid[0]->kid[0], *d = index_plus(n->kid[1], i);
+  bool quotient_ok = quotient->op == IR_DIV && quotient->kid[0]->op == IR_VAR &&
+                     quotient->kid[0]->name == i && quotient->kid[1] == d;
+  bool minus_ok = minus->op == IR_SUB && minus->kid[0]->op == IR_VAR && minus->kid[0]->name == i &&
+                  minus->kid[1] == d;
+  return d && quotient_ok && minus_ok ? d : NULL;
+}
+
+/* The destination's shape: a ring, a shift or a swap with its SHIFT (and N), else false. */
+static bool ring_shape(const ir_node *dst, sym i, msg_ring_form *form) {
+  const ir_node *x;
+  form->modulus = NULL;
+  if (dst->op == IR_MOD && (x = index_plus(dst->kid[0], i)) && ring_part(dst->kid[1], i)) {
+    form->shape = TLOP_RT_RING;
+    form->modulus = dst->kid[1];
+  } else if ((x = index_plus(dst, i))) {
+    form->shape = TLOP_RT_SHIFT;
+  } else if ((x = swap_block(dst, i))) {
+    form->shape = TLOP_RT_SWAP;
+  } else {
+    return false;
+  }
+  form->shift = x;
+  return true;
 }
 
 bool msgs_ring_form(const ir_node *stage, msg_ring_form *form) {
@@ -811,67 +856,190 @@ bool msgs_ring_form(const ir_node *stage, msg_ring_form *form) {
   if (!mapping || loop->op != IR_SUM || loop->kid[2]->op != IR_SEND)
     return false;
   sym i = loop->name;
-  const ir_node *send = loop->kid[2], *dst = send->kid[1];
-  if (send->kid[0]->op != IR_VAR || send->kid[0]->name != i || dst->op != IR_MOD ||
-      dst->kid[0]->op != IR_ADD)
-    return false;
-  const ir_node *sum = dst->kid[0];
-  bool index_first = sum->kid[0]->op == IR_VAR && sum->kid[0]->name == i;
-  const ir_node *shift = sum->kid[index_first ? 1 : 0], *index = sum->kid[index_first ? 0 : 1];
-  if (index->op != IR_VAR || index->name != i || !ring_part(shift, i) ||
-      !ring_part(loop->kid[0], i) || !ring_part(loop->kid[1], i) ||
-      !ring_part(dst->kid[1], i) || !ring_part(send->kid[2], i) || !ring_part(group, stage->name))
-    return false;
-  *form = (msg_ring_form){loop, dst, shift, dst->kid[1], send->kid[2], group,
-                          !strcmp(mapping, "round_robin")};
-  return true;
+  const ir_node *send = loop->kid[2];
+  *form = (msg_ring_form){.loop = loop, .dst = send->kid[1], .size = send->kid[2], .group = group,
+                          .round_robin = !strcmp(mapping, "round_robin")};
+  return send->kid[0]->op == IR_VAR && send->kid[0]->name == i && ring_shape(form->dst, i, form) &&
+         ring_part(loop->kid[0], i) && ring_part(loop->kid[1], i) && ring_part(form->size, i) &&
+         ring_part(group, stage->name) && ring_part(group, i);
 }
 
 /* Whole numbers up to 2^40: the counts below are exact in int64_t and in doubles. */
-static bool small_whole(double v) { return v >= 0 && v <= 0x1p40 && v == floor(v); }
+static bool small_whole(double v) { return v >= 0 && v <= 0x1p40 && v == (double)(int64_t)v; }
 
 /* The ranks d < y with d ≡ n (mod g). */
 static int64_t ranks_below(int64_t n, int64_t g, int64_t y) { return y > n ? (y - n - 1) / g + 1 : 0; }
 
+static int64_t max64(int64_t a, int64_t b) { return a > b ? a : b; }
+static int64_t min64(int64_t a, int64_t b) { return a < b ? a : b; }
+
 /* The length of [a, b) ∩ [x, y). */
 static int64_t overlap(int64_t a, int64_t b, int64_t x, int64_t y) {
-  int64_t lo = a > x ? a : x, hi = b < y ? b : y;
+  int64_t lo = max64(a, x), hi = min64(b, y);
   return hi > lo ? hi - lo : 0;
 }
 
-/* Of the ranks of node n, those whose message comes from the same node (its sources are
- * d − c mod N): under sequential(g) the node is [a, b), under round_robin(g) the ranks
- * ≡ n (mod g), whose sources d − c (d ≥ c) or d − c + N (d < c) stay on it when g divides
- * c or N − c. */
-static int64_t ring_local(const msg_ring *r, int64_t n, int64_t c, int64_t N, int64_t g) {
-  if (r->round_robin != 0)
-    return (c % g == 0 ? ranks_below(n, g, N) - ranks_below(n, g, c) : 0) +
-           ((N - c) % g == 0 ? ranks_below(n, g, c) : 0);
-  int64_t a = n * g, b = a + g < N ? a + g : N, x = a - c, y = b - c;
-  if (x >= 0)
-    return overlap(a, b, x, y);
-  if (y <= 0)
-    return overlap(a, b, x + N, y + N);
-  return overlap(a, b, x + N, N) + overlap(a, b, 0, y);
+/* Where a regular stage's messages go: the ranks [a, b), each receiving from rank
+ * y − offset, or (swap) from its partner in blocks of offset ranks — y + offset in an
+ * even block, y − offset in an odd one; a ≥ 0. */
+typedef struct ring_piece {
+  int64_t a, b, offset;
+  bool swap;
+} ring_piece;
+
+/* A stage's pieces: a ring two, a shift one, a swap its whole pairs of blocks and the
+ * parts of the pairs at either end (at most four). */
+typedef struct ring_pieces {
+  ring_piece p[5];
+  int n;
+  int64_t group;
+  bool round_robin;
+  /* the nodes [first, end) that may receive, split into runs of equal counts starting at
+   * start[0] = first … start[nruns − 1] (start[nruns] = end), their nodes' messages from
+   * their own node and from others (k[net]); node by node where a swap's counts vary from
+   * node to node */
+  int64_t first, end, start[22], k[21][2];
+  int nruns;
+  bool node_by_node;
+} ring_pieces;
+
+static void add_piece(ring_pieces *ps, int64_t a, int64_t b, int64_t offset, bool swap) {
+  if (b > a)
+    ps->p[ps->n++] = (ring_piece){a, b, offset, swap};
 }
 
-/* The first node after n whose counts may differ from n's: the counts above are constant
- * between these breaks (sequential: the nodes whose sources all wrap, the node split by
- * c, the nodes whose sources do not wrap, the last node, partial; round robin: the
- * residues of c and N, where ranks_below steps). */
-static int64_t ring_next(const msg_ring *r, int64_t n, int64_t c, int64_t N, int64_t g,
-                         int64_t nodes) {
-  int64_t breaks[3] = {c / g, (c + g - 1) / g, N / g}, next = nodes;
-  if (r->round_robin != 0)
-    breaks[0] = breaks[1] = c % g, breaks[2] = N % g;
-  for (int k = 0; k < 3; k++)
-    if (breaks[k] > n && breaks[k] < next)
-      next = breaks[k];
-  return next;
+/* Sources [u, v) within one pair of blocks of d: the even block's go d up, the odd's d down. */
+static void partial_pair(ring_pieces *ps, int64_t u, int64_t v, int64_t d) {
+  int64_t odd = u / (2 * d) * (2 * d) + d; /* the first rank of the pair's odd block */
+  add_piece(ps, u + d, min64(v, odd) + d, d, false);
+  add_piece(ps, max64(u, odd) - d, v - d, -d, false);
+}
+
+static void swap_pieces(ring_pieces *ps, int64_t lo, int64_t hi, int64_t d) {
+  int64_t pair = 2 * d, first = (lo + pair - 1) / pair * pair, last = hi / pair * pair;
+  if (first > last) { /* inside one pair */
+    partial_pair(ps, lo, hi, d);
+    return;
+  }
+  partial_pair(ps, lo, first, d);
+  add_piece(ps, first, last, d, true);
+  partial_pair(ps, last, hi, d);
+}
+
+static void ring_pieces_of(const msg_ring *r, ring_pieces *ps) {
+  int64_t lo = (int64_t)r->lo, hi = lo + (int64_t)r->count, s = (int64_t)r->shift;
+  ps->n = 0; /* the rest is filled as it is used: no zeroing of the arrays */
+  ps->group = (int64_t)r->group;
+  ps->round_robin = r->round_robin != 0;
+  ps->node_by_node = false;
+  if (r->shape == TLOP_RT_SWAP) {
+    swap_pieces(ps, lo, hi, s);
+  } else if (r->shape == TLOP_RT_SHIFT) {
+    add_piece(ps, lo + s, hi + s, s, false);
+  } else { /* 0 … N − 1 rotated by c: c … N − 1 from 0 …, 0 … c − 1 from N − c … */
+    int64_t N = hi, c = s % N;
+    add_piece(ps, c, N, c, false);
+    add_piece(ps, 0, c, c - N, false);
+  }
+}
+
+/* The ranks y in [u, v) whose block of d, ⌊y / d⌋, is odd (else even). */
+static int64_t in_blocks(int64_t u, int64_t v, int64_t d, bool odd) {
+  if (v <= u)
+    return 0;
+  /* below x: the odd blocks' ranks */
+  int64_t below_v = v / (2 * d) * d + max64(0, v % (2 * d) - d);
+  int64_t below_u = u / (2 * d) * d + max64(0, u % (2 * d) - d);
+  return odd ? below_v - below_u : (v - u) - (below_v - below_u);
+}
+
+/* The messages node n receives from itself (k[0]) and from other nodes (k[1]). */
+static void node_counts(const ring_pieces *ps, int64_t n, int64_t k[2]) {
+  int64_t g = ps->group, x = n * g, z = x + g, total = 0, local = 0;
+  for (int j = 0; j < ps->n; j++) {
+    const ring_piece *p = &ps->p[j];
+    if (ps->round_robin) { /* every source of a piece is on the node, or none */
+      int64_t here = ranks_below(n, g, p->b) - ranks_below(n, g, p->a);
+      total += here;
+      local += p->offset % g == 0 ? here : 0;
+      continue;
+    }
+    int64_t u = max64(x, p->a), v = min64(z, p->b), d = p->offset;
+    total += max64(0, v - u);
+    if (p->swap)
+      local += in_blocks(max64(u, x + d), min64(v, z + d), d, true) +
+               in_blocks(max64(u, x - d), min64(v, z - d), d, false);
+    else
+      local += overlap(u, v, x + d, z + d);
+  }
+  k[0] = local;
+  k[1] = total - local;
+}
+
+/* The nodes after which a piece's counts may change: sequential, the nodes holding its
+ * ends and those after them (a node inside it has its g ranks, and of a shift
+ * max(0, g − |offset|) from itself, of a swap all where 2d divides g, none where g
+ * divides d, else any); round robin, the residues of its ends, where ranks_below steps. */
+static int piece_breaks(ring_pieces *ps, const ring_piece *p, int64_t at[4]) {
+  int64_t g = ps->group;
+  if (ps->round_robin) {
+    at[0] = p->a % g, at[1] = p->b % g;
+    return 2;
+  }
+  int64_t first = p->a / g, last = (p->b - 1) / g;
+  ps->node_by_node |= p->swap && g % (2 * p->offset) != 0 && p->offset % g != 0;
+  at[0] = first, at[1] = first + 1, at[2] = last, at[3] = last + 1;
+  return 4;
+}
+
+/* The nodes that may receive and their runs of equal counts, once per stage: the walks
+ * below then divide nothing. */
+static void ring_runs(ring_pieces *ps) {
+  int64_t a = INT64_MAX, b = 0, g = ps->group;
+  for (int k = 0; k < ps->n; k++)
+    a = min64(a, ps->p[k].a), b = max64(b, ps->p[k].b);
+  ps->first = ps->round_robin ? 0 : a / g;
+  ps->end = ps->round_robin ? min64(g, b) : (b - 1) / g + 1;
+  ps->start[0] = ps->first;
+  ps->nruns = 1;
+  for (int k = 0; k < ps->n; k++) {
+    int64_t at[4];
+    for (int j = 0, nat = piece_breaks(ps, &ps->p[k], at); j < nat; j++) {
+      int i = ps->nruns; /* insert at[j] in order, once */
+      if (at[j] <= ps->first || at[j] >= ps->end)
+        continue;
+      while (ps->start[i - 1] > at[j])
+        i--;
+      if (ps->start[i - 1] == at[j])
+        continue;
+      for (int m = ps->nruns++; m > i; m--)
+        ps->start[m] = ps->start[m - 1];
+      ps->start[i] = at[j];
+    }
+  }
+  ps->start[ps->nruns] = ps->end;
+  for (int j = 0; j < ps->nruns && !ps->node_by_node; j++)
+    node_counts(ps, ps->start[j], ps->k[j]);
+}
+
+/* The messages node n, of the run starting at start[run], receives on channel net. */
+static int64_t run_messages(const ring_pieces *ps, int run, int64_t n, int net) {
+  if (!ps->node_by_node)
+    return ps->k[run][net];
+  int64_t k[2];
+  node_counts(ps, n, k);
+  return k[net];
+}
+
+/* The run after the one starting at start[*run] (node n): its first node. */
+static int64_t next_run(const ring_pieces *ps, int *run, int64_t n) {
+  if (ps->node_by_node)
+    return n + 1;
+  return ps->start[++*run];
 }
 
 /* One resource's messages priced as msgs_cost does (one size: one group), the prices of
- * earlier resources of the channel kept: the runs of nodes of a ring share a few counts. */
+ * earlier resources of the channel kept: the runs of nodes of a stage share a few counts. */
 typedef struct ring_prices {
   double tau[8], cost[8];
   int n;
@@ -891,27 +1059,38 @@ static bool ring_resource(const msg_pricer *pr, ring_prices *seen, double size, 
   return true;
 }
 
+/* Whether the stage's ranks, counts and τ are whole numbers that counting gives exactly,
+ * every destination a rank ≥ 0. */
+static bool ring_closed(const msg_ring *r, const double par[2]) {
+  bool shape_ok = r->shape == TLOP_RT_RING  ? r->lo == 0 && r->count == r->modulus
+                  : r->shape == TLOP_RT_SWAP ? r->shift >= 1
+                                             : r->shape == TLOP_RT_SHIFT;
+  bool closed = shape_ok && r->count >= 1 && small_whole(r->count) && small_whole(r->lo) &&
+                small_whole(r->shift) && r->group >= 1 && small_whole(r->group) &&
+                isfinite(r->size) && r->size >= 0 && r->count <= r->max_messages;
+  for (int net = 0; net < 2 && closed; net++)
+    closed = small_whole(par[net]) && r->count * par[net] <= 0x1p53;
+  return closed;
+}
+
 bool msgs_ring_cost(const msg_ring *r, const double par[2], const msg_pricer pr[2], double *out,
                     bool *closed) {
-  /* a rotation of the whole ranks 0 … N − 1 with whole ∥ factors: a node's τ, its count of
-   * messages times the factor, is the sum msgs_cost adds message by message */
-  *closed = r->lo == 0 && r->count == r->modulus && r->count >= 1 && small_whole(r->count) &&
-            small_whole(r->shift) && r->group >= 1 && small_whole(r->group) &&
-            isfinite(r->size) && r->size >= 0 && r->count <= r->max_messages;
-  for (int net = 0; net < 2 && *closed; net++)
-    *closed = small_whole(par[net]) && r->count * par[net] <= 0x1p53;
-  if (!*closed)
+  /* a node's τ, its count of messages times the whole ∥ factor, is the sum msgs_cost adds
+   * message by message */
+  if (!(*closed = ring_closed(r, par)))
     return false;
-  int64_t N = (int64_t)r->count, g = (int64_t)r->group, c = (int64_t)r->shift % N;
-  int64_t nodes = r->round_robin != 0 ? (g < N ? g : N) : (N + g - 1) / g;
+  ring_pieces ps;
+  ring_pieces_of(r, &ps);
+  ring_runs(&ps);
   double worst = 0;
   /* msgs_cost's order: every node's shared memory, then every node's network; a run of
    * nodes with the same counts costs the same, priced once */
   for (int net = 0; net < 2; net++) {
-    ring_prices seen = {.n = 0};
-    for (int64_t n = 0; n < nodes; n = ring_next(r, n, c, N, g, nodes)) {
-      int64_t ranks = r->round_robin != 0 ? ranks_below(n, g, N) : (n * g + g < N ? g : N - n * g);
-      int64_t local = ring_local(r, n, c, N, g), k = net ? ranks - local : local;
+    ring_prices seen;
+    seen.n = 0; /* its arrays are filled as they are used */
+    int run = 0;
+    for (int64_t n = ps.first; n < ps.end; n = next_run(&ps, &run, n)) {
+      int64_t k = run_messages(&ps, run, n, net);
       double cost;
       if (k == 0)
         continue;
@@ -946,7 +1125,7 @@ static bool price_message(void *self, double m, double tau, double *cost) {
 
 static bool count_terms(eval_state *es, const ir_node *n, double count, double mult);
 
-/* A ring stage (msgs_ring_form) counted per node when its values allow (*closed), after
+/* A regular stage (msgs_ring_form) counted per node when its values allow (*closed), after
  * what placing its messages would evaluate and check first, in the same order: the
  * mapping, the loop's bounds and terms, the first message. Otherwise (*closed false) what
  * was evaluated leaves no trace, and the messages are placed one by one. */
@@ -957,7 +1136,8 @@ static bool eval_ring(eval_state *es, const ir_node *n, const double par[2],
   if (es->placing || !msgs_ring_form(n, &form))
     return true;
   const ir_node *loop = form.loop;
-  msg_ring r = {.round_robin = form.round_robin, .max_messages = es->ctx->max_messages};
+  msg_ring r = {.round_robin = form.round_robin, .max_messages = es->ctx->max_messages,
+                .shape = form.shape};
   double hi, dst;
   if (!check_mapping(es, n) || !eval(es, loop->kid[0], &r.lo) || !eval(es, loop->kid[1], &hi))
     return false;
@@ -975,7 +1155,7 @@ static bool eval_ring(eval_state *es, const ir_node *n, const double par[2],
   bool ok = eval(es, form.dst, &dst) && eval(es, form.size, &r.size) &&
             check_size(es, loop->kid[2], r.size) && check_rank(es, loop->kid[2], r.lo) &&
             check_rank(es, loop->kid[2], dst) && eval(es, form.shift, &r.shift) &&
-            eval(es, form.modulus, &r.modulus) && eval(es, form.group, &r.group);
+            (!form.modulus || eval(es, form.modulus, &r.modulus)) && eval(es, form.group, &r.group);
   ok = ok && (msgs_ring_cost(&r, par, pr, out, closed) || !*closed); /* not closed: no failure */
   es->vals[i->id] = saved;
   if (ok && !*closed)
@@ -1054,6 +1234,15 @@ double tlop_rt_messages(msg *ms, int64_t n, double par_shm, double par_net, tlop
   return cost;
 }
 
+/* The rank src sends to, as the stage's code computes it (msgs_ring_form's shapes). */
+static double ring_destination(const msg_ring *r, double src) {
+  if (r->shape == TLOP_RT_SHIFT)
+    return src + r->shift;
+  if (r->shape == TLOP_RT_SWAP)
+    return fmod(floor(src / r->shift), 2) == 0 ? src + r->shift : src - r->shift;
+  return fmod(src + r->shift, r->modulus);
+}
+
 double tlop_rt_messages_ring(const tlop_rt_ring *ring, double par_shm, double par_net,
                              tlop_rt_price shm, tlop_rt_price net, const double *x, int64_t nx,
                              const void *tables, uint8_t *xflags) {
@@ -1077,7 +1266,7 @@ double tlop_rt_messages_ring(const tlop_rt_ring *ring, double par_shm, double pa
   msg *ms = xmalloc(((size_t)r->count + 1) * sizeof *ms);
   size_t n = 0;
   for (double k = 0; k < r->count; k++, n++) {
-    double src = r->lo + k, dst = fmod(src + r->shift, r->modulus);
+    double src = r->lo + k, dst = ring_destination(r, src);
     if (!(src >= 0 && src == floor(src) && dst >= 0 && dst == floor(dst))) {
       free(ms);
       return NAN;

@@ -88,17 +88,20 @@ bool msgs_cost(msg *ms, size_t n, const double par[2], const msg_pricer pr[2], d
 
 /* The runtime's ring (tlop_rt.h), by its short name inside the library. */
 typedef tlop_rt_ring msg_ring;
-/* A ring stage as written: `for i = LO .. HI { send i -> (i + SHIFT) % N : SIZE; }` (or
- * SHIFT + i) placed by sequential(GROUP) or round_robin(GROUP), SHIFT, N, SIZE and GROUP
- * free of i and of look-ups, sums and stages (their values are the same at every i). */
+/* A regular stage as written: `for i = LO .. HI { send i -> DST : SIZE; }` placed by
+ * sequential(GROUP) or round_robin(GROUP), DST one of (i + SHIFT) % N (a ring), i + SHIFT
+ * (a shift) or `if floor(i / SHIFT) % 2 == 0 then i + SHIFT else i − SHIFT` (a swap;
+ * SHIFT + i for i + SHIFT too), SHIFT, N, SIZE and GROUP free of i and of look-ups, sums
+ * and stages (their values are the same at every i); modulus is NULL but for a ring. */
 typedef struct msg_ring_form {
   const ir_node *loop, *dst, *shift, *modulus, *size, *group;
   bool round_robin;
+  int shape; /* TLOP_RT_RING, TLOP_RT_SHIFT or TLOP_RT_SWAP */
 } msg_ring_form;
 bool msgs_ring_form(const ir_node *stage, msg_ring_form *form);
-/* What msgs_cost gives for the ring's messages, counted per node without placing them:
- * *closed is false (and nothing priced) unless the ring rotates the whole ranks
- * 0 … N − 1, a size and counts of which that counting is exact. */
+/* What msgs_cost gives for the stage's messages, counted per node without placing them:
+ * *closed is false (and nothing priced) unless the ranks are whole, a ring rotates the
+ * whole ranks 0 … N − 1, and the counts are exact. */
 bool msgs_ring_cost(const msg_ring *r, const double par[2], const msg_pricer pr[2], double *out,
                     bool *closed);
 

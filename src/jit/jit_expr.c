@@ -1727,9 +1727,9 @@ static bool prices(jit_fn *f, bool by_L) {
   return f->priced[by_L];
 }
 
-/* A ring stage (eval.c's msgs_ring_form): its numbers go to libtlop's
- * tlop_rt_messages_ring, which counts the messages per node where they rotate the ranks
- * (a cost that does not grow with P) and places them one by one otherwise, as the
+/* A regular stage (eval.c's msgs_ring_form: a ring, a shift or a swap): its numbers go to
+ * libtlop's tlop_rt_messages_ring, which counts the messages per node where the ranks
+ * allow (a cost that does not grow with P) and places them one by one otherwise, as the
  * interpreter does. The loop counts its terms as its placements would; the numbers of
  * its messages are used (their errors count) only when it has some. */
 static jv emit_ring(jit_fn *f, const msg_ring_form *form, jv r, const jv par[2], bool by_L) {
@@ -1739,8 +1739,8 @@ static jv emit_ring(jit_fn *f, const msg_ring_form *form, jv r, const jv par[2],
   LLVMValueRef count = sum_count(f, form->loop, &lo, NULL, &bounds);
   int count_level = bounds.level;
   absorb(f, &r, bounds);
-  jv parts[4] = {emit(f, form->shift), emit(f, form->modulus), emit(f, form->size),
-                 emit(f, form->group)};
+  jv parts[4] = {emit(f, form->shift), form->modulus ? emit(f, form->modulus) : konst(f, 0),
+                 emit(f, form->size), emit(f, form->group)};
   int d = f->depth;
   at(f, count_level);
   LLVMValueRef some = cmpk(f, LLVMRealOGT, count, 0);
@@ -1754,19 +1754,21 @@ static jv emit_ring(jit_fn *f, const msg_ring_form *form, jv r, const jv par[2],
   LLVMValueRef over = LLVMBuildAnd(b, some, cmpk(f, LLVMRealOGT, terms1, g->max_terms), "");
   add_err(f, &r, over);
   f->terms = LLVMBuildSelect(b, LLVMBuildAnd(b, some, LLVMBuildNot(b, over, ""), ""), terms1, f->terms, "");
-  LLVMValueRef ring = jit_entry_alloca(g, LLVMArrayType2(g->f64, 8), "ring");
+  enum { NFIELDS = sizeof(msg_ring) / sizeof(double) };
+  LLVMValueRef ring = jit_entry_alloca(g, LLVMArrayType2(g->f64, NFIELDS), "ring");
   const struct {
     size_t at;
     LLVMValueRef v;
-  } fields[8] = {{offsetof(msg_ring, lo), lo.v},
+  } fields[NFIELDS] = {{offsetof(msg_ring, lo), lo.v},
                  {offsetof(msg_ring, count), count},
                  {offsetof(msg_ring, shift), parts[0].v},
                  {offsetof(msg_ring, modulus), parts[1].v},
                  {offsetof(msg_ring, size), parts[2].v},
                  {offsetof(msg_ring, group), parts[3].v},
                  {offsetof(msg_ring, round_robin), jit_const(g, form->round_robin)},
-                 {offsetof(msg_ring, max_messages), jit_const(g, g->max_messages)}};
-  for (int k = 0; k < 8; k++)
+                 {offsetof(msg_ring, max_messages), jit_const(g, g->max_messages)},
+                 {offsetof(msg_ring, shape), jit_const(g, form->shape)}};
+  for (int k = 0; k < NFIELDS; k++)
     store_field(f, ring, fields[k].at, fields[k].v);
   LLVMValueRef xf = jit_entry_alloca(g, g->i8, "ring.xf");
   LLVMBuildStore(b, LLVMConstInt(g->i8, 0, 0), xf);

@@ -862,31 +862,59 @@ static size_t first_seen(const tau_log *log, double *out) {
   return n;
 }
 
+/* The rank p sends to in a regular stage, from its definition in whole numbers. */
+static int64_t partner(const msg_ring *r, int64_t p) {
+  int64_t s = (int64_t)r->shift;
+  if (r->shape == TLOP_RT_SHIFT)
+    return p + s;
+  if (r->shape == TLOP_RT_SWAP)
+    return (p / s) % 2 == 0 ? p + s : p - s;
+  return (p + s) % (int64_t)r->modulus;
+}
+
+/* A random regular stage: a ring of 0 … N − 1, a shift or a swap of a random range, on
+ * groups from one rank to more than all of them; swaps by powers of two half the time. */
+static msg_ring random_regular(gen *g) {
+  double N = (double)(1 + rnd(g) % 300);
+  msg_ring r = {.lo = 0, .count = N, .shift = (double)(rnd(g) % (2 * (uint64_t)N + 1)), .modulus = N,
+                .size = 1000, .group = (double)(1 + rnd(g) % ((uint64_t)N + 3)),
+                .round_robin = (double)(rnd(g) % 2), .max_messages = 1e6, .shape = (double)(rnd(g) % 3)};
+  if (r.shape != TLOP_RT_RING && rnd(g) % 2)
+    r.lo = (double)(rnd(g) % 200);
+  if (r.shape == TLOP_RT_SWAP)
+    r.shift = rnd(g) % 2 ? ldexp(1, (int)(rnd(g) % 9)) : (double)(1 + rnd(g) % 70);
+  if (r.shape == TLOP_RT_SWAP && rnd(g) % 2) /* a group of whole pairs or inside a block */
+    r.group = rnd(g) % 2 ? 2 * r.shift * (double)(1 + rnd(g) % 3) : r.shift / (double)(1 + rnd(g) % 4);
+  r.group = fmax(1, floor(r.group));
+  return r;
+}
+
 /* msgs_ring_cost against msgs_cost of the same messages placed one by one, over random
- * rings: the same distinct look-ups per channel, in the same order, and the same bits. */
+ * rings, shifts and swaps: the same distinct look-ups per channel, in the same order,
+ * and the same bits. */
 static void test_ring_counting(void) {
   gen g = {.s = 0x13198A2E03707344ull};
-  size_t closed = 0;
-  for (int t = 0; t < 3000; t++) {
-    double N = (double)(1 + rnd(&g) % 300), pars[2] = {(double)(1 + rnd(&g) % 3), (double)(1 + rnd(&g) % 3)};
-    msg_ring r = {.lo = 0, .count = N, .shift = (double)(rnd(&g) % (2 * (uint64_t)N + 1)), .modulus = N,
-                  .size = 1000, .group = (double)(1 + rnd(&g) % ((uint64_t)N + 3)),
-                  .round_robin = (double)(rnd(&g) % 2), .max_messages = 1e6};
-    msg *ms = malloc((size_t)N * sizeof *ms);
-    for (size_t k = 0; k < (size_t)N; k++) {
-      double src = (double)k, dst = fmod(src + r.shift, N);
-      double from = r.round_robin != 0 ? fmod(src, r.group) : floor(src / r.group);
-      double to = r.round_robin != 0 ? fmod(dst, r.group) : floor(dst / r.group);
-      ms[k] = (msg){src, dst, r.size, 1, to, from != to};
+  enum { STAGES = 6000 };
+  size_t closed = 0, shapes[3] = {0, 0, 0};
+  for (int t = 0; t < STAGES; t++) {
+    msg_ring r = random_regular(&g);
+    double pars[2] = {(double)(1 + rnd(&g) % 3), (double)(1 + rnd(&g) % 3)};
+    size_t n = (size_t)r.count;
+    msg *ms = malloc(n * sizeof *ms);
+    for (size_t k = 0; k < n; k++) {
+      int64_t src = (int64_t)r.lo + (int64_t)k, dst = partner(&r, src), q = (int64_t)r.group;
+      int64_t from = r.round_robin != 0 ? src % q : src / q, to = r.round_robin != 0 ? dst % q : dst / q;
+      ms[k] = (msg){(double)src, (double)dst, r.size, 1, (double)to, from != to};
     }
-    tau_log logs[2][2] = {{{.n = 0}, {.n = 0}}, {{.n = 0}, {.n = 0}}}; /* [ring][net] */
+    tau_log logs[2][2] = {{{.n = 0}, {.n = 0}}, {{.n = 0}, {.n = 0}}}; /* [counted][net] */
     msg_pricer linear[2] = {{log_price, &logs[0][0]}, {log_price, &logs[0][1]}};
     msg_pricer ring[2] = {{log_price, &logs[1][0]}, {log_price, &logs[1][1]}};
     double a = NAN, b = NAN;
     bool is_closed = false;
-    CHECK(msgs_cost(ms, (size_t)N, pars, linear, &a));
+    CHECK(msgs_cost(ms, n, pars, linear, &a));
     CHECK(msgs_ring_cost(&r, pars, ring, &b, &is_closed) && is_closed);
     closed += is_closed;
+    shapes[(int)r.shape] += is_closed;
     bool same = !memcmp(&a, &b, sizeof a);
     for (int net = 0; net < 2; net++) {
       double x[4096], y[4096];
@@ -895,29 +923,71 @@ static void test_ring_counting(void) {
     }
     CHECK(same);
     if (!same)
-      fprintf(stderr, "  ring N=%g shift=%g group=%g round_robin=%g: linear %.17g, counted %.17g\n",
-              N, r.shift, r.group, r.round_robin, a, b);
+      fprintf(stderr, "  shape %g lo=%g count=%g shift=%g group=%g round_robin=%g: linear %.17g, counted %.17g\n",
+              r.shape, r.lo, r.count, r.shift, r.group, r.round_robin, a, b);
     free(ms);
   }
-  CHECK(closed == 3000);
-  printf("rings counted per node: 3000 random rings, the look-ups and bits of the walk\n");
+  CHECK(closed == STAGES && shapes[0] && shapes[1] && shapes[2]);
+  printf("regular stages counted per node: %zu rings, %zu shifts, %zu swaps, the look-ups and bits "
+         "of the walk\n", shapes[0], shapes[1], shapes[2]);
 }
 
-/* A ring stage in both engines against the same ring written so that it is placed one by
- * one (its source min(p, P) is not the plain index), over random P, M and mappings, with
- * a whole ∥ around it (counted) and a fraction (placed one by one: its sums round). */
+/* The stdlib's regular stages are recognised as what they are: MPICH's binomial a shift,
+ * its recursive doubling a swap, its ring allgather a ring (so that they are counted). */
+static void test_stdlib_regular(const char *src) {
+  static const char SOURCE[] = "import \"mpich/bcast\";\n";
+  static const struct {
+    const char *text;
+    int shape;
+  } stages[] = {{"_binomial_stage(m, P, i, M, sequential)", TLOP_RT_SHIFT},
+                {"_rda_stage(m, P, i, M, round_robin)", TLOP_RT_SWAP},
+                {"_ring_stage(m, P, M, sequential)", TLOP_RT_RING}};
+  char path[4096];
+  snprintf(path, sizeof path, "%s/tests/unit/regular.tlop", src);
+  tlop_model *m;
+  CHECK(tlop_load_source(ctx, path, SOURCE, strlen(SOURCE), &m) == TLOP_OK);
+  tlop_env *names = tlop_env_new(ctx);
+  tlop_env_set(names, "m", 1, TLOP_KIND_SIZE);
+  for (int k = 0; k < 3; k++)
+    tlop_env_set(names, (const char *[]){"P", "i", "M"}[k], 1, TLOP_KIND_COUNT);
+  for (size_t k = 0; k < sizeof stages / sizeof *stages; k++) {
+    tlop_expr *e = NULL;
+    msg_ring_form form;
+    CHECK(tlop_expr_parse(m, stages[k].text, names, &e) == TLOP_OK);
+    bool recognised = e && e->node->op == IR_MSGS && msgs_ring_form(e->node, &form) &&
+                      form.shape == stages[k].shape;
+    CHECK(recognised);
+    if (!recognised)
+      fprintf(stderr, "  %s is not counted as shape %d\n", stages[k].text, stages[k].shape);
+  }
+  tlop_env_free(names);
+  free(take_diags());
+}
+
+/* Regular stages in both engines against the same stages written so that they are
+ * placed one by one (the source min(p, P) is not the plain index), over random P, M and
+ * mappings: rings with a whole ∥ around (counted) and a fraction (placed one by one: its
+ * sums round), shifts of a range (the binomial's) and swaps of blocks (recursive
+ * doubling's, by a power of two or any d, from rank 0 or a few ranks on). */
 static void test_ring_engines(const char *src) {
   static const char *const names[] = {"m", "P", "M", "c"};
   static const char RINGS[] =
       "import \"taulop/transmission\";\n"
+      "fn _swap(p: count, d: count) = if floor(p / d) % 2 == 0 then p + d else p - d;\n"
       "algorithm counted(m: size, P: count, M: count, c: count, map: mapping) =\n"
       "  messages on place(map, M, P) { for p = 0 .. P - 1 { send p -> (p + c) % P : m; } }\n"
       "  + (2 ∥ messages[L] on place(map, M, P) { for p = 0 .. P - 1 { send p -> (c + p) % P : m; } })\n"
-      "  + (1.5 ∥ messages on place(map, M, P) { for p = 0 .. P - 1 { send p -> (p + c) % P : m; } });\n"
+      "  + (1.5 ∥ messages on place(map, M, P) { for p = 0 .. P - 1 { send p -> (p + c) % P : m; } })\n"
+      "  + messages on place(map, M, P) { for t = c % 7 .. min(2^(c % 9), P) - 1 { send t -> t + 2^(c % 9) : m; } }\n"
+      "  + messages on place(map, M, P) { for p = 0 .. P - 1 { send p -> _swap(p, 2^(c % 9)) : m; } }\n"
+      "  + messages on place(map, M, P) { for p = c % 5 .. P - 1 { send p -> _swap(p, c % 70 + 1) : m; } };\n"
       "algorithm walked(m: size, P: count, M: count, c: count, map: mapping) =\n"
       "  messages on place(map, M, P) { for p = 0 .. P - 1 { send min(p, P) -> (p + c) % P : m; } }\n"
       "  + (2 ∥ messages[L] on place(map, M, P) { for p = 0 .. P - 1 { send min(p, P) -> (c + p) % P : m; } })\n"
-      "  + (1.5 ∥ messages on place(map, M, P) { for p = 0 .. P - 1 { send min(p, P) -> (p + c) % P : m; } });\n";
+      "  + (1.5 ∥ messages on place(map, M, P) { for p = 0 .. P - 1 { send min(p, P) -> (p + c) % P : m; } })\n"
+      "  + messages on place(map, M, P) { for t = c % 7 .. min(2^(c % 9), P) - 1 { send min(t, P) -> t + 2^(c % 9) : m; } }\n"
+      "  + messages on place(map, M, P) { for p = 0 .. P - 1 { send min(p, P) -> _swap(p, 2^(c % 9)) : m; } }\n"
+      "  + messages on place(map, M, P) { for p = c % 5 .. P - 1 { send min(p, P) -> _swap(p, c % 70 + 1) : m; } };\n";
   char path[4096];
   snprintf(path, sizeof path, "%s/tests/unit/rings.tlop", src);
   tlop_model *m;
@@ -960,14 +1030,14 @@ static void test_ring_engines(const char *src) {
         CHECK(same);
         agreed += same;
         if (!same)
-          fprintf(stderr, "  %s ring at m=%g P=%g M=%g c=%g: counted %.17g, JIT %.17g, walked %.17g\n",
+          fprintf(stderr, "  %s stages at m=%g P=%g M=%g c=%g: counted %.17g, JIT %.17g, walked %.17g\n",
                   maps[map], pts[4 * i], pts[4 * i + 1], pts[4 * i + 2], pts[4 * i + 3], out[0][i],
                   out[2][i], out[1][i]);
       }
       tlop_kernels_free(k);
       tlop_env_free(with);
     }
-  printf("ring stages: %zu points of 2 mappings on 2 platforms, interpreter ≡ JIT ≡ the walk\n", agreed);
+  printf("regular stages: %zu points of 2 mappings on 2 platforms, interpreter ≡ JIT ≡ the walk\n", agreed);
   for (int k = 0; k < 3; k++)
     free(out[k]);
   free(pts);
@@ -1180,6 +1250,7 @@ int main(int argc, char **argv) {
   test_pipeline_grouped();
   test_ring_counting();
   test_ring_engines(argv[1]);
+  test_stdlib_regular(argv[1]);
   test_threads();
   test_pow2();
   test_marks();
