@@ -91,10 +91,17 @@ typedef struct jit_fn {
   bool *alive;
   size_t nregions, regions_cap;
   ptrmap sums;           /* node → 1: in place (see in_place), 2: not */
+  ptrmap tabled;         /* node → 1: reads a table (see reads_table), 2: not */
   ptrmap busy;           /* parameter → being emitted */
   struct fn_tab {
     const tab_table *t;
     jit_tab tab;
+    struct located {     /* the size this function located last in the table */
+      LLVMValueRef m;
+      int level;
+      uint32_t region;   /* its level's region then: the locus is valid while it is */
+      jit_locus p;
+    } last;
   } *tabs;
   size_t ntabs, tabs_cap;
   /* the schedule or messages stage whose placements are being emitted, or NULL */
@@ -504,29 +511,59 @@ static jv cost_checked(jit_fn *f, jv r) {
   return r;
 }
 
-/* ======== which nodes stay in place ======== */
+/* ======== which nodes stay in place, which read tables ======== */
+
+typedef bool (*node_test)(const jit_fn *f, const ir_node *n);
+
+/* Whether test holds for n, a node under it or the body of a channel or γ it names;
+ * remembered in known (node → 1: yes, 2: no). */
+static bool anywhere(jit_fn *f, const ir_node *n, ptrmap *known, node_test test) {
+  void *seen = ptrmap_get(known, n);
+  if (seen)
+    return seen == (void *)1;
+  bool r = test(f, n);
+  for (int i = 0; i < n->nkids && !r; i++)
+    r = anywhere(f, n->kid[i], known, test);
+  const tlop_platform *pf = f->g->pf;
+  if (!r && pf && (n->op == IR_L || n->op == IR_TX || n->op == IR_O || n->op == IR_PACK)) {
+    const pf_channel *ch = pf_channel_find(pf, n->name);
+    r = ch && ((ch->L && anywhere(f, ch->L, known, test)) ||
+               (ch->o && anywhere(f, ch->o, known, test)) ||
+               (ch->p && anywhere(f, ch->p, known, test)) ||
+               (n->op == IR_TX && ch->T && anywhere(f, ch->T, known, test)));
+  }
+  if (!r && pf && n->op == IR_GAMMA && pf->gamma_expr)
+    r = anywhere(f, pf->gamma_expr, known, test);
+  ptrmap_put(known, n, (void *)(uintptr_t)(r ? 1 : 2));
+  return r;
+}
+
+static bool places(const jit_fn *f, const ir_node *n) {
+  (void)f;
+  return ir_is_range(n->op) || n->op == IR_AT || n->op == IR_SCHED || n->op == IR_MSGS ||
+         n->op == IR_SEND;
+}
 
 /* Sums (they count terms) and the placements of schedules (they write the schedule's
  * steps) happen in evaluation order: a node that contains one is emitted where it is
  * evaluated, not hoisted, not shared, and guarded by a branch. */
-static bool in_place(jit_fn *f, const ir_node *n) {
-  void *known = ptrmap_get(&f->sums, n);
-  if (known)
-    return known == (void *)1;
-  bool r = ir_is_range(n->op) || n->op == IR_AT || n->op == IR_SCHED || n->op == IR_MSGS ||
-           n->op == IR_SEND;
-  for (int i = 0; i < n->nkids && !r; i++)
-    r = in_place(f, n->kid[i]);
+static bool in_place(jit_fn *f, const ir_node *n) { return anywhere(f, n, &f->sums, places); }
+
+static bool table_lookup(const jit_fn *f, const ir_node *n) {
   const tlop_platform *pf = f->g->pf;
-  if (!r && pf && (n->op == IR_L || n->op == IR_TX || n->op == IR_O || n->op == IR_PACK)) {
+  if (!pf)
+    return false;
+  if (n->op == IR_L || n->op == IR_TX || n->op == IR_O) {
     const pf_channel *ch = pf_channel_find(pf, n->name);
-    r = ch && ((ch->L && in_place(f, ch->L)) || (ch->o && in_place(f, ch->o)) ||
-               (ch->p && in_place(f, ch->p)) || (n->op == IR_TX && ch->T && in_place(f, ch->T)));
+    return ch && ch->table;
   }
-  if (!r && pf && n->op == IR_GAMMA && pf->gamma_expr)
-    r = in_place(f, pf->gamma_expr);
-  ptrmap_put(&f->sums, n, (void *)(uintptr_t)(r ? 1 : 2));
-  return r;
+  return n->op == IR_GAMMA && pf->gamma;
+}
+
+/* A node that looks a table up: where the interpreter evaluates it only on a condition, a
+ * branch costs less than computing it anyway (a search and its interpolations). */
+static bool reads_table(jit_fn *f, const ir_node *n) {
+  return anywhere(f, n, &f->tabled, table_lookup);
 }
 
 /* ======== variables and parameters ======== */
@@ -650,12 +687,12 @@ static void push_binding(jit_fn *f, sym name, jv val, int loop) {
 
 /* ======== guarded evaluation: what the interpreter only evaluates when cond holds ======== */
 
-/* A node not in place is computed anyway (it is pure) and its errors and flags masked;
- * one in place gets a branch, so that its loops run and its placements happen only when
- * they should. */
+/* A cheap node is computed anyway (it is pure) and its errors and flags masked; one in
+ * place gets a branch, so that its loops run and its placements happen only when they
+ * should, and so does one that reads a table, so that its look-ups are made only then. */
 static jv guarded(jit_fn *f, LLVMValueRef cond, int cond_level, const ir_node *n) {
   LLVMBuilderRef b = f->g->b;
-  if (!in_place(f, n)) {
+  if (!in_place(f, n) && !reads_table(f, n)) {
     jv r = emit(f, n);
     mask(f, &r, cond, cond_level, JIT_MAX_LOOPS + 1);
     r.level = maxl(r.level, cond_level);
@@ -1111,21 +1148,31 @@ static const jit_tab *fn_table(jit_fn *f, const tab_table *t, const char *channe
     LLVMPositionBuilderBefore(b, first);
   else
     LLVMPositionBuilderAtEnd(b, entry);
-  struct fn_tab ft = {t, jit_tab_view(f->g, module_table(f->g, t, channel), f->tables)};
+  struct fn_tab ft = {.t = t, .tab = jit_tab_view(f->g, module_table(f->g, t, channel), f->tables)};
   LLVMPositionBuilderAtEnd(b, here);
   ft.tab.outline = f->outline;
   VEC_PUSH(f->tabs, f->ntabs, f->tabs_cap, ft);
   return &f->tabs[f->ntabs - 1].tab;
 }
 
-/* Where m falls in a table, computed once per (m, table) where m is available. */
+/* Where m falls in a table, computed once per (m, table) where m is available. The size
+ * located last in that table at the same level, another value, is often equal to m at run
+ * time (a stage's o(if full == 0 then rest·m else 2^i·m) and its L(2^i·m, full)): then
+ * its locus is taken, a compare instead of a search. */
 static jit_locus locus(jit_fn *f, const jit_tab *t, jv m) {
   memo_entry *e = memo_get(f, m.v, (uintptr_t)t->mt->t);
   if (e)
     return e->locus;
+  struct located *last = NULL;
+  for (size_t i = 0; i < f->ntabs && !last; i++)
+    if (f->tabs[i].t == t->mt->t)
+      last = &f->tabs[i].last;
   at(f, m.level);
-  jit_locus p = jit_tab_locate(f->g, t, m.v);
+  bool known = last->m && last->level == m.level && f->alive[last->region];
+  jit_locus p = known ? jit_tab_locate_unless(f->g, t, m.v, last->m, &last->p)
+                      : jit_tab_locate(f->g, t, m.v);
   memo_put(f, m.v, (uintptr_t)t->mt->t, m.level)->locus = p;
+  *last = (struct located){m.v, m.level, f->lv[m.level].region, p};
   return p;
 }
 
@@ -1916,6 +1963,7 @@ static void fn_free(jit_fn *f) {
   free(f->alive);
   free(f->tabs);
   ptrmap_free(&f->sums);
+  ptrmap_free(&f->tabled);
   ptrmap_free(&f->busy);
 }
 

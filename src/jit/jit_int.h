@@ -97,6 +97,10 @@ jit_tab jit_tab_view(struct jit_gen *g, jit_modtab *mt, LLVMValueRef tables);
 /* Each emits at the builder's position and may add blocks; the builder ends at the end
  * of the last block they used. */
 jit_locus jit_tab_locate(struct jit_gen *g, const jit_tab *t, LLVMValueRef m);
+/* The locus of m, or known (the locus of known_m) where m == known_m at run time: a branch
+ * around the search. */
+jit_locus jit_tab_locate_unless(struct jit_gen *g, const jit_tab *t, LLVMValueRef m,
+                                LLVMValueRef known_m, const jit_locus *known);
 LLVMValueRef jit_tab_column(struct jit_gen *g, const jit_tab *t, const jit_locus *p,
                             LLVMValueRef col);
 /* tab_L; *flags gets TAB_BEYOND_TAU when the τ rule was applied. */

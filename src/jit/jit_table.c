@@ -280,6 +280,36 @@ jit_locus jit_tab_locate(jit_gen *g, const jit_tab *t, LLVMValueRef m) {
   return p;
 }
 
+/* The phi of a locus field (absent from both or from neither). */
+static LLVMValueRef join_field(jit_gen *g, LLVMValueRef a, LLVMBasicBlockRef from_a, LLVMValueRef b,
+                               LLVMBasicBlockRef from_b) {
+  return a ? phi2(g, LLVMTypeOf(a), a, from_a, b, from_b) : NULL;
+}
+
+jit_locus jit_tab_locate_unless(jit_gen *g, const jit_tab *t, LLVMValueRef m,
+                                LLVMValueRef known_m, const jit_locus *known) {
+  LLVMBuilderRef b = g->b;
+  LLVMBasicBlockRef from = LLVMGetInsertBlock(b), search = new_block(g, "tab.locate"),
+                    join = new_block(g, "tab.located");
+  LLVMBuildCondBr(b, LLVMBuildFCmp(b, LLVMRealOEQ, m, known_m, ""), join, search);
+  LLVMPositionBuilderAtEnd(b, search);
+  jit_locus p = jit_tab_locate(g, t, m);
+  LLVMBasicBlockRef search_end = LLVMGetInsertBlock(b);
+  LLVMBuildBr(b, join);
+  LLVMPositionBuilderAtEnd(b, join);
+  jit_locus r = {
+      .lo = join_field(g, known->lo, from, p.lo, search_end),
+      .hi = join_field(g, known->hi, from, p.hi, search_end),
+      .interp = join_field(g, known->interp, from, p.interp, search_end),
+      .dm = join_field(g, known->dm, from, p.dm, search_end),
+      .span = join_field(g, known->span, from, p.span, search_end),
+      .q = join_field(g, known->q, from, p.q, search_end),
+      .flags = join_field(g, known->flags, from, p.flags, search_end),
+      .where = join_field(g, known->where, from, p.where, search_end),
+  };
+  return r;
+}
+
 LLVMValueRef jit_tab_column(jit_gen *g, const jit_tab *t, const jit_locus *p, LLVMValueRef col) {
   if (!p->where)
     return column_inline(g, t, p, col);
