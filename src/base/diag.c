@@ -8,6 +8,18 @@
 #include <stdlib.h>
 #include <string.h>
 
+/* Gives s its base, one past the last source's end (offset 0 is no location, and a span
+ * may end at its source's end). Beyond 4 GiB of sources in one context, a source is
+ * left outside: its syntax trees carry no locations. */
+static void place_in_offsets(tlop_ctx *ctx, source *s) {
+  uint32_t base = ctx->offsets_end ? ctx->offsets_end : 1;
+  if (s->len >= UINT32_MAX - base)
+    return;
+  s->base = base;
+  ctx->offsets_end = base + (uint32_t)s->len + 1;
+  VEC_PUSH(ctx->spaced, ctx->nspaced, ctx->spaced_cap, (const source *)s);
+}
+
 source *source_new(tlop_ctx *ctx, const char *path, const char *text, size_t len) {
   source *s = arena_alloc(ctx->ar, sizeof *s);
   s->path = arena_strdup(ctx->ar, path);
@@ -22,7 +34,23 @@ source *source_new(tlop_ctx *ctx, const char *path, const char *text, size_t len
   for (size_t i = 0; i < len; i++)
     if (text[i] == '\n')
       s->lines[s->nlines++] = (uint32_t)(i + 1);
+  place_in_offsets(ctx, s);
   return s;
+}
+
+span source_span_at(const tlop_ctx *ctx, uint32_t lo, uint32_t hi) {
+  if (!lo || !ctx->nspaced || lo < ctx->spaced[0]->base)
+    return (span){0};
+  size_t first = 0, last = ctx->nspaced; /* the last source whose base is at most lo */
+  while (last - first > 1) {
+    size_t mid = (first + last) / 2;
+    if (ctx->spaced[mid]->base <= lo)
+      first = mid;
+    else
+      last = mid;
+  }
+  const source *s = ctx->spaced[first];
+  return (span){s, lo - s->base, hi - s->base};
 }
 
 size_t source_line_of(const source *s, uint32_t off) {
