@@ -32,12 +32,14 @@ typedef enum {
   OP_NEG, OP_NOT
 } ast_op;
 
-/* A node is 16 bytes before its kind's member of the union (a 50 MB model holds 11
+/* A node is 12 bytes before its kind's member of the union (a 50 MB model holds 11
  * million): its bytes lo..hi in the context's offset space, not a source of its own
  * (ast_span), and its kind, the operator of a unary or binary node and its depth packed in
- * one word (the parser bounds the depth far below 2^22: --max-depth, its own stack). */
+ * one word (the parser bounds the depth far below 2^22: --max-depth, its own stack). The
+ * union's pointers and doubles follow at 4-byte alignment, which x86-64 and AArch64 read at
+ * full speed: a name node takes 20 bytes, not 24, an operator 28, not 32. */
 typedef struct ast_expr ast_expr;
-struct ast_expr {
+struct __attribute__((packed, aligned(4))) ast_expr {
   uint32_t lo, hi;
   uint32_t kind : 5;  /* an ast_ekind */
   uint32_t op : 5;    /* E_UNARY, E_BINARY: an ast_op */
