@@ -389,7 +389,7 @@ static ast_arg *arg_new(parse_state *ps, sym name, kind k, TLOP_YYLTYPE l) {
   ast_arg *a = arena_alloc_aligned(ps->ar, sizeof *a, _Alignof(ast_arg));
   a->name = name;
   a->k = k;
-  a->sp = SP(l);
+  a->loc = spot_of(SP(l));
   return a;
 }
 

@@ -757,7 +757,7 @@ static const char *count_binding(tlop_model *model, const char *const *algorithm
     ast_decl *fn = ptrmap_get(&model->funcs, ctx_sym(model->ctx, algorithms[a]));
     for (int i = 0; fn && fn->kind == D_ALGORITHM && i < fn->nargs; i++)
       if (fn->args[i]->name == name && kind_is_count(fn->args[i]->k)) {
-        *decl = fn->args[i]->sp;
+        *decl = span_of(model->ctx, fn->args[i]->loc);
         return fn->name->name;
       }
   }

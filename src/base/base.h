@@ -111,10 +111,17 @@ typedef struct span {
   uint32_t lo, hi;   /* byte offsets, hi exclusive */
 } span;
 
+/* A span as two offsets of its context's offset space (source.base), without a source of
+ * its own: what the syntax tree keeps of its 11 million nodes in a 50 MB model. 0..0: no
+ * location. */
+typedef struct spot {
+  uint32_t lo, hi;
+} spot;
+
 source *source_new(tlop_ctx *ctx, const char *path, const char *text, size_t len);
-/* The span of bytes lo..hi of the context's offset space (source.base), in the source that
- * holds them; no location for 0..0. */
-span source_span_at(const tlop_ctx *ctx, uint32_t lo, uint32_t hi);
+spot spot_of(span sp);
+/* The span of a spot, in the source that holds it. */
+span span_of(const tlop_ctx *ctx, spot p);
 /* The line (from 0) that holds byte offset `off`. */
 size_t source_line_of(const source *s, uint32_t off);
 

@@ -38,19 +38,24 @@ source *source_new(tlop_ctx *ctx, const char *path, const char *text, size_t len
   return s;
 }
 
-span source_span_at(const tlop_ctx *ctx, uint32_t lo, uint32_t hi) {
-  if (!lo || !ctx->nspaced || lo < ctx->spaced[0]->base)
+spot spot_of(span sp) {
+  uint32_t base = sp.src ? sp.src->base : 0;
+  return base ? (spot){base + sp.lo, base + sp.hi} : (spot){0, 0};
+}
+
+span span_of(const tlop_ctx *ctx, spot p) {
+  if (!p.lo || !ctx->nspaced) /* the first base is 1 */
     return (span){0};
-  size_t first = 0, last = ctx->nspaced; /* the last source whose base is at most lo */
+  size_t first = 0, last = ctx->nspaced; /* the last source whose base is at most p.lo */
   while (last - first > 1) {
     size_t mid = (first + last) / 2;
-    if (ctx->spaced[mid]->base <= lo)
+    if (ctx->spaced[mid]->base <= p.lo)
       first = mid;
     else
       last = mid;
   }
   const source *s = ctx->spaced[first];
-  return (span){s, lo - s->base, hi - s->base};
+  return (span){s, p.lo - s->base, p.hi - s->base};
 }
 
 size_t source_line_of(const source *s, uint32_t off) {

@@ -12,13 +12,7 @@ _Static_assert(IR_MAX_DEPTH < (1 << 21), "a node's depth fits 22 bits, beyond --
 
 static uint32_t depth_of(const ast_expr *e) { return e ? e->depth : 0; }
 
-span ast_span(const tlop_ctx *ctx, const ast_expr *e) { return source_span_at(ctx, e->lo, e->hi); }
-
-void ast_set_span(ast_expr *e, span sp) {
-  uint32_t base = sp.src ? sp.src->base : 0;
-  e->lo = base ? base + sp.lo : 0;
-  e->hi = base ? base + sp.hi : 0;
-}
+span ast_span(const tlop_ctx *ctx, const ast_expr *e) { return span_of(ctx, e->loc); }
 
 static void note_depth(parse_state *ps, ast_expr *e) {
   double max = ps->ctx->max_depth;
@@ -47,7 +41,7 @@ static void note_depth(parse_state *ps, ast_expr *e) {
 static ast_expr *expr_sized(parse_state *ps, ast_ekind k, span sp, size_t size) {
   ast_expr *e = arena_alloc_aligned(ps->ar, offsetof(ast_expr, u) + size, _Alignof(ast_expr));
   e->kind = k;
-  ast_set_span(e, sp);
+  e->loc = spot_of(sp);
   e->depth = 1;
   return e;
 }
@@ -103,8 +97,7 @@ static ast_expr *balanced_sum(ast_expr **items, size_t n, ast_expr ***pool) {
   ast_expr *e = *(*pool)++;
   e->u.bin.l = balanced_sum(items, n / 2, pool);
   e->u.bin.r = balanced_sum(items + n / 2, n - n / 2, pool);
-  e->lo = e->u.bin.l->lo;
-  e->hi = e->u.bin.r->hi;
+  e->loc = (spot){e->u.bin.l->loc.lo, e->u.bin.r->loc.hi};
   uint32_t dl = e->u.bin.l->depth, dr = e->u.bin.r->depth;
   e->depth = (dl > dr ? dl : dr) + 1;
   return e;

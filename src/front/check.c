@@ -965,7 +965,7 @@ static void check_params_distinct(chk_state *c, const ast_decl *fn) {
   for (int j = 1; j < fn->nargs; j++)
     for (int i = 0; i < j; i++)
       if (fn->args[i]->name == fn->args[j]->name) {
-        error_at(c, fn->args[j]->sp, "parameter '%s' is declared twice", fn->args[j]->name->name);
+        error_at(c, span_of(c->model->ctx, fn->args[j]->loc), "parameter '%s' is declared twice", fn->args[j]->name->name);
         break;
       }
 }
@@ -978,7 +978,7 @@ static void check_defaults(chk_state *c, const ast_decl *fn) {
     const ast_arg *a = fn->args[i];
     if (!a->dflt) {
       if (seen)
-        error_at(c, a->sp, "parameter '%s' has no default but follows one that has: "
+        error_at(c, span_of(c->model->ctx, a->loc), "parameter '%s' has no default but follows one that has: "
                  "parameters with defaults come last", a->name->name);
       continue;
     }
@@ -1015,7 +1015,7 @@ static void check_channel_fn(chk_state *c, ast_decl *fn, const kind *want, int n
   for (int i = 0; i < nwant; i++) {
     if (fn->args[i]->k.tag != K_ANY && !kind_eq(fn->args[i]->k, want[i])) {
       char b1[48];
-      error_at(c, fn->args[i]->sp, "parameter '%s' of %s must be a %s", fn->args[i]->name->name,
+      error_at(c, span_of(c->model->ctx, fn->args[i]->loc), "parameter '%s' of %s must be a %s", fn->args[i]->name->name,
                shape, kind_name(want[i], b1, sizeof b1));
     }
     args[i] = want[i];

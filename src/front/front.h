@@ -33,14 +33,14 @@ typedef enum {
 } ast_op;
 
 /* A node is 12 bytes before its kind's member of the union (a 50 MB model holds 11
- * million): its bytes lo..hi in the context's offset space, not a source of its own
+ * million): its spot in the context's offset space, not a span with a source of its own
  * (ast_span), and its kind, the operator of a unary or binary node and its depth packed in
  * one word (the parser bounds the depth far below 2^22: --max-depth, its own stack). The
  * union's pointers and doubles follow at 4-byte alignment, which x86-64 and AArch64 read at
  * full speed: a name node takes 20 bytes, not 24, an operator 28, not 32. */
 typedef struct ast_expr ast_expr;
 struct __attribute__((packed, aligned(4))) ast_expr {
-  uint32_t lo, hi;
+  spot loc;
   uint32_t kind : 5;  /* an ast_ekind */
   uint32_t op : 5;    /* E_UNARY, E_BINARY: an ast_op */
   uint32_t depth : 22;
@@ -85,7 +85,7 @@ typedef enum {
 
 typedef struct ast_arg {
   sym name;
-  span sp;
+  spot loc;        /* where it lies: span_of */
   kind k;          /* KIND_ANY when not annotated */
   ast_expr *dflt;  /* `op: op = sum`: the value when a call leaves it out, or NULL */
 } ast_arg;
@@ -105,9 +105,8 @@ struct ast_decl {
     struct { ast_arg **args; int nargs; };        /* fn, algorithm, L/o/p, gamma */
     struct {                                      /* assume; a claim's `when` */
       ast_expr **facts;
-      int nfacts;
       sym *counts;    /* a claim's variables given as an algorithm's count (check.c) */
-      int ncounts;
+      int nfacts, ncounts; /* after both pointers: the union takes 24 bytes, not 32 */
     };
     struct { ast_decl **members; int nmembers; }; /* platform: channels and gamma;
                                                      channel: its L, o, p */
@@ -149,9 +148,8 @@ ast_expr *ast_num(parse_state *ps, double v, kind k, span sp);
 ast_expr *ast_name(parse_state *ps, sym name, span sp);
 /* name_sp: the call's first token, where sp begins. */
 ast_expr *ast_call(parse_state *ps, sym name, sym channel, ast_list *args, span name_sp, span sp);
-/* Where e lies in its source: the one way to read a node's place. */
+/* Where e lies in its source: the one way to read a node's spot. */
 span ast_span(const tlop_ctx *ctx, const ast_expr *e);
-void ast_set_span(ast_expr *e, span sp);
 span ast_call_name_sp(const tlop_ctx *ctx, const ast_expr *call);
 span ast_call_op_sp(const tlop_ctx *ctx, const ast_expr *call);
 ast_expr *ast_binary(parse_state *ps, ast_op op, ast_expr *l, ast_expr *r, span sp);

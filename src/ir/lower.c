@@ -256,7 +256,7 @@ static void check_given_value(lowerer *lw, const ast_decl *fn, int i, const ast_
                "the value given for '%s' is %.15g, but it is passed to "
                "'%s' of %s, a count: a whole number, 0 or more", name->name, v, param->name,
                fn->name->name);
-    diag_note(ctx_of(lw), fn->args[i]->sp, "'%s' is a count here", param->name);
+    diag_note(ctx_of(lw), span_of(ctx_of(lw), fn->args[i]->loc), "'%s' is a count here", param->name);
     lw->failed = true;
   }
 }
@@ -392,7 +392,7 @@ static ir_node *checked_counts(lowerer *lw, const ast_decl *fn, const ast_expr *
         (constant(value, &v) && v >= 0 && v == floor(v)) || !uses_all(body, value))
       continue;
     span where = ast_span(ctx_of(lw), i < e->u.call.nargs ? e->u.call.args[i] : e);
-    args[k++] = (ir_count_arg){fn->args[i]->name, fn->args[i]->sp, where, value};
+    args[k++] = (ir_count_arg){fn->args[i]->name, span_of(ctx_of(lw), fn->args[i]->loc), where, value};
   }
   ir_node *r = k ? ir_called(ctx_of(lw), body, &(ir_call){fn->name, args, k, NULL}) : body;
   free(args);
@@ -769,7 +769,7 @@ ir_node *lower_function_lets(tlop_model *model, ast_decl *fn, const tlop_env *en
       frames[i] = (binding){arg->name, lower(&lw, arg->dflt, NULL), scope, NULL};
       M_left_out = M_left_out || i == count_param(fn, "M");
     } else {
-      frames[i] = (binding){arg->name, at(ir_var(model->ctx, arg->name), arg->sp), scope, NULL};
+      frames[i] = (binding){arg->name, at(ir_var(model->ctx, arg->name), span_of(model->ctx, arg->loc)), scope, NULL};
     }
     scope = &frames[i];
   }

@@ -137,7 +137,7 @@ static void walk_function(indexer *w, const ast_decl *d) {
   const binder *sc = NULL;
   for (int i = 0; i < d->nargs; i++) {
     walk(w, d->args[i]->dflt, NULL);
-    args[i] = bind(w, d->args[i]->name, d->args[i]->sp, "argument", sc);
+    args[i] = bind(w, d->args[i]->name, span_of(w->model->ctx, d->args[i]->loc), "argument", sc);
     sc = &args[i];
   }
   walk(w, d->body, sc);
