@@ -39,9 +39,11 @@ static ir_node *lower(lowerer *lw, ast_expr *e, const binding *env);
 
 static tlop_ctx *ctx_of(lowerer *lw) { return lw->model->ctx; }
 
-static ir_node *at(ir_node *n, span sp) {
+/* n, placed at `where` unless it has a place already: the span is found (a search of the
+ * context's sources) only then, as every node lowered passes here. */
+static ir_node *at(const tlop_ctx *ctx, ir_node *n, spot where) {
   if (n && !n->origin.src)
-    n->origin = sp;
+    n->origin = span_of(ctx, where);
   return n;
 }
 
@@ -133,7 +135,7 @@ static ir_node *gated(lowerer *lw, span where, const char *message, ir_node *con
   tlop_ctx *ctx = ctx_of(lw);
   ir_node *gate = ir_make(ctx, IR_LOG2, ctx_sym(ctx, message), 0,
                           ir_make(ctx, IR_IF, NULL, 0, cond, ir_num(ctx, 2), ir_num(ctx, 0)), NULL, NULL);
-  at(gate, where);
+  at(ctx, gate, spot_of(where));
   return ir_bin(ctx, IR_REPEAT, gate, value);
 }
 
@@ -706,7 +708,7 @@ static ir_node *lower(lowerer *lw, ast_expr *e, const binding *env) {
                "%d levels)", IR_MAX_DEPTH);
     lw->failed = true;
   }
-  return at(r, ast_span(ctx_of(lw), e));
+  return at(ctx, r, e->loc);
 }
 
 static ir_node *finish(lowerer *lw, ir_node *r, span sp) {
@@ -769,7 +771,8 @@ ir_node *lower_function_lets(tlop_model *model, ast_decl *fn, const tlop_env *en
       frames[i] = (binding){arg->name, lower(&lw, arg->dflt, NULL), scope, NULL};
       M_left_out = M_left_out || i == count_param(fn, "M");
     } else {
-      frames[i] = (binding){arg->name, at(ir_var(model->ctx, arg->name), span_of(model->ctx, arg->loc)), scope, NULL};
+      frames[i] = (binding){arg->name, at(model->ctx, ir_var(model->ctx, arg->name), arg->loc),
+                            scope, NULL};
     }
     scope = &frames[i];
   }
