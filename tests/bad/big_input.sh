@@ -1,9 +1,9 @@
 #!/bin/bash
 # Big inputs within a memory bound and a CPU-time bound, both generous; CPU time, not wall
 # time, as the machine is shared. Usage: big_input.sh TLOP TLOP_LIMIT model|table|emit
-#   model  a 50 MB model of 676 000 small `fn`s (10.8 million nodes), checked: 564 MiB and
-#          4.1 s of CPU here (median of 3, load average 9 to 12, 2026-11-29); 699 MiB and
-#          4.2 s while each node kept a span with its source (a 24-byte header). Bytes a fn,
+#   model  a 50 MB model of 676 000 small `fn`s (10.8 million nodes), checked: 563 MiB and
+#          3.2 s of CPU here (medians of 3, load average 2, 2026-11-29; 4.1 s at load 11);
+#          698 MiB and 3.9 s while each node kept a span with its source (4.2 s). Bytes a fn,
 #          then and now: 5 names 32 → 20, 3 numbers 40 → 28, 7 operators 40 → 28, the call
 #          96 → 60, the declaration 112 → 104, its 2 formals 40 → 32: 872 → 632. 881 MiB
 #          while every node carried a list link and a 4-byte operator; 1.2 GiB before the
