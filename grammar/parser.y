@@ -389,7 +389,7 @@ static ast_arg *arg_new(parse_state *ps, sym name, kind k, TLOP_YYLTYPE l) {
   ast_arg *a = arena_alloc_aligned(ps->ar, sizeof *a, _Alignof(ast_arg));
   a->name = name;
   a->k = k;
-  a->sp = SP(l);
+  a->loc = spot_of(SP(l));
   return a;
 }
 
@@ -509,7 +509,7 @@ static ast_expr *juxtaposed(parse_state *ps, double v, TLOP_YYLTYPE nl, ast_expr
 
 /* A labelled stage: `"scatter": expr;` keeps its name for explain. */
 static ast_expr *label(parse_state *ps, ast_expr *e, const char *text) {
-  ast_expr *l = ast_expr_new(ps, E_STAGES, e->sp);
+  ast_expr *l = ast_expr_new(ps, E_STAGES, ast_span(ps->ctx, e));
   l->u.stages.items = arena_alloc(ps->ar, sizeof *l->u.stages.items);
   l->u.stages.labels = arena_alloc(ps->ar, sizeof *l->u.stages.labels);
   l->u.stages.items[0] = e;

@@ -65,6 +65,7 @@ void tlop_ctx_free(tlop_ctx *ctx) {
   for (size_t i = 0; i < ctx->npaths; i++)
     free(ctx->paths[i]);
   free(ctx->paths);
+  free(ctx->spaced);
   free(ctx->stdlib_dir);
   ptrmap_free(&ctx->modules);
   ptrmap_free(&ctx->unused_facts);
@@ -756,7 +757,7 @@ static const char *count_binding(tlop_model *model, const char *const *algorithm
     ast_decl *fn = ptrmap_get(&model->funcs, ctx_sym(model->ctx, algorithms[a]));
     for (int i = 0; fn && fn->kind == D_ALGORITHM && i < fn->nargs; i++)
       if (fn->args[i]->name == name && kind_is_count(fn->args[i]->k)) {
-        *decl = fn->args[i]->sp;
+        *decl = span_of(model->ctx, fn->args[i]->loc);
         return fn->name->name;
       }
   }
@@ -828,7 +829,7 @@ tlop_status tlop_claim_axis_check(tlop_model *model, const tlop_axis *axis) {
     return TLOP_ERR_ARG;
   }
   const ast_expr *use = ptrmap_get(&model->claim_counts, name);
-  return use ? axis_counts_fit(model, axis, "a claim", use->sp)
+  return use ? axis_counts_fit(model, axis, "a claim", ast_span(model->ctx, use))
              : axis_counts_bound_fit(model, NULL, 0, axis);
 }
 

@@ -103,6 +103,7 @@ typedef struct source {
   size_t len;
   uint32_t *lines;   /* byte offset of each line start */
   size_t nlines;
+  uint32_t base;     /* where its bytes begin in the context's offset space; 0: outside it */
 } source;
 
 typedef struct span {
@@ -110,7 +111,17 @@ typedef struct span {
   uint32_t lo, hi;   /* byte offsets, hi exclusive */
 } span;
 
+/* A span as two offsets of its context's offset space (source.base), without a source of
+ * its own: what the syntax tree keeps of its 11 million nodes in a 50 MB model. 0..0: no
+ * location. */
+typedef struct spot {
+  uint32_t lo, hi;
+} spot;
+
 source *source_new(tlop_ctx *ctx, const char *path, const char *text, size_t len);
+spot spot_of(span sp);
+/* The span of a spot, in the source that holds it. */
+span span_of(const tlop_ctx *ctx, spot p);
 /* The line (from 0) that holds byte offset `off`. */
 size_t source_line_of(const source *s, uint32_t off);
 
@@ -203,6 +214,11 @@ struct tlop_ctx {
   struct model_list *models; /* every model loaded, freed with the context */
   tlop_model *empty;         /* the scope of constant values (--set, grids) */
   unsigned sources;          /* sources loaded from text, for their unique keys */
+  /* Every source in the offset space, in the order of their bases: a syntax tree's node
+   * keeps two offsets of it, not a source of its own (ast_span). */
+  const source **spaced;
+  size_t nspaced, spaced_cap;
+  uint32_t offsets_end;      /* the next source's base */
 };
 
 struct tlop_env {

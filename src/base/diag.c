@@ -8,6 +8,18 @@
 #include <stdlib.h>
 #include <string.h>
 
+/* Gives s its base, one past the last source's end (offset 0 is no location, and a span
+ * may end at its source's end). Beyond 4 GiB of sources in one context, a source is
+ * left outside: its syntax trees carry no locations. */
+static void place_in_offsets(tlop_ctx *ctx, source *s) {
+  uint32_t base = ctx->offsets_end ? ctx->offsets_end : 1;
+  if (s->len >= UINT32_MAX - base)
+    return;
+  s->base = base;
+  ctx->offsets_end = base + (uint32_t)s->len + 1;
+  VEC_PUSH(ctx->spaced, ctx->nspaced, ctx->spaced_cap, (const source *)s);
+}
+
 source *source_new(tlop_ctx *ctx, const char *path, const char *text, size_t len) {
   source *s = arena_alloc(ctx->ar, sizeof *s);
   s->path = arena_strdup(ctx->ar, path);
@@ -22,7 +34,28 @@ source *source_new(tlop_ctx *ctx, const char *path, const char *text, size_t len
   for (size_t i = 0; i < len; i++)
     if (text[i] == '\n')
       s->lines[s->nlines++] = (uint32_t)(i + 1);
+  place_in_offsets(ctx, s);
   return s;
+}
+
+spot spot_of(span sp) {
+  uint32_t base = sp.src ? sp.src->base : 0;
+  return base ? (spot){base + sp.lo, base + sp.hi} : (spot){0, 0};
+}
+
+span span_of(const tlop_ctx *ctx, spot p) {
+  if (!p.lo || !ctx->nspaced) /* the first base is 1 */
+    return (span){0};
+  size_t first = 0, last = ctx->nspaced; /* the last source whose base is at most p.lo */
+  while (last - first > 1) {
+    size_t mid = (first + last) / 2;
+    if (ctx->spaced[mid]->base <= p.lo)
+      first = mid;
+    else
+      last = mid;
+  }
+  const source *s = ctx->spaced[first];
+  return (span){s, p.lo - s->base, p.hi - s->base};
 }
 
 size_t source_line_of(const source *s, uint32_t off) {

@@ -7,11 +7,17 @@
 #include <stddef.h>
 #include <stdlib.h>
 
+_Static_assert(E_FLOWS < 32 && OP_NOT < 32, "a node's kind and operator fit 5 bits");
+_Static_assert(IR_MAX_DEPTH < (1 << 21), "a node's depth fits 22 bits, beyond --max-depth");
+
 static uint32_t depth_of(const ast_expr *e) { return e ? e->depth : 0; }
+
+span ast_span(const tlop_ctx *ctx, const ast_expr *e) { return span_of(ctx, e->loc); }
 
 static void note_depth(parse_state *ps, ast_expr *e) {
   double max = ps->ctx->max_depth;
   if (e->depth > max && !ps->too_deep) {
+    span at = ast_span(ps->ctx, e);
     ps->too_deep = true;
     ps->stopped = true; /* the scanner reads no further: a 10 MB line would build on */
     ps->errors++;
@@ -21,10 +27,10 @@ static void note_depth(parse_state *ps, ast_expr *e) {
     char lim[40];
     fmt_double(lim, sizeof lim, max);
     if (chain)
-      diag_error(ps->ctx, e->sp, "expression too long: more than %s operators in a row (each "
+      diag_error(ps->ctx, at, "expression too long: more than %s operators in a row (each "
                  "one nests; write a sum; --max-depth)", lim);
     else
-      diag_error(ps->ctx, e->sp, "expression nested too deeply (more than %s levels, "
+      diag_error(ps->ctx, at, "expression nested too deeply (more than %s levels, "
                  "--max-depth)", lim);
   }
 }
@@ -35,7 +41,7 @@ static void note_depth(parse_state *ps, ast_expr *e) {
 static ast_expr *expr_sized(parse_state *ps, ast_ekind k, span sp, size_t size) {
   ast_expr *e = arena_alloc_aligned(ps->ar, offsetof(ast_expr, u) + size, _Alignof(ast_expr));
   e->kind = k;
-  e->sp = sp;
+  e->loc = spot_of(sp);
   e->depth = 1;
   return e;
 }
@@ -71,12 +77,17 @@ ast_expr *ast_call(parse_state *ps, sym name, sym channel, ast_list *args, span 
   return e;
 }
 
-span ast_call_name_sp(const ast_expr *call) {
-  return (span){call->sp.src, call->sp.lo, call->u.call.name_hi};
+span ast_call_name_sp(const tlop_ctx *ctx, const ast_expr *call) {
+  span sp = ast_span(ctx, call);
+  sp.hi = call->u.call.name_hi;
+  return sp;
 }
 
-span ast_call_op_sp(const ast_expr *call) {
-  return (span){call->sp.src, call->u.call.op_lo, call->u.call.op_hi};
+span ast_call_op_sp(const tlop_ctx *ctx, const ast_expr *call) {
+  span sp = ast_span(ctx, call);
+  sp.lo = call->u.call.op_lo;
+  sp.hi = call->u.call.op_hi;
+  return sp;
 }
 
 /* items[0..n) added up as a balanced tree, in their order, on the + nodes of *pool. */
@@ -86,7 +97,7 @@ static ast_expr *balanced_sum(ast_expr **items, size_t n, ast_expr ***pool) {
   ast_expr *e = *(*pool)++;
   e->u.bin.l = balanced_sum(items, n / 2, pool);
   e->u.bin.r = balanced_sum(items + n / 2, n - n / 2, pool);
-  e->sp = (span){e->u.bin.l->sp.src, e->u.bin.l->sp.lo, e->u.bin.r->sp.hi};
+  e->loc = (spot){e->u.bin.l->loc.lo, e->u.bin.r->loc.hi};
   uint32_t dl = e->u.bin.l->depth, dr = e->u.bin.r->depth;
   e->depth = (dl > dr ? dl : dr) + 1;
   return e;
@@ -278,11 +289,13 @@ ast_expr *ast_block(parse_state *ps, ast_list *statements, span sp) {
   for (int i = n; i-- > 0;) {
     ast_expr *s = items[i];
     if (s->kind == E_LET && !s->u.let.body) {
-      s->u.let.body = block ? block : ast_num(ps, 0, KIND_NUM, s->sp);
+      s->u.let.body = block ? block : ast_num(ps, 0, KIND_NUM, ast_span(ps->ctx, s));
       ast_finish(ps, s);
       block = s;
     } else {
-      block = block ? ast_binary(ps, OP_ADD, s, block, span_join(s->sp, block->sp)) : s;
+      block = block ? ast_binary(ps, OP_ADD, s, block,
+                                 span_join(ast_span(ps->ctx, s), ast_span(ps->ctx, block)))
+                    : s;
     }
   }
   return block ? block : ast_num(ps, 0, KIND_NUM, sp);

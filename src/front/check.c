@@ -89,6 +89,12 @@ static void call_notes(chk_state *c) {
     diag_note(c->model->ctx, (span){0}, "… and %d calls around those", more);
 }
 
+/* Where e lies, for the messages about it. */
+static span where(const chk_state *c, const ast_expr *e) { return ast_span(c->model->ctx, e); }
+static span name_where(const chk_state *c, const ast_expr *call) {
+  return ast_call_name_sp(c->model->ctx, call);
+}
+
 /* An error; its notes (what it is about) follow, then the calls it happened in. */
 static void error_only(chk_state *c, span at, const char *fmt, ...) TLOP_PRINTF(3, 4);
 static void error_only(chk_state *c, span at, const char *fmt, ...) {
@@ -267,7 +273,7 @@ static kind declared_kind(chk_state *c, ast_decl *d) {
     if (d->k.tag == K_ANY)
       k = dk;
     else
-      expect(c, dk, d->k, d->body->sp, "the default value");
+      expect(c, dk, d->k, where(c, d->body), "the default value");
   }
   return k;
 }
@@ -332,10 +338,10 @@ static void check_mapping_value(chk_state *c, ast_expr *e, const scope *sc, cons
     const kind *k = local_kind(c, name, sc);
     char b[48];
     if (k && k->tag != K_MAP)
-      error_at(c, e->sp, "%s must be a mapping (%s), but '%s' is a %s", role, expected,
+      error_at(c, where(c, e), "%s must be a mapping (%s), but '%s' is a %s", role, expected,
                name->name, kind_name(*k, b, sizeof b));
     else if (!k && strcmp(name->name, "sequential") != 0 && strcmp(name->name, "round_robin") != 0)
-      error_at(c, e->sp, "unknown mapping '%s': %s must be %s", name->name, role, expected);
+      error_at(c, where(c, e), "unknown mapping '%s': %s must be %s", name->name, role, expected);
     return;
   }
   bool nodes = e->kind == E_CALL && !e->u.call.channel && !strcmp(e->u.call.name->name, "nodes") &&
@@ -343,24 +349,24 @@ static void check_mapping_value(chk_state *c, ast_expr *e, const scope *sc, cons
   for (int i = 0; nodes && i < e->u.call.nargs; i++) {
     const ast_expr *a = e->u.call.args[i];
     if (a->kind != E_NUM || a->u.num.v < 0 || a->u.num.v != floor(a->u.num.v)) {
-      error_at(c, a->sp, "a node of nodes(…) is a whole number ≥ 0 written out");
+      error_at(c, where(c, a), "a node of nodes(…) is a whole number ≥ 0 written out");
       return;
     }
   }
   if (!nodes)
-    error_at(c, e->sp, "%s must be a mapping: %s", role, expected);
+    error_at(c, where(c, e), "%s must be a mapping: %s", role, expected);
 }
 
 static kind check_name(chk_state *c, ast_expr *e, const scope *sc) {
   sym name = e->u.name.name;
   const kind *lk = local_kind(c, name, sc);
   if (lk && lk->tag == K_OP) {
-    error_at(c, e->sp, "'%s' is a reduction operator, not a number: it can only be gamma's "
+    error_at(c, where(c, e), "'%s' is a reduction operator, not a number: it can only be gamma's "
              "operator or the argument of an operator parameter", name->name);
     return KIND_ANY;
   }
   if (lk && lk->tag == K_MAP) {
-    error_at(c, e->sp, "'%s' is a mapping, not a number: it can only place a messages stage, "
+    error_at(c, where(c, e), "'%s' is a mapping, not a number: it can only place a messages stage, "
              "place(%s, M, P), or be the argument of a mapping parameter", name->name, name->name);
     return KIND_ANY;
   }
@@ -368,22 +374,22 @@ static kind check_name(chk_state *c, ast_expr *e, const scope *sc) {
     return *lk;
   ast_decl *d = ptrmap_get(&c->model->values, name);
   if (d)
-    return param_kind(c, d, e->sp);
+    return param_kind(c, d, where(c, e));
   if (c->implicit) {
     if (c->free_names)
       names_add(c->free_names, e);
     return KIND_ANY;
   }
   if (ptrmap_get(&c->model->funcs, name)) {
-    error_at(c, e->sp, "'%s' is a function: call it with its arguments, '%s(…)'", name->name,
-             name->name);
+    error_at(c, where(c, e), "'%s' is a function: call it with its arguments, '%s(…)'",
+             name->name, name->name);
     return KIND_ANY;
   }
   const char *near = suggest(c, name, sc, false);
   if (near)
-    error_at(c, e->sp, "undefined name '%s'; did you mean '%s'?", name->name, near);
+    error_at(c, where(c, e), "undefined name '%s'; did you mean '%s'?", name->name, near);
   else
-    error_at(c, e->sp, "undefined name '%s'", name->name);
+    error_at(c, where(c, e), "undefined name '%s'", name->name);
   return KIND_ANY;
 }
 
@@ -399,17 +405,17 @@ static kind check_builtin(chk_state *c, ast_expr *e, const struct builtin *b, ki
   bool channeled = b->kind == B_L || b->kind == B_T || b->kind == B_O || b->kind == B_P;
   bool transfer = channeled || b->kind == B_GAMMA;
   if (e->u.call.channel && !channeled)
-    error_at(c, ast_call_name_sp(e), "only L, o, p and T take a channel, not %s", name);
+    error_at(c, name_where(c, e), "only L, o, p and T take a channel, not %s", name);
   if (transfer && c->in_channel)
-    error_at(c, e->sp, "a channel's own cost cannot use %s: write it with numbers and "
+    error_at(c, where(c, e), "a channel's own cost cannot use %s: write it with numbers and "
              "its parameters", name);
   if ((b->kind == B_T || b->kind == B_GAMMA) && c->in_transmission)
-    error_at(c, e->sp, "a channel's T cannot use %s: write it with L, o and p of the "
+    error_at(c, where(c, e), "a channel's T cannot use %s: write it with L, o and p of the "
              "platform's channels", name);
   if (b->kind == B_GAMMA && !e->u.call.op)
-    error_at(c, e->sp, "gamma takes the operator first: gamma(sum, m, τ)");
+    error_at(c, where(c, e), "gamma takes the operator first: gamma(sum, m, τ)");
   else if (b->kind == B_GAMMA)
-    check_op(c, e->u.call.op, ast_call_op_sp(e), sc, "the operator of gamma");
+    check_op(c, e->u.call.op, ast_call_op_sp(c->model->ctx, e), sc, "the operator of gamma");
   if (b->kind != B_SAME1 && b->kind != B_MINMAX)
     for (int i = takes_mapping(b); i < n; i++) /* a mapping is not a number */
       anchor(c, a[i], KIND_ANY);
@@ -417,45 +423,45 @@ static kind check_builtin(chk_state *c, ast_expr *e, const struct builtin *b, ki
   switch (b->kind) {
   case B_SCALAR1:
     snprintf(role, sizeof role, "the argument of %s", name);
-    expect(c, args[0], KIND_COUNT, a[0]->sp, role);
+    expect(c, args[0], KIND_COUNT, where(c, a[0]), role);
     return KIND_COUNT;
   case B_LOG:
-    expect(c, args[0], KIND_COUNT, a[0]->sp, "the base of log");
-    expect(c, args[1], KIND_COUNT, a[1]->sp, "the argument of log");
+    expect(c, args[0], KIND_COUNT, where(c, a[0]), "the base of log");
+    expect(c, args[1], KIND_COUNT, where(c, a[1]), "the argument of log");
     return KIND_COUNT;
   case B_SAME1:
     if (args[0].tag == K_BOOL)
-      error_at(c, a[0]->sp, "%s needs a number, not a truth value", name);
+      error_at(c, where(c, a[0]), "%s needs a number, not a truth value", name);
     return args[0];
   case B_MINMAX: {
     kind k = args[0];
     for (int i = 1; i < n; i++)
-      k = unify(c, k, a[0]->sp, args[i], a[i]->sp, "compare");
+      k = unify(c, k, where(c, a[0]), args[i], where(c, a[i]), "compare");
     return k;
   }
   case B_L:
   case B_T:
   case B_GAMMA:
     snprintf(role, sizeof role, "the message size of %s", name);
-    expect(c, args[0], KIND_SIZE, a[0]->sp, role);
+    expect(c, args[0], KIND_SIZE, where(c, a[0]), role);
     snprintf(role, sizeof role, "the concurrency τ of %s", name);
-    expect(c, args[1], KIND_COUNT, a[1]->sp, role);
+    expect(c, args[1], KIND_COUNT, where(c, a[1]), role);
     return KIND_TIME;
   case B_O:
   case B_P:
     snprintf(role, sizeof role, "the message size of %s", name);
-    expect(c, args[0], KIND_SIZE, a[0]->sp, role);
+    expect(c, args[0], KIND_SIZE, where(c, a[0]), role);
     return KIND_TIME;
   case B_INTEGER:
-    expect(c, args[0], KIND_COUNT, a[0]->sp, "the argument of integer");
+    expect(c, args[0], KIND_COUNT, where(c, a[0]), "the argument of integer");
     return KIND_BOOL;
   case B_REQUIRE:
-    expect(c, args[0], KIND_BOOL, a[0]->sp, "the condition of require");
+    expect(c, args[0], KIND_BOOL, where(c, a[0]), "the condition of require");
     return args[1];
   case B_NODE_OF:
-    expect(c, args[1], KIND_COUNT, a[1]->sp, "the node count M of node_of");
-    expect(c, args[2], KIND_COUNT, a[2]->sp, "the rank count P of node_of");
-    expect(c, args[3], KIND_COUNT, a[3]->sp, "the rank of node_of");
+    expect(c, args[1], KIND_COUNT, where(c, a[1]), "the node count M of node_of");
+    expect(c, args[2], KIND_COUNT, where(c, a[2]), "the rank count P of node_of");
+    expect(c, args[3], KIND_COUNT, where(c, a[3]), "the rank of node_of");
     return KIND_COUNT;
   case B_LISTED:
     return KIND_BOOL;
@@ -503,23 +509,23 @@ static kind check_call(chk_state *c, ast_expr *e, const scope *sc) {
     if (fn->args[i]->k.tag == K_MAP)
       check_mapping_value(c, a, sc, role);
     else if (a->kind == E_NAME)
-      check_op(c, a->u.name.name, a->sp, sc, role);
+      check_op(c, a->u.name.name, where(c, a), sc, role);
     else
-      error_at(c, a->sp, "%s must be a reduction operator: a name such as sum or max, or a "
+      error_at(c, where(c, a), "%s must be a reduction operator: a name such as sum or max, or a "
                "parameter declared ': op'", role);
   }
   kind result = KIND_ANY;
   if (fn) {
     int need = required_args(fn);
     if (e->u.call.channel)
-      error_at(c, ast_call_name_sp(e), "'%s' is a function: only L, o, p and T take a channel",
+      error_at(c, name_where(c, e), "'%s' is a function: only L, o, p and T take a channel",
                name->name);
     if (n < need || n > fn->nargs) {
       if (need == fn->nargs)
-        error_at(c, e->sp, "'%s' takes %d argument%s, but %d %s given", name->name, fn->nargs,
+        error_at(c, where(c, e), "'%s' takes %d argument%s, but %d %s given", name->name, fn->nargs,
                  fn->nargs == 1 ? "" : "s", n, n == 1 ? "is" : "are");
       else
-        error_at(c, e->sp, "'%s' takes %d to %d arguments, but %d %s given", name->name, need,
+        error_at(c, where(c, e), "'%s' takes %d to %d arguments, but %d %s given", name->name, need,
                  fn->nargs, n, n == 1 ? "is" : "are");
       note_at(c, fn->name_sp, "'%s' is defined here", name->name);
     } else {
@@ -527,40 +533,40 @@ static kind check_call(chk_state *c, ast_expr *e, const scope *sc) {
         /* an algorithm's count is whole wherever it is given (tlop_eval, --set, --grid) */
         anchor(c, e->u.call.args[i], fn->kind == D_ALGORITHM ? fn->args[i]->k : KIND_ANY);
         snprintf(role, sizeof role, "argument '%s' of %s", fn->args[i]->name->name, name->name);
-        expect(c, args[i], fn->args[i]->k, e->u.call.args[i]->sp, role);
+        expect(c, args[i], fn->args[i]->k, where(c, e->u.call.args[i]), role);
       }
       for (int i = n; i < fn->nargs; i++)
         args[i] = fn->args[i]->k; /* left out: its default, an operator */
-      result = check_fn(c, fn, args, e->sp);
+      result = check_fn(c, fn, args, where(c, e));
     }
   } else if (b) {
     if (n < b->min || n > b->max) {
       if (b->min == b->max)
-        error_at(c, e->sp, "%s takes %d argument%s, but %d %s given%s", b->name, b->min,
+        error_at(c, where(c, e), "%s takes %d argument%s, but %d %s given%s", b->name, b->min,
                  b->min == 1 ? "" : "s", n, n == 1 ? "is" : "are",
                  /* log(P) is what a reader of the papers writes for log₂ P */
                  !strcmp(b->name, "log") && n == 1 ? " (log(BASE, x); log₂ x is log2(x))" : "");
       else
-        error_at(c, e->sp, "%s takes at least %d arguments, but %d %s given", b->name, b->min,
+        error_at(c, where(c, e), "%s takes at least %d arguments, but %d %s given", b->name, b->min,
                  n, n == 1 ? "is" : "are");
     } else {
       result = check_builtin(c, e, b, args, sc);
     }
   } else if (local(sc, name)) {
-    error_at(c, ast_call_name_sp(e), "'%s' is a local value (a parameter, let or sum index), "
+    error_at(c, name_where(c, e), "'%s' is a local value (a parameter, let or sum index), "
              "not a function", name->name);
   } else if (ptrmap_get(&c->model->values, name)) {
-    error_at(c, ast_call_name_sp(e), "'%s' is a parameter, not a function", name->name);
+    error_at(c, name_where(c, e), "'%s' is a parameter, not a function", name->name);
   } else if (strcmp(name->name, "T") == 0) {
-    error_at(c, ast_call_name_sp(e), "undefined function 'T': a channel's transmission names "
+    error_at(c, name_where(c, e), "undefined function 'T': a channel's transmission names "
              "its channel, T[shm](m, τ)");
   } else {
     const char *near = suggest(c, name, sc, true);
     if (near)
-      error_at(c, ast_call_name_sp(e), "undefined function '%s'; did you mean '%s'?", name->name,
+      error_at(c, name_where(c, e), "undefined function '%s'; did you mean '%s'?", name->name,
                near);
     else
-      error_at(c, ast_call_name_sp(e), "undefined function '%s'", name->name);
+      error_at(c, name_where(c, e), "undefined function '%s'", name->name);
   }
   free(args);
   return result;
@@ -602,7 +608,7 @@ static kind check_body(chk_state *c, ast_decl *fn, const kind *args) {
   c->implicit = implicit, c->free_names = free_names, c->anchored = anchored;
   c->nactive--;
   if (fn->k.tag != K_ANY)
-    expect(c, k, fn->k, fn->body->sp, "the result");
+    expect(c, k, fn->k, where(c, fn->body), "the result");
   return fn->k.tag != K_ANY ? fn->k : k;
 }
 
@@ -698,14 +704,14 @@ static kind check_binary(chk_state *c, ast_expr *e, const scope *sc) {
   case OP_SUB:
   case OP_MOD:
     if (a.tag == K_BOOL || b.tag == K_BOOL) {
-      error_at(c, e->sp, "arithmetic on a truth value");
+      error_at(c, where(c, e), "arithmetic on a truth value");
       return KIND_ANY;
     }
-    return unify(c, a, l->sp, b, r->sp, op_verb(e->op));
+    return unify(c, a, where(c, l), b, where(c, r), op_verb(e->op));
   case OP_MUL:
   case OP_DIV:
     if (a.tag == K_BOOL || b.tag == K_BOOL) {
-      error_at(c, e->sp, "arithmetic on a truth value");
+      error_at(c, where(c, e), "arithmetic on a truth value");
       return KIND_ANY;
     }
     /* Symbolic work reads back printed forms, where a size has lost its unit: there a
@@ -720,19 +726,19 @@ static kind check_binary(chk_state *c, ast_expr *e, const scope *sc) {
       int n = (int)r->u.num.v;
       return (kind){K_DIM, (int8_t)(a.b * n), (int8_t)(a.s * n), false};
     }
-    expect(c, a, KIND_COUNT, l->sp, "the base of a power");
-    expect(c, b, KIND_COUNT, r->sp, "the exponent");
+    expect(c, a, KIND_COUNT, where(c, l), "the base of a power");
+    expect(c, b, KIND_COUNT, where(c, r), "the exponent");
     return a.tag == K_NUM && b.tag == K_NUM ? KIND_NUM : KIND_COUNT;
   case OP_LT: case OP_LE: case OP_GT: case OP_GE: case OP_EQ: case OP_NE:
     if (a.tag == K_BOOL || b.tag == K_BOOL)
-      error_at(c, e->sp, "cannot order truth values");
+      error_at(c, where(c, e), "cannot order truth values");
     else
-      unify(c, a, l->sp, b, r->sp, "compare");
+      unify(c, a, where(c, l), b, where(c, r), "compare");
     return KIND_BOOL;
   case OP_AND:
   case OP_OR:
-    expect(c, a, KIND_BOOL, l->sp, "each side of 'and'/'or'");
-    expect(c, b, KIND_BOOL, r->sp, "each side of 'and'/'or'");
+    expect(c, a, KIND_BOOL, where(c, l), "each side of 'and'/'or'");
+    expect(c, b, KIND_BOOL, where(c, r), "each side of 'and'/'or'");
     return KIND_BOOL;
   default:
     return KIND_ANY;
@@ -747,17 +753,17 @@ static kind check_par(chk_state *c, ast_expr *e, const scope *sc) {
   if (kind_is_dim(a, 0, 1)) {
     /* cost ∥ cost: two sets of transfers at the same time (Fig. 14 of the τ-Lop paper). */
     if (e->u.par.channel)
-      error_at(c, e->sp, "a channel-scoped ∥[%s] needs a count on its left",
+      error_at(c, where(c, e), "a channel-scoped ∥[%s] needs a count on its left",
                e->u.par.channel->name);
-    expect(c, b, KIND_TIME, r->sp, "the right of cost ∥ cost");
+    expect(c, b, KIND_TIME, where(c, r), "the right of cost ∥ cost");
     return KIND_TIME;
   }
   if (!is_scalar(a)) {
-    error_at(c, l->sp, "the left of ∥ must be a count (how many run at once) or a cost, "
+    error_at(c, where(c, l), "the left of ∥ must be a count (how many run at once) or a cost, "
              "but this is a %s", kind_name(a, b1, sizeof b1));
     return KIND_TIME;
   }
-  expect(c, b, KIND_TIME, r->sp, "the right of ∥ (what runs concurrently)");
+  expect(c, b, KIND_TIME, where(c, r), "the right of ∥ (what runs concurrently)");
   return KIND_TIME;
 }
 
@@ -766,7 +772,7 @@ static kind check_par(chk_state *c, ast_expr *e, const scope *sc) {
 static void check_placements(chk_state *c, ast_expr *e, ast_expr *body, bool *allowed,
                              const scope *sc) {
   if (c->in_messages || c->in_schedule || c->in_flows)
-    error_at(c, e->sp, "a %s stage cannot be inside a schedule, a messages stage or a flows "
+    error_at(c, where(c, e), "a %s stage cannot be inside a schedule, a messages stage or a flows "
              "stage", e->kind == E_FLOWS ? "flows" : "messages");
   bool outer = *allowed;
   *allowed = true;
@@ -804,7 +810,7 @@ static kind check_messages(chk_state *c, ast_expr *e, const scope *sc) {
   static const char *const place_roles[] = {"", "the node count M of place", "the rank count P of place"};
   for (int i = place; i < n; i++)
     expect(c, check(c, e->u.msgs.args[i], found == 3 ? &rank : sc), KIND_COUNT,
-           e->u.msgs.args[i]->sp, found == 3 ? "the node of a rank"
+           where(c, e->u.msgs.args[i]), found == 3 ? "the node of a rank"
                                   : place    ? place_roles[i]
                                              : "an argument of a mapping");
   check_placements(c, e, e->u.msgs.body, &c->in_messages, sc);
@@ -816,11 +822,11 @@ static kind check_messages(chk_state *c, ast_expr *e, const scope *sc) {
 static void check_clause(chk_state *c, ast_expr *stage, ast_expr *e, const char *name, kind bound,
                          kind want, const char *role, const char *missing, const scope *sc) {
   if (!e) {
-    error_at(c, stage->sp, "a flows stage needs %s", missing);
+    error_at(c, where(c, stage), "a flows stage needs %s", missing);
     return;
   }
   scope s = {ctx_sym(c->model->ctx, name), bound, sc};
-  expect(c, check(c, e, &s), want, e->sp, role);
+  expect(c, check(c, e, &s), want, where(c, e), role);
 }
 
 /* flows under CUTS alone TIME { sends }: CUTS the entry `entry` (0 … 4) of Table 2, TIME
@@ -840,18 +846,19 @@ static kind check_flows(chk_state *c, ast_expr *e, const scope *sc) {
 static kind check_send(chk_state *c, ast_expr *e, const scope *sc) {
   bool flow = c->in_flows;
   if (!c->in_messages && !flow)
-    error_at(c, e->sp, "'send' places a message in a messages or flows stage; it is not a value");
-  expect(c, check(c, e->u.send.src, sc), KIND_COUNT, e->u.send.src->sp,
+    error_at(c, where(c, e),
+             "'send' places a message in a messages or flows stage; it is not a value");
+  expect(c, check(c, e->u.send.src, sc), KIND_COUNT, where(c, e->u.send.src),
          flow ? "the sending node" : "the sending rank");
-  expect(c, check(c, e->u.send.dst, sc), KIND_COUNT, e->u.send.dst->sp,
+  expect(c, check(c, e->u.send.dst, sc), KIND_COUNT, where(c, e->u.send.dst),
          flow ? "the receiving node" : "the receiving rank");
-  expect(c, check(c, e->u.send.size, sc), KIND_SIZE, e->u.send.size->sp,
+  expect(c, check(c, e->u.send.size, sc), KIND_SIZE, where(c, e->u.send.size),
          flow ? "the size of a flow" : "the size of a message");
   if (e->u.send.start && !flow)
-    error_at(c, e->u.send.start->sp, "'at' gives the start of a flow in a flows stage; "
+    error_at(c, where(c, e->u.send.start), "'at' gives the start of a flow in a flows stage; "
              "the messages of a messages stage start together");
   else if (e->u.send.start)
-    expect(c, check(c, e->u.send.start, sc), KIND_TIME, e->u.send.start->sp,
+    expect(c, check(c, e->u.send.start, sc), KIND_TIME, where(c, e->u.send.start),
            "the start of a flow");
   return KIND_NUM;
 }
@@ -867,11 +874,11 @@ static kind check(chk_state *c, ast_expr *e, const scope *sc) {
   case E_UNARY: {
     kind a = check(c, e->u.bin.l, sc);
     if (e->op == OP_NOT) {
-      expect(c, a, KIND_BOOL, e->u.bin.l->sp, "the operand of 'not'");
+      expect(c, a, KIND_BOOL, where(c, e->u.bin.l), "the operand of 'not'");
       return KIND_BOOL;
     }
     if (a.tag == K_BOOL)
-      error_at(c, e->sp, "arithmetic on a truth value");
+      error_at(c, where(c, e), "arithmetic on a truth value");
     return a;
   }
   case E_BINARY:
@@ -880,9 +887,9 @@ static kind check(chk_state *c, ast_expr *e, const scope *sc) {
     return check_par(c, e, sc);
   case E_IF: {
     kind k = check(c, e->u.cond.c, sc);
-    expect(c, k, KIND_BOOL, e->u.cond.c->sp, "the condition of 'if'");
+    expect(c, k, KIND_BOOL, where(c, e->u.cond.c), "the condition of 'if'");
     kind t = check(c, e->u.cond.t, sc), f = check(c, e->u.cond.f, sc);
-    return unify(c, t, e->u.cond.t->sp, f, e->u.cond.f->sp, "choose between");
+    return unify(c, t, where(c, e->u.cond.t), f, where(c, e->u.cond.f), "choose between");
   }
   case E_LET: {
     scope s = {e->u.let.name, check(c, e->u.let.value, sc), sc};
@@ -899,13 +906,13 @@ static kind check(chk_state *c, ast_expr *e, const scope *sc) {
     const char *of = is_max ? "a maximum" : "a sum";
     char role[40];
     snprintf(role, sizeof role, "the lower bound of %s", of);
-    expect(c, lo, KIND_COUNT, e->u.sum.lo->sp, role);
+    expect(c, lo, KIND_COUNT, where(c, e->u.sum.lo), role);
     snprintf(role, sizeof role, "the upper bound of %s", of);
-    expect(c, hi, KIND_COUNT, e->u.sum.hi->sp, role);
+    expect(c, hi, KIND_COUNT, where(c, e->u.sum.hi), role);
     scope s = {e->u.sum.index, KIND_COUNT, sc};
     kind k = check(c, e->u.sum.body, &s);
     if (k.tag == K_BOOL)
-      error_at(c, e->u.sum.body->sp, is_max ? "cannot take the maximum of truth values"
+      error_at(c, where(c, e->u.sum.body), is_max ? "cannot take the maximum of truth values"
                                             : "cannot add up truth values");
     return k;
   }
@@ -915,19 +922,19 @@ static kind check(chk_state *c, ast_expr *e, const scope *sc) {
     ast_expr **it = e->u.stages.items;
     kind k = check(c, it[0], sc);
     for (int i = 1; i < e->u.stages.n; i++)
-      k = unify(c, k, it[0]->sp, check(c, it[i], sc), it[i]->sp, "add");
+      k = unify(c, k, where(c, it[0]), check(c, it[i], sc), where(c, it[i]), "add");
     return k;
   }
   case E_REPEAT: {
     anchor(c, e->u.repeat.count, KIND_ANY);
     kind n = check(c, e->u.repeat.count, sc);
-    expect(c, n, KIND_COUNT, e->u.repeat.count->sp, "the count of a repeat");
+    expect(c, n, KIND_COUNT, where(c, e->u.repeat.count), "the count of a repeat");
     return check(c, e->u.repeat.body, sc);
   }
   case E_SCHEDULE: {
     if (c->in_schedule)
-      error_at(c, e->sp, "a schedule cannot be inside another schedule");
-    expect(c, check(c, e->u.sched.size, sc), KIND_SIZE, e->u.sched.size->sp,
+      error_at(c, where(c, e), "a schedule cannot be inside another schedule");
+    expect(c, check(c, e->u.sched.size, sc), KIND_SIZE, where(c, e->u.sched.size),
            "the segment size of a schedule");
     bool outer = c->in_schedule;
     c->in_schedule = true;
@@ -943,9 +950,9 @@ static kind check(chk_state *c, ast_expr *e, const scope *sc) {
     return check_flows(c, e, sc);
   case E_AT:
     if (!c->in_schedule)
-      error_at(c, e->sp, "'at' places transfers in a schedule; it is not a value");
-    expect(c, check(c, e->u.at.step, sc), KIND_COUNT, e->u.at.step->sp, "the step of 'at'");
-    expect(c, check(c, e->u.at.count, sc), KIND_COUNT, e->u.at.count->sp,
+      error_at(c, where(c, e), "'at' places transfers in a schedule; it is not a value");
+    expect(c, check(c, e->u.at.step, sc), KIND_COUNT, where(c, e->u.at.step), "the step of 'at'");
+    expect(c, check(c, e->u.at.count, sc), KIND_COUNT, where(c, e->u.at.count),
            "the number of transfers of 'at'");
     return KIND_NUM;
   }
@@ -958,7 +965,7 @@ static void check_params_distinct(chk_state *c, const ast_decl *fn) {
   for (int j = 1; j < fn->nargs; j++)
     for (int i = 0; i < j; i++)
       if (fn->args[i]->name == fn->args[j]->name) {
-        error_at(c, fn->args[j]->sp, "parameter '%s' is declared twice", fn->args[j]->name->name);
+        error_at(c, span_of(c->model->ctx, fn->args[j]->loc), "parameter '%s' is declared twice", fn->args[j]->name->name);
         break;
       }
 }
@@ -971,7 +978,7 @@ static void check_defaults(chk_state *c, const ast_decl *fn) {
     const ast_arg *a = fn->args[i];
     if (!a->dflt) {
       if (seen)
-        error_at(c, a->sp, "parameter '%s' has no default but follows one that has: "
+        error_at(c, span_of(c->model->ctx, a->loc), "parameter '%s' has no default but follows one that has: "
                  "parameters with defaults come last", a->name->name);
       continue;
     }
@@ -981,13 +988,13 @@ static void check_defaults(chk_state *c, const ast_decl *fn) {
     if (a->k.tag == K_MAP)
       check_mapping_value(c, a->dflt, NULL, role);
     else if (a->k.tag == K_OP && a->dflt->kind != E_NAME)
-      error_at(c, a->dflt->sp, "the default of operator parameter '%s' must be an operator's "
+      error_at(c, where(c, a->dflt), "the default of operator parameter '%s' must be an operator's "
                "name, such as sum or max", a->name->name);
     else if (a->k.tag != K_OP && a->k.tag != K_ANY)
       /* a number's default sees the model's globals only, not the other parameters */
-      expect(c, check(c, a->dflt, NULL), a->k, a->dflt->sp, role);
+      expect(c, check(c, a->dflt, NULL), a->k, where(c, a->dflt), role);
     else if (a->k.tag == K_ANY)
-      error_at(c, a->dflt->sp, "parameter '%s' has a default but no kind: declare it "
+      error_at(c, where(c, a->dflt), "parameter '%s' has a default but no kind: declare it "
                "('%s: count = …')", a->name->name, a->name->name);
   }
 }
@@ -1008,7 +1015,7 @@ static void check_channel_fn(chk_state *c, ast_decl *fn, const kind *want, int n
   for (int i = 0; i < nwant; i++) {
     if (fn->args[i]->k.tag != K_ANY && !kind_eq(fn->args[i]->k, want[i])) {
       char b1[48];
-      error_at(c, fn->args[i]->sp, "parameter '%s' of %s must be a %s", fn->args[i]->name->name,
+      error_at(c, span_of(c->model->ctx, fn->args[i]->loc), "parameter '%s' of %s must be a %s", fn->args[i]->name->name,
                shape, kind_name(want[i], b1, sizeof b1));
     }
     args[i] = want[i];
@@ -1018,7 +1025,7 @@ static void check_channel_fn(chk_state *c, ast_decl *fn, const kind *want, int n
   c->in_transmission = transmission;
   kind k = check_body(c, fn, args);
   c->in_channel = c->in_transmission = false;
-  expect(c, k, KIND_TIME, fn->body->sp, "a channel's cost");
+  expect(c, k, KIND_TIME, where(c, fn->body), "a channel's cost");
 }
 
 static void check_platform(chk_state *c, ast_decl *pf) {
@@ -1076,10 +1083,10 @@ static void check_fact(chk_state *c, ast_expr *e, const char *what) {
   c->implicit = false;
   /* any kind is the mark of an error already reported, or of a free name (assume P) */
   if (k.tag == K_ANY && c->errors == before) {
-    error_at(c, e->sp, "%s must be a comparison (or integer(x)), but this is a value", what);
+    error_at(c, where(c, e), "%s must be a comparison (or integer(x)), but this is a value", what);
   } else if (k.tag != K_BOOL && k.tag != K_ANY) {
     char b1[48];
-    error_at(c, e->sp, "%s must be a comparison (or integer(x)), but this is a %s", what,
+    error_at(c, where(c, e), "%s must be a comparison (or integer(x)), but this is a %s", what,
              kind_name(k, b1, sizeof b1));
   }
 }
@@ -1122,9 +1129,10 @@ static void check_claim(chk_state *c, ast_decl *d) {
       if (anchored.keys[j])
         consider(name->name, ((sym)anchored.keys[j])->name, &near, &dist);
     if (near)
-      error_only(c, use->sp, "unknown name '%s' in a claim; did you mean '%s'?", name->name, near);
+      error_only(c, where(c, use), "unknown name '%s' in a claim; did you mean '%s'?", name->name,
+                 near);
     else
-      error_only(c, use->sp, "unknown name '%s' in a claim", name->name);
+      error_only(c, where(c, use), "unknown name '%s' in a claim", name->name);
     note_at(c, (span){0}, "a claim's variables must stand where they get a kind (an argument "
             "of a call, a sum's bound, the count of ∥ or repeat) or be declared by an "
             "assumption (assume …, when …)");

@@ -32,20 +32,24 @@ typedef enum {
   OP_NEG, OP_NOT
 } ast_op;
 
-/* A node is 24 bytes before its kind's member of the union (a 50 MB model holds 11
- * million): its span, its kind, and the operator of a unary or binary node packed beside
- * the depth, which the parser bounds far below 2^24 (--max-depth, its own stack). */
+/* A node is 12 bytes before its kind's member of the union (a 50 MB model holds 11
+ * million): its spot in the context's offset space, not a span with a source of its own
+ * (ast_span), and its kind, the operator of a unary or binary node and its depth packed in
+ * one word (the parser bounds the depth far below 2^22: --max-depth, its own stack). The
+ * union's pointers and doubles follow at 4-byte alignment, which x86-64 and AArch64 read at
+ * full speed: a name node takes 20 bytes, not 24, an operator 28, not 32. */
 typedef struct ast_expr ast_expr;
-struct ast_expr {
-  span sp;
-  ast_ekind kind;
-  uint32_t depth : 24;
-  uint32_t op : 8; /* E_UNARY, E_BINARY: an ast_op */
+struct __attribute__((packed, aligned(4))) ast_expr {
+  spot loc;
+  uint32_t kind : 5;  /* an ast_ekind */
+  uint32_t op : 5;    /* E_UNARY, E_BINARY: an ast_op */
+  uint32_t depth : 22;
   union {
     struct { double v; kind k; } num;
     struct { sym name; } name;
     /* the name is the call's first token (f, L, log₂, ⌈, gamma): it ends at name_hi;
-     * gamma's operator lies at op_lo..op_hi (ast_call_name_sp, ast_call_op_sp) */
+     * gamma's operator lies at op_lo..op_hi (ast_call_name_sp, ast_call_op_sp), offsets
+     * in the call's source */
     struct {
       sym name, channel, op;
       ast_expr **args;
@@ -81,7 +85,7 @@ typedef enum {
 
 typedef struct ast_arg {
   sym name;
-  span sp;
+  spot loc;        /* where it lies: span_of */
   kind k;          /* KIND_ANY when not annotated */
   ast_expr *dflt;  /* `op: op = sum`: the value when a call leaves it out, or NULL */
 } ast_arg;
@@ -101,9 +105,8 @@ struct ast_decl {
     struct { ast_arg **args; int nargs; };        /* fn, algorithm, L/o/p, gamma */
     struct {                                      /* assume; a claim's `when` */
       ast_expr **facts;
-      int nfacts;
       sym *counts;    /* a claim's variables given as an algorithm's count (check.c) */
-      int ncounts;
+      int nfacts, ncounts; /* after both pointers: the union takes 24 bytes, not 32 */
     };
     struct { ast_decl **members; int nmembers; }; /* platform: channels and gamma;
                                                      channel: its L, o, p */
@@ -145,8 +148,10 @@ ast_expr *ast_num(parse_state *ps, double v, kind k, span sp);
 ast_expr *ast_name(parse_state *ps, sym name, span sp);
 /* name_sp: the call's first token, where sp begins. */
 ast_expr *ast_call(parse_state *ps, sym name, sym channel, ast_list *args, span name_sp, span sp);
-span ast_call_name_sp(const ast_expr *call);
-span ast_call_op_sp(const ast_expr *call);
+/* Where e lies in its source: the one way to read a node's spot. */
+span ast_span(const tlop_ctx *ctx, const ast_expr *e);
+span ast_call_name_sp(const tlop_ctx *ctx, const ast_expr *call);
+span ast_call_op_sp(const tlop_ctx *ctx, const ast_expr *call);
 ast_expr *ast_binary(parse_state *ps, ast_op op, ast_expr *l, ast_expr *r, span sp);
 ast_expr *ast_unary(parse_state *ps, ast_op op, ast_expr *e, span sp);
 ast_expr *ast_stages(parse_state *ps, ast_list *items, span sp);

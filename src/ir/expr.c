@@ -104,13 +104,13 @@ static tlop_status env_fits(tlop_model *model, const ast_decl *fn, const tlop_en
       diag_error(model->ctx, (span){0}, "the value given for '%s' is the name '%s', but "
                  "'%s' of %s is a %s", arg->name->name, op->name, arg->name->name,
                  fn->name->name, kind_name(arg->k, b, sizeof b));
-      diag_note(model->ctx, arg->sp, "'%s' is declared here", arg->name->name);
+      diag_note(model->ctx, span_of(model->ctx, arg->loc), "'%s' is declared here", arg->name->name);
       st = TLOP_ERR_CHECK;
     } else if (want_op && !op && !arg->dflt) {
       diag_error(model->ctx, (span){0}, "%s reduces with the operator '%s', which has no "
                  "default: give it by name (%s=max)", fn->name->name, arg->name->name,
                  arg->name->name);
-      diag_note(model->ctx, arg->sp, "'%s' is declared here", arg->name->name);
+      diag_note(model->ctx, span_of(model->ctx, arg->loc), "'%s' is declared here", arg->name->name);
       st = TLOP_ERR_CHECK;
     }
     for (size_t j = 0; env && j < env->n; j++) {
@@ -123,18 +123,18 @@ static tlop_status env_fits(tlop_model *model, const ast_decl *fn, const tlop_en
                    "a %s: give its name (%s=%s)", arg->name->name, kind_name(got, b, sizeof b),
                    arg->name->name, fn->name->name, kind_name(arg->k, b2, sizeof b2),
                    arg->name->name, arg->k.tag == K_OP ? "max" : "round_robin");
-        diag_note(model->ctx, arg->sp, "'%s' is declared here", arg->name->name);
+        diag_note(model->ctx, span_of(model->ctx, arg->loc), "'%s' is declared here", arg->name->name);
         st = TLOP_ERR_CHECK;
       } else if (want.tag == K_DIM && got.tag == K_DIM && !kind_eq(got, want)) {
         char b1[48], b2[48];
         diag_error(model->ctx, (span){0}, "the value given for '%s' is a %s, but '%s' of %s is a %s",
                    arg->name->name, kind_name(got, b2, sizeof b2), arg->name->name,
                    fn->name->name, kind_name(want, b1, sizeof b1));
-        diag_note(model->ctx, arg->sp, "'%s' is declared here", arg->name->name);
+        diag_note(model->ctx, span_of(model->ctx, arg->loc), "'%s' is declared here", arg->name->name);
         st = TLOP_ERR_CHECK;
       } else if (kind_is_count(want) && st == TLOP_OK &&
                  !count_fits(model->ctx, "the value given for", env->values[j], arg->name->name,
-                             fn->name->name, arg->sp)) {
+                             fn->name->name, span_of(model->ctx, arg->loc))) {
         st = TLOP_ERR_ARG;
       } else {
         given_value_warnings(model->ctx, env->values[j], arg->name->name, want);

@@ -39,9 +39,11 @@ static ir_node *lower(lowerer *lw, ast_expr *e, const binding *env);
 
 static tlop_ctx *ctx_of(lowerer *lw) { return lw->model->ctx; }
 
-static ir_node *at(ir_node *n, span sp) {
+/* n, placed at `where` unless it has a place already: the span is found (a search of the
+ * context's sources) only then, as every node lowered passes here. */
+static ir_node *at(const tlop_ctx *ctx, ir_node *n, spot where) {
   if (n && !n->origin.src)
-    n->origin = sp;
+    n->origin = span_of(ctx, where);
   return n;
 }
 
@@ -133,21 +135,21 @@ static ir_node *gated(lowerer *lw, span where, const char *message, ir_node *con
   tlop_ctx *ctx = ctx_of(lw);
   ir_node *gate = ir_make(ctx, IR_LOG2, ctx_sym(ctx, message), 0,
                           ir_make(ctx, IR_IF, NULL, 0, cond, ir_num(ctx, 2), ir_num(ctx, 0)), NULL, NULL);
-  at(gate, where);
+  at(ctx, gate, spot_of(where));
   return ir_bin(ctx, IR_REPEAT, gate, value);
 }
 
 /* require(cond, value): value where cond holds, else an error at the user's call that
  * names the algorithm and cond as written. */
 static ir_node *required(lowerer *lw, const ast_expr *call, ir_node *cond, ir_node *value) {
-  span cs = call->u.call.args[0]->sp;
+  span cs = ast_span(ctx_of(lw), call->u.call.args[0]);
   strbuf b = {0};
   const char *who = lw->algorithm ? lw->algorithm->name->name : "this expression";
   if (cs.src)
     sb_printf(&b, "%s requires %.*s", who, (int)(cs.hi - cs.lo), cs.src->text + cs.lo);
   else
     sb_printf(&b, "%s: its require's condition does not hold", who);
-  ir_node *r = gated(lw, lw->call.src ? lw->call : call->sp, b.s, cond, value);
+  ir_node *r = gated(lw, lw->call.src ? lw->call : ast_span(ctx_of(lw), call), b.s, cond, value);
   free(b.s);
   return r;
 }
@@ -180,7 +182,8 @@ static ir_node *lower_builtin(lowerer *lw, ast_expr *e, ir_node **a, int n, cons
   if (!strcmp(name, "require"))
     return required(lw, e, a[0], a[1]);
   if (!strcmp(name, "node_of"))
-    return placed(lw, named_value(lw, e->u.call.args[0], env), a[3], a[1], a[2], e->sp);
+    return placed(lw, named_value(lw, e->u.call.args[0], env), a[3], a[1], a[2],
+                  ast_span(ctx_of(lw), e));
   if (!strcmp(name, "listed")) /* known where lowered: a branch on it costs nothing */
     return ir_make(ctx, IR_NUM, ctx_sym(ctx, "bool"),
                    !strncmp(named_value(lw, e->u.call.args[0], env)->name, "nodes(", 6), NULL, NULL, NULL);
@@ -251,10 +254,11 @@ static void check_given_value(lowerer *lw, const ast_decl *fn, int i, const ast_
     if (!kind_is_count(want) || (v >= 0 && v == floor(v)))
       continue;
     sym param = fn->args[i]->name;
-    diag_error(ctx_of(lw), arg->sp, "the value given for '%s' is %.15g, but it is passed to "
+    diag_error(ctx_of(lw), ast_span(ctx_of(lw), arg),
+               "the value given for '%s' is %.15g, but it is passed to "
                "'%s' of %s, a count: a whole number, 0 or more", name->name, v, param->name,
                fn->name->name);
-    diag_note(ctx_of(lw), fn->args[i]->sp, "'%s' is a count here", param->name);
+    diag_note(ctx_of(lw), span_of(ctx_of(lw), fn->args[i]->loc), "'%s' is a count here", param->name);
     lw->failed = true;
   }
 }
@@ -389,8 +393,8 @@ static ir_node *checked_counts(lowerer *lw, const ast_decl *fn, const ast_expr *
     if (!kind_is_count(fn->args[i]->k) || !value ||
         (constant(value, &v) && v >= 0 && v == floor(v)) || !uses_all(body, value))
       continue;
-    span where = i < e->u.call.nargs ? e->u.call.args[i]->sp : e->sp;
-    args[k++] = (ir_count_arg){fn->args[i]->name, fn->args[i]->sp, where, value};
+    span where = ast_span(ctx_of(lw), i < e->u.call.nargs ? e->u.call.args[i] : e);
+    args[k++] = (ir_count_arg){fn->args[i]->name, span_of(ctx_of(lw), fn->args[i]->loc), where, value};
   }
   ir_node *r = k ? ir_called(ctx_of(lw), body, &(ir_call){fn->name, args, k, NULL}) : body;
   free(args);
@@ -445,9 +449,9 @@ static ir_node *lower_call(lowerer *lw, ast_expr *e, const binding *env) {
     if (fn->kind == D_ALGORITHM)
       lw->algorithm = fn;
     if (!lw->call.src)
-      lw->call = e->sp;
+      lw->call = ast_span(ctx_of(lw), e);
     r = lower(lw, fn->body, scope);
-    r = gate_listed(lw, &rule, lw->call.src ? lw->call : e->sp, r);
+    r = gate_listed(lw, &rule, lw->call.src ? lw->call : ast_span(ctx_of(lw), e), r);
     r = checked_counts(lw, fn, e, frames, r);
     lw->env = free_ops;
     lw->algorithm = caller;
@@ -535,7 +539,8 @@ static ir_node *lower_messages(lowerer *lw, ast_expr *e, const binding *env) {
     binding b = {ctx_sym(ctx, "p"), p, env, NULL};
     node = lower(lw, e->u.msgs.args[0], &b);
   } else if (place) {
-    node = placed(lw, named_value(lw, e->u.msgs.args[0], env), p, args[1], args[2], e->sp);
+    node = placed(lw, named_value(lw, e->u.msgs.args[0], env), p, args[1], args[2],
+                  ast_span(ctx_of(lw), e));
   } else if (!strcmp(kind, "sequential")) {
     node = ir_un(ctx, IR_FLOOR, ir_bin(ctx, IR_DIV, p, args[0]));
   } else if (!strcmp(kind, "round_robin")) {
@@ -624,7 +629,8 @@ static ir_node *lower(lowerer *lw, ast_expr *e, const binding *env) {
     ir_node *a = lower(lw, e->u.par.count, env), *x = lower(lw, e->u.par.body, env);
     if (ir_has_cost(a)) {
       if (!transfer_set(a) || !transfer_set(x)) {
-        diag_error(ctx, e->sp, "cost ∥ cost joins concurrent transfers: both sides must be "
+        diag_error(ctx, ast_span(ctx, e),
+                   "cost ∥ cost joins concurrent transfers: both sides must be "
                    "L(…) terms (a count on the left makes copies of any cost instead)");
         lw->failed = true;
       }
@@ -697,11 +703,12 @@ static ir_node *lower(lowerer *lw, ast_expr *e, const binding *env) {
     break;
   }
   if (r && r->depth > IR_MAX_DEPTH && !lw->failed) {
-    diag_error(ctx, e->sp, "expression too deep once its functions are expanded (more than "
+    diag_error(ctx, ast_span(ctx, e),
+               "expression too deep once its functions are expanded (more than "
                "%d levels)", IR_MAX_DEPTH);
     lw->failed = true;
   }
-  return at(r, e->sp);
+  return at(ctx, r, e->loc);
 }
 
 static ir_node *finish(lowerer *lw, ir_node *r, span sp) {
@@ -734,7 +741,7 @@ static void take_lets(lowerer *lw, expr_let **lets, size_t *nlets) {
 ir_node *lower_expr_lets(tlop_model *model, ast_expr *e, const tlop_env *env, expr_let **lets,
                          size_t *nlets) {
   lowerer lw = {.model = model, .env = env};
-  ir_node *r = finish(&lw, lower(&lw, e, NULL), e->sp);
+  ir_node *r = finish(&lw, lower(&lw, e, NULL), ast_span(ctx_of(&lw), e));
   take_lets(&lw, r ? lets : NULL, nlets);
   return r;
 }
@@ -764,14 +771,15 @@ ir_node *lower_function_lets(tlop_model *model, ast_decl *fn, const tlop_env *en
       frames[i] = (binding){arg->name, lower(&lw, arg->dflt, NULL), scope, NULL};
       M_left_out = M_left_out || i == count_param(fn, "M");
     } else {
-      frames[i] = (binding){arg->name, at(ir_var(model->ctx, arg->name), arg->sp), scope, NULL};
+      frames[i] = (binding){arg->name, at(model->ctx, ir_var(model->ctx, arg->name), arg->loc),
+                            scope, NULL};
     }
     scope = &frames[i];
   }
   listed_rule rule = bind_listed_nodes(&lw, fn, frames, M_left_out);
   ir_node *r = gate_listed(&lw, &rule, fn->name_sp, lower(&lw, fn->body, scope));
   free(frames);
-  r = finish(&lw, r, fn->body->sp);
+  r = finish(&lw, r, ast_span(ctx_of(&lw), fn->body));
   take_lets(&lw, r ? lets : NULL, nlets);
   return r;
 }

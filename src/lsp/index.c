@@ -73,9 +73,9 @@ static void walk(indexer *w, const ast_expr *e, const binder *sc) {
     return;
   switch (e->kind) {
   case E_NUM: break;
-  case E_NAME: resolve(w, e->u.name.name, e->sp, sc); break;
+  case E_NAME: resolve(w, e->u.name.name, ast_span(w->model->ctx, e), sc); break;
   case E_CALL:
-    resolve(w, e->u.call.name, ast_call_name_sp(e), sc);
+    resolve(w, e->u.call.name, ast_call_name_sp(w->model->ctx, e), sc);
     walk_all(w, e->u.call.args, e->u.call.nargs, sc);
     break;
   case E_UNARY:
@@ -137,7 +137,7 @@ static void walk_function(indexer *w, const ast_decl *d) {
   const binder *sc = NULL;
   for (int i = 0; i < d->nargs; i++) {
     walk(w, d->args[i]->dflt, NULL);
-    args[i] = bind(w, d->args[i]->name, d->args[i]->sp, "argument", sc);
+    args[i] = bind(w, d->args[i]->name, span_of(w->model->ctx, d->args[i]->loc), "argument", sc);
     sc = &args[i];
   }
   walk(w, d->body, sc);

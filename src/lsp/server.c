@@ -477,7 +477,7 @@ static void hover(tlop_lsp *s, const json *id, const json *params) {
   const ast_decl *decl = o->decl;
   span shown = o->def;
   if (decl && (decl->kind == D_FN || decl->kind == D_ALGORITHM) && decl->body)
-    shown = (span){decl->sp.src, decl->sp.lo, decl->body->sp.lo};
+    shown = (span){decl->sp.src, decl->sp.lo, ast_span(d->ctx, decl->body).lo};
   else if (decl)
     shown = decl->sp;
   /* the definition's text up to its body: `fn T(m: size) =`, `param S: size = 8 KiB;` */

@@ -2198,7 +2198,7 @@ static bool axioms_and_facts(tlop_model *model, const tlop_prove_opts *o, unsign
 
 /* "file:line: the claim's text" */
 static char *claim_title(const ast_decl *d) {
-  const source *src = d->body->sp.src;
+  const source *src = d->sp.src;
   uint32_t lo = d->sp.lo, hi = d->sp.hi, line = 1;
   for (uint32_t i = 0; i < lo; i++)
     line += src->text[i] == '\n';
@@ -2223,7 +2223,8 @@ tlop_status tlop_prove_claim(tlop_model *model, size_t i, const tlop_prove_opts 
   ast_expr *body = d->body;
   ir_op op = body->kind == E_BINARY ? ir_relation(body->op) : IR_NOPS;
   if (op == IR_NOPS) {
-    diag_error(model->ctx, body->sp, "a claim compares two costs: expected A >= B, A > B, A <= B, A < B or A = B");
+    diag_error(model->ctx, ast_span(model->ctx, body),
+               "a claim compares two costs: expected A >= B, A > B, A <= B, A < B or A = B");
     return TLOP_ERR_ARG;
   }
   unsigned axioms;
