@@ -119,7 +119,11 @@ typedef struct spot {
 } spot;
 
 source *source_new(tlop_ctx *ctx, const char *path, const char *text, size_t len);
-spot spot_of(span sp);
+/* Inline: the parser takes one for each of a model's nodes. */
+static inline spot spot_of(span sp) {
+  uint32_t base = sp.src ? sp.src->base : 0;
+  return base ? (spot){base + sp.lo, base + sp.hi} : (spot){0, 0};
+}
 /* The span of a spot, in the source that holds it. */
 span span_of(const tlop_ctx *ctx, spot p);
 /* The line (from 0) that holds byte offset `off`. */

@@ -38,11 +38,6 @@ source *source_new(tlop_ctx *ctx, const char *path, const char *text, size_t len
   return s;
 }
 
-spot spot_of(span sp) {
-  uint32_t base = sp.src ? sp.src->base : 0;
-  return base ? (spot){base + sp.lo, base + sp.hi} : (spot){0, 0};
-}
-
 span span_of(const tlop_ctx *ctx, spot p) {
   if (!p.lo || !ctx->nspaced) /* the first base is 1 */
     return (span){0};
