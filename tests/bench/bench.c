@@ -187,140 +187,11 @@ static tlop_jit *new_jit(bench *b, const char *cache, const char *passes, int jo
   return jit;
 }
 
-/* ---- callgrind: one variant in a child process under valgrind ---- */
-
-static void child(const char *variant, int a, const char *cache, const char *src, const char *table) {
-  bench b;
-  setup(&b, src, table);
-  const grid *g = &b.grids[ALGOS[a].pipeline];
-  double *out = malloc(g->ncg * sizeof *out);
-  uint8_t *xf = malloc(g->ncg);
-  tlop_jit *jit = NULL;
-  tlop_kernels *k = NULL;
-  if (!strcmp(variant, "jit")) {
-    jit = new_jit(&b, cache, JIT_PASSES, 1);
-    k = compile(&b, jit, b.exprs, NALGO); /* the parent's module: a cache hit */
-  }
-#if HAVE_CALLGRIND
-  CALLGRIND_START_INSTRUMENTATION;
-#endif
-  if (k)
-    jit_kernels_run(k, (size_t)a, g->cg, g->ncg, out, xf);
-  else if (!strcmp(variant, "c"))
-    ALGOS[a].hand(g->cg, g->ncg, out, &b.ht);
-  else if (!strcmp(variant, "plain"))
-    ALGOS[a].plain(g->cg, g->ncg, out, &b.ht);
-  else
-    tlop_eval_batch(b.exprs[a], b.pf, b.env, VARS, 2, g->cg_interp, g->ncg_interp, out);
-#if HAVE_CALLGRIND
-  CALLGRIND_STOP_INSTRUMENTATION;
-#endif
-  tlop_kernels_free(k);
-  tlop_jit_free(jit);
-  free(out);
-  free(xf);
-  teardown(&b);
-}
-
-/* Instructions per point of one variant, or NaN when valgrind is not there. */
-static double callgrind(const char *self, const char *variant, int a, const char *cache,
-                        const bench *b) {
-  if (!HAVE_CALLGRIND)
-    return NAN;
-  char out[256], cmd[8192];
-  snprintf(out, sizeof out, "%s/cg.%s.%d.out", cache, variant, a);
-  snprintf(cmd, sizeof cmd,
-           "valgrind --tool=callgrind --instr-atstart=no --smc-check=all-non-file "
-           "--callgrind-out-file=%s '%s' --callgrind-child %s %d '%s' '%s' '%s' >/dev/null 2>&1",
-           out, self, variant, a, cache, b->src, b->table);
-  if (system(cmd) != 0)
-    return NAN;
-  FILE *f = fopen(out, "r");
-  double total = NAN;
-  char line[512];
-  while (f && fgets(line, sizeof line, f))
-    if (!strncmp(line, "totals:", 7))
-      total = strtod(line + 7, NULL);
-  if (f)
-    fclose(f);
-  unlink(out);
-  const grid *g = &b->grids[ALGOS[a].pipeline];
-  return total / (double)(strcmp(variant, "interp") ? g->ncg : g->ncg_interp);
-}
-
-/* ---- timings ---- */
-
-static double time_jit(tlop_kernels *k, size_t which, const grid *g, double *out, uint8_t *xf) {
-  double t[REPS];
-  for (int r = 0; r < REPS; r++) {
-    double t0 = jit_now_ms();
-    jit_kernels_run(k, which, g->pts, g->n, out, xf);
-    t[r] = (jit_now_ms() - t0) * 1e6 / (double)g->n;
-  }
-  return median(t, REPS);
-}
-
-static double time_hand(hand_fn fn, const bench *b, const grid *g, double *out) {
-  double t[REPS];
-  for (int r = 0; r < REPS; r++) {
-    double t0 = jit_now_ms();
-    fn(g->pts, g->n, out, &b->ht);
-    t[r] = (jit_now_ms() - t0) * 1e6 / (double)g->n;
-  }
-  return median(t, REPS);
-}
-
-/* The largest relative difference between two runs of results. */
-static double max_rel_diff(const double *x, const double *y, size_t n) {
-  double diff = 0;
-  for (size_t i = 0; i < n; i++) {
-    double s = fmax(fabs(x[i]), fabs(y[i]));
-    if (s > 0 && fabs(x[i] - y[i]) / s > diff)
-      diff = fabs(x[i] - y[i]) / s;
-  }
-  return diff;
-}
-
-static double time_interp(const bench *b, int a, const grid *g, double *out) {
-  double t[3];
-  for (int r = 0; r < 3; r++) {
-    double t0 = jit_now_ms();
-    if (tlop_eval_batch(b->exprs[a], b->pf, b->env, VARS, 2, g->interp, g->ninterp, out) != TLOP_OK)
-      die("the interpreter failed");
-    t[r] = (jit_now_ms() - t0) * 1e6 / (double)g->ninterp;
-  }
-  return median(t, 3);
-}
+/* ---- the stdlib: every algorithm, for compile latency ---- */
 
 /* The parameter names of every stdlib algorithm: the variables of their kernels. */
 static const char *names_all[64];
 static size_t nnames_all;
-
-/* Milliseconds tlop_jit_compile takes for exprs in a fresh JIT (its start not counted). */
-static double time_compile(bench *b, tlop_expr **exprs, size_t n, const char *const *names,
-                           size_t nnames, const tlop_env *env, const char *passes,
-                           const char *cache, int reps, size_t *compiled) {
-  double t[9];
-  for (int r = 0; r < reps; r++) {
-    tlop_jit *jit = new_jit(b, cache, passes, 1);
-    double t0 = jit_now_ms();
-    tlop_kernels *k;
-    if (tlop_jit_compile(jit, (const tlop_expr *const *)exprs, n, b->pf, env, names, nnames,
-                         &k) != TLOP_OK)
-      die("compilation failed");
-    t[r] = jit_now_ms() - t0;
-    if (compiled) {
-      uint8_t xf;
-      double v;
-      *compiled = 0;
-      for (size_t i = 0; i < n; i++)
-        *compiled += jit_kernels_run(k, i, NULL, 0, &v, &xf) == TLOP_OK;
-    }
-    tlop_kernels_free(k);
-    tlop_jit_free(jit);
-  }
-  return median(t, reps);
-}
 
 static void add_names(tlop_model *m, const char *algo) {
   size_t np;
@@ -375,6 +246,209 @@ static void stdlib_walk(bench *b, const char *dir, stdlib_algos *all) {
     closedir(d);
 }
 
+/* Every stdlib algorithm, loaded and named; names_all gets their parameters. */
+static void stdlib_algos_load(bench *b, stdlib_algos *all) {
+  char dir[4096];
+  snprintf(dir, sizeof dir, "%s/stdlib", b->src);
+  stdlib_walk(b, dir, all);
+}
+
+static void stdlib_algos_free(stdlib_algos *all) {
+  for (size_t i = 0; i < all->n; i++)
+    free(all->names[i]);
+  free(all->names);
+  free(all->exprs);
+}
+
+/* ---- callgrind: one variant in a child process under valgrind ---- */
+
+/* Compiles each stdlib algorithm named in `which` (comma-separated; "all": every one)
+ * alone in a fresh JIT, no cache, as time_compile does, each compile's instructions in
+ * its own callgrind dump named after the algorithm; a first compile, not counted, warms
+ * LLVM's one-time set-up. */
+static void child_compile(bench *b, const char *which) {
+  stdlib_algos all = {0};
+  stdlib_algos_load(b, &all);
+#if HAVE_CALLGRIND
+  CALLGRIND_START_INSTRUMENTATION;
+#endif
+  bool first = true;
+  for (size_t i = 0; i < all.n; i++) {
+    size_t len = strlen(all.names[i]);
+    const char *at = strstr(which, all.names[i]);
+    bool named = at && (at == which || at[-1] == ',') && (at[len] == ',' || !at[len]);
+    if (strcmp(which, "all") && !named)
+      continue;
+    for (int warm = first; warm >= 0; warm--) {
+      tlop_jit *jit = new_jit(b, NULL, JIT_PASSES, 1);
+      tlop_kernels *k;
+#if HAVE_CALLGRIND
+      CALLGRIND_ZERO_STATS;
+#endif
+      if (tlop_jit_compile(jit, (const tlop_expr *const *)&all.exprs[i], 1, b->pf, NULL, names_all,
+                           nnames_all, &k) != TLOP_OK)
+        die("compilation failed");
+#if HAVE_CALLGRIND
+      if (!warm)
+        CALLGRIND_DUMP_STATS_AT(all.names[i]);
+#endif
+      tlop_kernels_free(k);
+      tlop_jit_free(jit);
+    }
+    first = false;
+  }
+  stdlib_algos_free(&all);
+}
+
+static void child(const char *variant, const char *arg, const char *cache, const char *src,
+                  const char *table) {
+  bench b;
+  setup(&b, src, table);
+  if (!strcmp(variant, "compile")) {
+    child_compile(&b, arg);
+    teardown(&b);
+    return;
+  }
+  int a = atoi(arg);
+  const grid *g = &b.grids[ALGOS[a].pipeline];
+  double *out = malloc(g->ncg * sizeof *out);
+  uint8_t *xf = malloc(g->ncg);
+  tlop_jit *jit = NULL;
+  tlop_kernels *k = NULL;
+  if (!strcmp(variant, "jit")) {
+    jit = new_jit(&b, cache, JIT_PASSES, 1);
+    k = compile(&b, jit, b.exprs, NALGO); /* the parent's module: a cache hit */
+  }
+#if HAVE_CALLGRIND
+  CALLGRIND_START_INSTRUMENTATION;
+#endif
+  if (k)
+    jit_kernels_run(k, (size_t)a, g->cg, g->ncg, out, xf);
+  else if (!strcmp(variant, "c"))
+    ALGOS[a].hand(g->cg, g->ncg, out, &b.ht);
+  else if (!strcmp(variant, "plain"))
+    ALGOS[a].plain(g->cg, g->ncg, out, &b.ht);
+  else
+    tlop_eval_batch(b.exprs[a], b.pf, b.env, VARS, 2, g->cg_interp, g->ncg_interp, out);
+#if HAVE_CALLGRIND
+  CALLGRIND_STOP_INSTRUMENTATION;
+#endif
+  tlop_kernels_free(k);
+  tlop_jit_free(jit);
+  free(out);
+  free(xf);
+  teardown(&b);
+}
+
+/* The instructions a callgrind child counted: the totals of its output file, or of the
+ * file of its first dump with dumped; NaN when valgrind is not there. */
+static double callgrind_total(const char *self, const char *variant, const char *arg,
+                              const char *cache, const bench *b, bool dumped) {
+  if (!HAVE_CALLGRIND)
+    return NAN;
+  char out[256], cmd[8192];
+  snprintf(out, sizeof out, "%s/cg.%s.%s.out", cache, variant, arg);
+  snprintf(cmd, sizeof cmd,
+           "valgrind --tool=callgrind --instr-atstart=no --smc-check=all-non-file "
+           "--callgrind-out-file=%s '%s' --callgrind-child %s '%s' '%s' '%s' '%s' >/dev/null 2>&1",
+           out, self, variant, arg, cache, b->src, b->table);
+  if (system(cmd) != 0)
+    return NAN;
+  char part[300];
+  snprintf(part, sizeof part, "%s%s", out, dumped ? ".1" : "");
+  FILE *f = fopen(part, "r");
+  double total = NAN;
+  char line[512];
+  while (f && fgets(line, sizeof line, f))
+    if (!strncmp(line, "totals:", 7))
+      total = strtod(line + 7, NULL);
+  if (f)
+    fclose(f);
+  unlink(out);
+  unlink(part);
+  return total;
+}
+
+/* Instructions per point of one variant, or NaN when valgrind is not there. */
+static double callgrind(const char *self, const char *variant, int a, const char *cache,
+                        const bench *b) {
+  char arg[16];
+  snprintf(arg, sizeof arg, "%d", a);
+  const grid *g = &b->grids[ALGOS[a].pipeline];
+  return callgrind_total(self, variant, arg, cache, b, false) /
+         (double)(strcmp(variant, "interp") ? g->ncg : g->ncg_interp);
+}
+
+/* ---- timings ---- */
+
+static double time_jit(tlop_kernels *k, size_t which, const grid *g, double *out, uint8_t *xf) {
+  double t[REPS];
+  for (int r = 0; r < REPS; r++) {
+    double t0 = jit_now_ms();
+    jit_kernels_run(k, which, g->pts, g->n, out, xf);
+    t[r] = (jit_now_ms() - t0) * 1e6 / (double)g->n;
+  }
+  return median(t, REPS);
+}
+
+static double time_hand(hand_fn fn, const bench *b, const grid *g, double *out) {
+  double t[REPS];
+  for (int r = 0; r < REPS; r++) {
+    double t0 = jit_now_ms();
+    fn(g->pts, g->n, out, &b->ht);
+    t[r] = (jit_now_ms() - t0) * 1e6 / (double)g->n;
+  }
+  return median(t, REPS);
+}
+
+/* The largest relative difference between two runs of results. */
+static double max_rel_diff(const double *x, const double *y, size_t n) {
+  double diff = 0;
+  for (size_t i = 0; i < n; i++) {
+    double s = fmax(fabs(x[i]), fabs(y[i]));
+    if (s > 0 && fabs(x[i] - y[i]) / s > diff)
+      diff = fabs(x[i] - y[i]) / s;
+  }
+  return diff;
+}
+
+static double time_interp(const bench *b, int a, const grid *g, double *out) {
+  double t[3];
+  for (int r = 0; r < 3; r++) {
+    double t0 = jit_now_ms();
+    if (tlop_eval_batch(b->exprs[a], b->pf, b->env, VARS, 2, g->interp, g->ninterp, out) != TLOP_OK)
+      die("the interpreter failed");
+    t[r] = (jit_now_ms() - t0) * 1e6 / (double)g->ninterp;
+  }
+  return median(t, 3);
+}
+
+/* Milliseconds tlop_jit_compile takes for exprs in a fresh JIT (its start not counted). */
+static double time_compile(bench *b, tlop_expr **exprs, size_t n, const char *const *names,
+                           size_t nnames, const tlop_env *env, const char *passes,
+                           const char *cache, int reps, size_t *compiled) {
+  double t[9];
+  for (int r = 0; r < reps; r++) {
+    tlop_jit *jit = new_jit(b, cache, passes, 1);
+    double t0 = jit_now_ms();
+    tlop_kernels *k;
+    if (tlop_jit_compile(jit, (const tlop_expr *const *)exprs, n, b->pf, env, names, nnames,
+                         &k) != TLOP_OK)
+      die("compilation failed");
+    t[r] = jit_now_ms() - t0;
+    if (compiled) {
+      uint8_t xf;
+      double v;
+      *compiled = 0;
+      for (size_t i = 0; i < n; i++)
+        *compiled += jit_kernels_run(k, i, NULL, 0, &v, &xf) == TLOP_OK;
+    }
+    tlop_kernels_free(k);
+    tlop_jit_free(jit);
+  }
+  return median(t, reps);
+}
+
 static long rss_kb(void) {
   FILE *f = fopen("/proc/self/statm", "r");
   long pages = 0, resident = 0;
@@ -408,15 +482,14 @@ static const char *verdict(double ir_ratio) {
 }
 
 /* Compile latency, the cache, memory, and the verdict on the targets. */
-static void latency(bench *b, const char *cache, double start_ms, long rss0, long rss_jit,
+static void latency(const char *self, bench *b, const char *cache, double start_ms, long rss0,
+                    long rss_jit,
                     double worst_wall, double worst_ir, double worst_plain_ir,
                     double least_speedup) {
   /* compile latency */
   stdlib_algos algos = {0};
   size_t compiled = 0;
-  char dir[4096];
-  snprintf(dir, sizeof dir, "%s/stdlib", b->src);
-  stdlib_walk(b, dir, &algos);
+  stdlib_algos_load(b, &algos);
   tlop_expr **all = algos.exprs;
   size_t nall = algos.n;
   double *per = malloc((nall + 1) * sizeof *per), *per1 = malloc((nall + 1) * sizeof *per1);
@@ -427,9 +500,11 @@ static void latency(bench *b, const char *cache, double start_ms, long rss0, lon
     per1[i] = time_compile(b, &all[i], 1, names_all, nnames_all, NULL, "default<O1>", NULL, 3, NULL);
     ok_one += c1;
   }
-  double worst_one = 0;
+  size_t slowest = 0;
   for (size_t i = 0; i < nall; i++)
-    worst_one = fmax(worst_one, per[i]);
+    if (per[i] > per[slowest])
+      slowest = i;
+  double worst_one = nall ? per[slowest] : 0;
   double whole = time_compile(b, all, nall, names_all, nnames_all, NULL, JIT_PASSES, NULL, 3, &compiled);
   double whole1 = time_compile(b, all, nall, names_all, nnames_all, NULL, "default<O1>", NULL, 3, NULL);
   double one = median(per, (int)nall), one1 = median(per1, (int)nall);
@@ -441,7 +516,12 @@ static void latency(bench *b, const char *cache, double start_ms, long rss0, lon
   for (size_t i = 0; i < nall; i++)
     if (per[i] > 25)
       printf(" %s (%.1f ms)", algos.names[i], per[i]);
-  printf("\n");
+  /* wall times move with the load; the instructions of a compile do not */
+  if (nall)
+    printf("\nslowest: %s, %.1f ms, %.0f M instructions under callgrind; all ≤ 25 ms: %s\n",
+           algos.names[slowest], worst_one,
+           callgrind_total(self, "compile", algos.names[slowest], cache, b, true) / 1e6,
+           worst_one <= 25 ? "yes" : "no");
 
   /* cache: a fresh JIT finds the object of the first one */
   time_compile(b, all, nall, names_all, nnames_all, NULL, JIT_PASSES, cache, 1, NULL);
@@ -465,15 +545,12 @@ static void latency(bench *b, const char *cache, double start_ms, long rss0, lon
 
   free(per);
   free(per1);
-  for (size_t i = 0; i < nall; i++)
-    free(algos.names[i]);
-  free(algos.names);
-  free(all);
+  stdlib_algos_free(&algos);
 }
 
 int main(int argc, char **argv) {
   if (argc == 7 && !strcmp(argv[1], "--callgrind-child")) {
-    child(argv[2], atoi(argv[3]), argv[4], argv[5], argv[6]);
+    child(argv[2], argv[3], argv[4], argv[5], argv[6]);
     return 0;
   }
   bool quick = argc > 1 && !strcmp(argv[1], "--quick");
@@ -558,7 +635,7 @@ int main(int argc, char **argv) {
          "results %s\n", cores, tt, t1 / tt, t1,
          memcmp(out, ref, most * sizeof *out) ? "DIFFER" : "bit-identical");
   if (!quick)
-    latency(&b, cache, start_ms, rss0, rss_jit, worst_wall, worst_ir, worst_plain_ir,
+    latency(argv[0], &b, cache, start_ms, rss0, rss_jit, worst_wall, worst_ir, worst_plain_ir,
             least_speedup);
 
   tlop_kernels_free(k);
