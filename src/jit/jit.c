@@ -66,69 +66,6 @@ tlop_status jit_target_machine(tlop_ctx *ctx, bool host, LLVMTargetMachineRef *o
   return TLOP_OK;
 }
 
-/* LLVM 19's default<O2> (as `opt -passes='default<O2>' -print-pipeline-passes` prints it)
- * without its loop vectoriser and the passes that serve it (loop-distribute,
- * inject-tli-mappings, loop-vectorize, infer-alignment, loop-load-elim and the instcombine
- * after them). It took 2-3 % of every stdlib algorithm's compile and vectorised nothing
- * the kernels run: their instructions per point are the same without it
- * (tests/bench/README.md). The SLP vectoriser stays: without it the scatter's kernel
- * takes 1.6 % more instructions per point. */
-const char jit_passes[] =
-    "annotation2metadata,forceattrs,inferattrs,coro-early,function<eager-inv>("
-    "ee-instrument<>,lower-expect,simplifycfg<bonus-inst-threshold=1;"
-    "no-forward-switch-cond;no-switch-range-to-icmp;no-switch-to-lookup;keep-loops;"
-    "no-hoist-common-insts;no-sink-common-insts;speculate-blocks;simplify-cond-branch;"
-    "no-speculate-unpredictables>,sroa<modify-cfg>,early-cse<>),openmp-opt,ipsccp,"
-    "called-value-propagation,globalopt,function<eager-inv>(mem2reg,"
-    "instcombine<max-iterations=1;no-use-loop-info;no-verify-fixpoint>,"
-    "simplifycfg<bonus-inst-threshold=1;no-forward-switch-cond;switch-range-to-icmp;"
-    "no-switch-to-lookup;keep-loops;no-hoist-common-insts;no-sink-common-insts;"
-    "speculate-blocks;simplify-cond-branch;no-speculate-unpredictables>),always-inline,"
-    "require<globals-aa>,function(invalidate<aa>),require<profile-summary>,cgscc("
-    "devirt<4>(inline,function-attrs<skip-non-recursive-function-attrs>,openmp-opt-cgscc,"
-    "function<eager-inv;no-rerun>(sroa<modify-cfg>,early-cse<memssa>,"
-    "speculative-execution<only-if-divergent-target>,jump-threading,"
-    "correlated-propagation,simplifycfg<bonus-inst-threshold=1;no-forward-switch-cond;"
-    "switch-range-to-icmp;no-switch-to-lookup;keep-loops;no-hoist-common-insts;"
-    "no-sink-common-insts;speculate-blocks;simplify-cond-branch;"
-    "no-speculate-unpredictables>,instcombine<max-iterations=1;no-use-loop-info;"
-    "no-verify-fixpoint>,aggressive-instcombine,libcalls-shrinkwrap,tailcallelim,"
-    "simplifycfg<bonus-inst-threshold=1;no-forward-switch-cond;switch-range-to-icmp;"
-    "no-switch-to-lookup;keep-loops;no-hoist-common-insts;no-sink-common-insts;"
-    "speculate-blocks;simplify-cond-branch;no-speculate-unpredictables>,reassociate,"
-    "constraint-elimination,loop-mssa(loop-instsimplify,loop-simplifycfg,"
-    "licm<no-allowspeculation>,loop-rotate<header-duplication;no-prepare-for-lto>,"
-    "licm<allowspeculation>,simple-loop-unswitch<no-nontrivial;trivial>),"
-    "simplifycfg<bonus-inst-threshold=1;no-forward-switch-cond;switch-range-to-icmp;"
-    "no-switch-to-lookup;keep-loops;no-hoist-common-insts;no-sink-common-insts;"
-    "speculate-blocks;simplify-cond-branch;no-speculate-unpredictables>,"
-    "instcombine<max-iterations=1;no-use-loop-info;no-verify-fixpoint>,loop(loop-idiom,"
-    "indvars,simple-loop-unswitch<no-nontrivial;trivial>,loop-deletion,loop-unroll-full),"
-    "sroa<modify-cfg>,vector-combine,mldst-motion<no-split-footer-bb>,gvn<>,sccp,bdce,"
-    "instcombine<max-iterations=1;no-use-loop-info;no-verify-fixpoint>,jump-threading,"
-    "correlated-propagation,adce,memcpyopt,dse,move-auto-init,loop-mssa("
-    "licm<allowspeculation>),coro-elide,simplifycfg<bonus-inst-threshold=1;"
-    "no-forward-switch-cond;switch-range-to-icmp;no-switch-to-lookup;keep-loops;"
-    "hoist-common-insts;sink-common-insts;speculate-blocks;simplify-cond-branch;"
-    "no-speculate-unpredictables>,instcombine<max-iterations=1;no-use-loop-info;"
-    "no-verify-fixpoint>),function-attrs,function("
-    "require<should-not-run-function-passes>),coro-split)),deadargelim,coro-cleanup,"
-    "globalopt,globaldce,elim-avail-extern,rpo-function-attrs,recompute-globalsaa,"
-    "function<eager-inv>(float2int,lower-constant-intrinsics,loop("
-    "loop-rotate<header-duplication;no-prepare-for-lto>,loop-deletion),"
-    "simplifycfg<bonus-inst-threshold=1;forward-switch-cond;switch-range-to-icmp;"
-    "switch-to-lookup;no-keep-loops;hoist-common-insts;sink-common-insts;"
-    "speculate-blocks;simplify-cond-branch;no-speculate-unpredictables>,slp-vectorizer,"
-    "vector-combine,instcombine<max-iterations=1;no-use-loop-info;no-verify-fixpoint>,"
-    "loop-unroll<O2>,transform-warning,sroa<preserve-cfg>,infer-alignment,"
-    "instcombine<max-iterations=1;no-use-loop-info;no-verify-fixpoint>,loop-mssa("
-    "licm<allowspeculation>),alignment-from-assumptions,loop-sink,instsimplify,"
-    "div-rem-pairs,tailcallelim,simplifycfg<bonus-inst-threshold=1;"
-    "no-forward-switch-cond;switch-range-to-icmp;no-switch-to-lookup;keep-loops;"
-    "no-hoist-common-insts;no-sink-common-insts;speculate-blocks;simplify-cond-branch;"
-    "speculate-unpredictables>),globaldce,constmerge,cg-profile,"
-    "rel-lookup-table-converter,function(annotation-remarks)";
-
 tlop_status jit_optimize(tlop_ctx *ctx, LLVMModuleRef m, LLVMTargetMachineRef tm,
                          const char *passes) {
   char *triple = LLVMGetTargetMachineTriple(tm);

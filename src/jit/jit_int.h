@@ -48,9 +48,8 @@ tlop_status jit_fail_message(tlop_ctx *ctx, char *msg, const char *what);
 /* A target machine for this host (the JIT) or for a generic CPU of the same triple
  * (emitted objects that may run elsewhere). */
 tlop_status jit_target_machine(tlop_ctx *ctx, bool host, LLVMTargetMachineRef *out);
-/* The pipeline kernels are compiled with (LLVMRunPasses syntax): jit.c says which. */
-extern const char jit_passes[];
-#define JIT_PASSES jit_passes
+/* The pipeline kernels are compiled with (LLVMRunPasses syntax). */
+#define JIT_PASSES "default<O2>"
 /* Sets the module's triple and data layout for tm, verifies it and runs the pipeline. */
 tlop_status jit_optimize(tlop_ctx *ctx, LLVMModuleRef m, LLVMTargetMachineRef tm,
                          const char *passes);
