@@ -190,11 +190,129 @@ static tlop_jit *new_jit(bench *b, const char *cache, const char *passes, int jo
   return jit;
 }
 
+/* ---- the stdlib: every algorithm, for compile latency ---- */
+
+/* The parameter names of every stdlib algorithm: the variables of their kernels. */
+static const char *names_all[64];
+static size_t nnames_all;
+
+static void add_names(tlop_model *m, const char *algo) {
+  size_t np;
+  const char *const *params = tlop_algorithm_params(m, algo, &np);
+  for (size_t i = 0; params && i < np; i++) {
+    size_t j = 0;
+    while (j < nnames_all && strcmp(names_all[j], params[i]))
+      j++;
+    if (j == nnames_all && nnames_all < 64)
+      names_all[nnames_all++] = params[i];
+  }
+}
+
+/* Every algorithm of every stdlib file (priced on the bcast model's platform), with its
+ * name (malloc'd) in names[]. */
+typedef struct stdlib_algos {
+  tlop_expr **exprs;
+  char **names;
+  size_t n, cap, names_cap;
+} stdlib_algos;
+
+static void stdlib_walk(bench *b, const char *dir, stdlib_algos *all) {
+  DIR *d = opendir(dir);
+  struct dirent *e;
+  while (d && (e = readdir(d))) {
+    char path[4096];
+    snprintf(path, sizeof path, "%s/%s", dir, e->d_name);
+    struct stat st;
+    if (e->d_name[0] == '.' || stat(path, &st) != 0)
+      continue;
+    if (S_ISDIR(st.st_mode)) {
+      stdlib_walk(b, path, all);
+      continue;
+    }
+    size_t len = strlen(e->d_name);
+    tlop_model *m;
+    if (len < 5 || strcmp(e->d_name + len - 5, ".tlop") || tlop_load_file(b->ctx, path, &m) != TLOP_OK)
+      continue;
+    const char **names;
+    size_t na = tlop_model_algorithms(m, &names);
+    for (size_t i = 0; i < na; i++) {
+      tlop_expr *x;
+      if (tlop_algorithm_expr(m, names[i], NULL, &x) == TLOP_OK) {
+        size_t n = all->n;
+        VEC_PUSH(all->exprs, all->n, all->cap, x);
+        VEC_PUSH(all->names, n, all->names_cap, strdup(names[i]));
+        add_names(m, names[i]);
+      }
+    }
+  }
+  if (d)
+    closedir(d);
+}
+
+/* Every stdlib algorithm, loaded and named; names_all gets their parameters. */
+static void stdlib_algos_load(bench *b, stdlib_algos *all) {
+  char dir[4096];
+  snprintf(dir, sizeof dir, "%s/stdlib", b->src);
+  stdlib_walk(b, dir, all);
+}
+
+static void stdlib_algos_free(stdlib_algos *all) {
+  for (size_t i = 0; i < all->n; i++)
+    free(all->names[i]);
+  free(all->names);
+  free(all->exprs);
+}
+
 /* ---- callgrind: one variant in a child process under valgrind ---- */
 
-static void child(const char *variant, int a, const char *cache, const char *src, const char *table) {
+/* Compiles each stdlib algorithm named in `which` (comma-separated; "all": every one)
+ * alone in a fresh JIT, no cache, as time_compile does, each compile's instructions in
+ * its own callgrind dump named after the algorithm; a first compile, not counted, warms
+ * LLVM's one-time set-up. */
+static void child_compile(bench *b, const char *which) {
+  stdlib_algos all = {0};
+  stdlib_algos_load(b, &all);
+#if HAVE_CALLGRIND
+  CALLGRIND_START_INSTRUMENTATION;
+#endif
+  bool first = true;
+  for (size_t i = 0; i < all.n; i++) {
+    size_t len = strlen(all.names[i]);
+    const char *at = strstr(which, all.names[i]);
+    bool named = at && (at == which || at[-1] == ',') && (at[len] == ',' || !at[len]);
+    if (strcmp(which, "all") && !named)
+      continue;
+    for (int warm = first; warm >= 0; warm--) {
+      tlop_jit *jit = new_jit(b, NULL, JIT_PASSES, 1);
+      tlop_kernels *k;
+#if HAVE_CALLGRIND
+      CALLGRIND_ZERO_STATS;
+#endif
+      if (tlop_jit_compile(jit, (const tlop_expr *const *)&all.exprs[i], 1, b->pf, NULL, names_all,
+                           nnames_all, &k) != TLOP_OK)
+        die("compilation failed");
+#if HAVE_CALLGRIND
+      if (!warm)
+        CALLGRIND_DUMP_STATS_AT(all.names[i]);
+#endif
+      tlop_kernels_free(k);
+      tlop_jit_free(jit);
+    }
+    first = false;
+  }
+  stdlib_algos_free(&all);
+}
+
+static void child(const char *variant, const char *arg, const char *cache, const char *src,
+                  const char *table) {
   bench b;
   setup(&b, src, table);
+  if (!strcmp(variant, "compile")) {
+    child_compile(&b, arg);
+    teardown(&b);
+    return;
+  }
+  int a = atoi(arg);
   const grid *g = &b.grids[ALGOS[a].pipeline];
   double *out = malloc(g->ncg * sizeof *out);
   uint8_t *xf = malloc(g->ncg);
@@ -225,20 +343,23 @@ static void child(const char *variant, int a, const char *cache, const char *src
   teardown(&b);
 }
 
-/* Instructions per point of one variant, or NaN when valgrind is not there. */
-static double callgrind(const char *self, const char *variant, int a, const char *cache,
-                        const bench *b) {
+/* The instructions a callgrind child counted: the totals of its output file, or of the
+ * file of its first dump with dumped; NaN when valgrind is not there. */
+static double callgrind_total(const char *self, const char *variant, const char *arg,
+                              const char *cache, const bench *b, bool dumped) {
   if (!HAVE_CALLGRIND)
     return NAN;
   char out[256], cmd[8192];
-  snprintf(out, sizeof out, "%s/cg.%s.%d.out", cache, variant, a);
+  snprintf(out, sizeof out, "%s/cg.%s.%s.out", cache, variant, arg);
   snprintf(cmd, sizeof cmd,
            "valgrind --tool=callgrind --instr-atstart=no --smc-check=all-non-file "
-           "--callgrind-out-file=%s '%s' --callgrind-child %s %d '%s' '%s' '%s' >/dev/null 2>&1",
-           out, self, variant, a, cache, b->src, b->table);
+           "--callgrind-out-file=%s '%s' --callgrind-child %s '%s' '%s' '%s' '%s' >/dev/null 2>&1",
+           out, self, variant, arg, cache, b->src, b->table);
   if (system(cmd) != 0)
     return NAN;
-  FILE *f = fopen(out, "r");
+  char part[300];
+  snprintf(part, sizeof part, "%s%s", out, dumped ? ".1" : "");
+  FILE *f = fopen(part, "r");
   double total = NAN;
   char line[512];
   while (f && fgets(line, sizeof line, f))
@@ -247,8 +368,18 @@ static double callgrind(const char *self, const char *variant, int a, const char
   if (f)
     fclose(f);
   unlink(out);
+  unlink(part);
+  return total;
+}
+
+/* Instructions per point of one variant, or NaN when valgrind is not there. */
+static double callgrind(const char *self, const char *variant, int a, const char *cache,
+                        const bench *b) {
+  char arg[16];
+  snprintf(arg, sizeof arg, "%d", a);
   const grid *g = &b->grids[ALGOS[a].pipeline];
-  return total / (double)(strcmp(variant, "interp") ? g->ncg : g->ncg_interp);
+  return callgrind_total(self, variant, arg, cache, b, false) /
+         (double)(strcmp(variant, "interp") ? g->ncg : g->ncg_interp);
 }
 
 /* ---- timings ---- */
@@ -309,10 +440,6 @@ static double time_interp(const bench *b, int a, const grid *g, double *out) {
   return median(t, 3);
 }
 
-/* The parameter names of every stdlib algorithm: the variables of their kernels. */
-static const char *names_all[64];
-static size_t nnames_all;
-
 /* Milliseconds tlop_jit_compile takes for exprs in a fresh JIT (its start not counted). */
 static double time_compile(bench *b, tlop_expr **exprs, size_t n, const char *const *names,
                            size_t nnames, const tlop_env *env, const char *passes,
@@ -337,59 +464,6 @@ static double time_compile(bench *b, tlop_expr **exprs, size_t n, const char *co
     tlop_jit_free(jit);
   }
   return median(t, reps);
-}
-
-static void add_names(tlop_model *m, const char *algo) {
-  size_t np;
-  const char *const *params = tlop_algorithm_params(m, algo, &np);
-  for (size_t i = 0; params && i < np; i++) {
-    size_t j = 0;
-    while (j < nnames_all && strcmp(names_all[j], params[i]))
-      j++;
-    if (j == nnames_all && nnames_all < 64)
-      names_all[nnames_all++] = params[i];
-  }
-}
-
-/* Every algorithm of every stdlib file (priced on the bcast model's platform), with its
- * name (malloc'd) in names[]. */
-typedef struct stdlib_algos {
-  tlop_expr **exprs;
-  char **names;
-  size_t n, cap, names_cap;
-} stdlib_algos;
-
-static void stdlib_walk(bench *b, const char *dir, stdlib_algos *all) {
-  DIR *d = opendir(dir);
-  struct dirent *e;
-  while (d && (e = readdir(d))) {
-    char path[4096];
-    snprintf(path, sizeof path, "%s/%s", dir, e->d_name);
-    struct stat st;
-    if (e->d_name[0] == '.' || stat(path, &st) != 0)
-      continue;
-    if (S_ISDIR(st.st_mode)) {
-      stdlib_walk(b, path, all);
-      continue;
-    }
-    size_t len = strlen(e->d_name);
-    tlop_model *m;
-    if (len < 5 || strcmp(e->d_name + len - 5, ".tlop") || tlop_load_file(b->ctx, path, &m) != TLOP_OK)
-      continue;
-    const char **names;
-    size_t na = tlop_model_algorithms(m, &names);
-    for (size_t i = 0; i < na; i++) {
-      tlop_expr *x;
-      if (tlop_algorithm_expr(m, names[i], NULL, &x) == TLOP_OK) {
-        size_t n = all->n;
-        VEC_PUSH(all->exprs, all->n, all->cap, x);
-        VEC_PUSH(all->names, n, all->names_cap, strdup(names[i]));
-        add_names(m, names[i]);
-      }
-    }
-  }
-  if (d)
-    closedir(d);
 }
 
 static long rss_kb(void) {
@@ -425,15 +499,14 @@ static const char *verdict(double ir_ratio) {
 }
 
 /* Compile latency, the cache, memory, and the verdict on the targets. */
-static void latency(bench *b, const char *cache, double start_ms, long rss0, long rss_jit,
+static void latency(const char *self, bench *b, const char *cache, double start_ms, long rss0,
+                    long rss_jit,
                     double worst_wall, double worst_ir, double worst_plain_ir,
                     double least_speedup) {
   /* compile latency */
   stdlib_algos algos = {0};
   size_t compiled = 0;
-  char dir[4096];
-  snprintf(dir, sizeof dir, "%s/stdlib", b->src);
-  stdlib_walk(b, dir, &algos);
+  stdlib_algos_load(b, &algos);
   tlop_expr **all = algos.exprs;
   size_t nall = algos.n;
   double *per = malloc((nall + 1) * sizeof *per), *per1 = malloc((nall + 1) * sizeof *per1);
@@ -444,9 +517,11 @@ static void latency(bench *b, const char *cache, double start_ms, long rss0, lon
     per1[i] = time_compile(b, &all[i], 1, names_all, nnames_all, NULL, "default<O1>", NULL, 3, NULL);
     ok_one += c1;
   }
-  double worst_one = 0;
+  size_t slowest = 0;
   for (size_t i = 0; i < nall; i++)
-    worst_one = fmax(worst_one, per[i]);
+    if (per[i] > per[slowest])
+      slowest = i;
+  double worst_one = nall ? per[slowest] : 0;
   double whole = time_compile(b, all, nall, names_all, nnames_all, NULL, JIT_PASSES, NULL, 3, &compiled);
   double whole1 = time_compile(b, all, nall, names_all, nnames_all, NULL, "default<O1>", NULL, 3, NULL);
   double one = median(per, (int)nall), one1 = median(per1, (int)nall);
@@ -458,7 +533,12 @@ static void latency(bench *b, const char *cache, double start_ms, long rss0, lon
   for (size_t i = 0; i < nall; i++)
     if (per[i] > 25)
       printf(" %s (%.1f ms)", algos.names[i], per[i]);
-  printf("\n");
+  /* wall times move with the load; the instructions of a compile do not */
+  if (nall)
+    printf("\nslowest: %s, %.1f ms, %.0f M instructions under callgrind; all ≤ 25 ms: %s\n",
+           algos.names[slowest], worst_one,
+           callgrind_total(self, "compile", algos.names[slowest], cache, b, true) / 1e6,
+           worst_one <= 25 ? "yes" : "no");
 
   /* cache: a fresh JIT finds the object of the first one */
   time_compile(b, all, nall, names_all, nnames_all, NULL, JIT_PASSES, cache, 1, NULL);
@@ -482,15 +562,12 @@ static void latency(bench *b, const char *cache, double start_ms, long rss0, lon
 
   free(per);
   free(per1);
-  for (size_t i = 0; i < nall; i++)
-    free(algos.names[i]);
-  free(algos.names);
-  free(all);
+  stdlib_algos_free(&algos);
 }
 
 int main(int argc, char **argv) {
   if (argc == 7 && !strcmp(argv[1], "--callgrind-child")) {
-    child(argv[2], atoi(argv[3]), argv[4], argv[5], argv[6]);
+    child(argv[2], argv[3], argv[4], argv[5], argv[6]);
     return 0;
   }
   bool quick = argc > 1 && !strcmp(argv[1], "--quick");
@@ -578,7 +655,7 @@ int main(int argc, char **argv) {
          "results %s\n", cores, tt, t1 / tt, t1,
          memcmp(out, ref, most * sizeof *out) ? "DIFFER" : "bit-identical");
   if (!quick)
-    latency(&b, cache, start_ms, rss0, rss_jit, worst_wall, worst_ir, worst_plain_ir,
+    latency(argv[0], &b, cache, start_ms, rss0, rss_jit, worst_wall, worst_ir, worst_plain_ir,
             least_speedup);
 
   tlop_kernels_free(k);
