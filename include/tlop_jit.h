@@ -88,7 +88,7 @@ typedef enum { TLOP_EMIT_LLVM_IR, TLOP_EMIT_ASM, TLOP_EMIT_OBJECT } tlop_emit_ta
  * loaded through tlop.h, with the function PREFIX_tables the header defines. Other
  * parameters keep the values they have now (defaults or env); so do the τ rule and the
  * term and message limits. Messages stages call libtlop's pricing (tlop_rt_messages,
- * tlop_rt_messages_ring): code with one links with libtlop, tables baked or not (the
+ * tlop_rt_messages_regular): code with one links with libtlop, tables baked or not (the
  * header says so). prefix (a C identifier) also names the header guard. */
 TLOP_API tlop_status tlop_jit_emit(tlop_jit *jit, tlop_model *model, const char *const *algos,
                                    size_t nalgos, const tlop_platform *pf, const tlop_env *env,

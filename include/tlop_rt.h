@@ -32,16 +32,18 @@ TLOP_API double tlop_rt_messages(tlop_rt_msg *ms, int64_t n, double par_shm, dou
  * blocks of shift ranks, p + shift where ⌊p / shift⌋ is even, p − shift where it is odd
  * (p XOR shift for a power of two). The ranks are placed by sequential(group) (node
  * p ÷ group) or, round_robin ≠ 0, by round_robin(group) (node p mod group); more than
- * max_messages is an error. */
-typedef struct tlop_rt_ring {
+ * max_messages is an error. (Named tlop_rt_ring with 8 fields before 29 Nov 2026: the new
+ * name makes an object emitted against the old layout fail to link, not misread.) */
+typedef struct tlop_rt_regular {
   double lo, count, shift, modulus, size, group, round_robin, max_messages, shape;
-} tlop_rt_ring;
+} tlop_rt_regular;
 enum { TLOP_RT_RING, TLOP_RT_SHIFT, TLOP_RT_SWAP };
 /* tlop_rt_messages of the stage's messages, counted per node without placing them where
  * their ranks and counts allow (a regular stage: its cost does not grow with the ranks),
  * placed one by one otherwise; NaN where the interpreter must look. */
-TLOP_API double tlop_rt_messages_ring(const tlop_rt_ring *ring, double par_shm, double par_net,
-                                      tlop_rt_price shm, tlop_rt_price net, const double *x,
-                                      int64_t nx, const void *tables, uint8_t *xflags);
+TLOP_API double tlop_rt_messages_regular(const tlop_rt_regular *ring, double par_shm,
+                                         double par_net, tlop_rt_price shm, tlop_rt_price net,
+                                         const double *x, int64_t nx, const void *tables,
+                                         uint8_t *xflags);
 
 #endif

@@ -1243,9 +1243,9 @@ static double ring_destination(const msg_ring *r, double src) {
   return fmod(src + r->shift, r->modulus);
 }
 
-double tlop_rt_messages_ring(const tlop_rt_ring *ring, double par_shm, double par_net,
-                             tlop_rt_price shm, tlop_rt_price net, const double *x, int64_t nx,
-                             const void *tables, uint8_t *xflags) {
+double tlop_rt_messages_regular(const tlop_rt_regular *ring, double par_shm, double par_net,
+                                tlop_rt_price shm, tlop_rt_price net, const double *x, int64_t nx,
+                                const void *tables, uint8_t *xflags) {
   double room[POINT_ROOM], *xm = point_with_room(x, nx, room), par[2] = {par_shm, par_net};
   double cost = NAN;
   priced_jit pj[2] = {{shm, xm, nx, tables, 0}, {net, xm, nx, tables, 0}};
@@ -1260,7 +1260,7 @@ double tlop_rt_messages_ring(const tlop_rt_ring *ring, double par_shm, double pa
     return cost;
   /* one by one, as the placements and the mapping would place them; an invalid message
    * (the interpreter says which) or more than max_messages: NaN */
-  const tlop_rt_ring *r = ring;
+  const tlop_rt_regular *r = ring;
   if (!(r->count >= 0 && r->count <= r->max_messages && isfinite(r->size) && r->size >= 0))
     return NAN;
   msg *ms = xmalloc(((size_t)r->count + 1) * sizeof *ms);

@@ -87,7 +87,7 @@ typedef struct msg_pricer {
 bool msgs_cost(msg *ms, size_t n, const double par[2], const msg_pricer pr[2], double *out);
 
 /* The runtime's ring (tlop_rt.h), by its short name inside the library. */
-typedef tlop_rt_ring msg_ring;
+typedef tlop_rt_regular msg_ring;
 /* A regular stage as written: `for i = LO .. HI { send i -> DST : SIZE; }` placed by
  * sequential(GROUP) or round_robin(GROUP), DST one of (i + SHIFT) % N (a ring), i + SHIFT
  * (a shift) or `if floor(i / SHIFT) % 2 == 0 then i + SHIFT else i − SHIFT` (a swap;

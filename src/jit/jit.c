@@ -127,8 +127,8 @@ tlop_status tlop_jit_new(tlop_ctx *ctx, tlop_jit **out) {
   LLVMOrcCSymbolMapPair rt[2] = {
       {LLVMOrcLLJITMangleAndIntern(jit->lljit, JIT_RT_MESSAGES),
        {(LLVMOrcExecutorAddress)(uintptr_t)tlop_rt_messages, callable}},
-      {LLVMOrcLLJITMangleAndIntern(jit->lljit, JIT_RT_MESSAGES_RING),
-       {(LLVMOrcExecutorAddress)(uintptr_t)tlop_rt_messages_ring, callable}}};
+      {LLVMOrcLLJITMangleAndIntern(jit->lljit, JIT_RT_MESSAGES_REGULAR),
+       {(LLVMOrcExecutorAddress)(uintptr_t)tlop_rt_messages_regular, callable}}};
   LLVMOrcMaterializationUnitRef mu = LLVMOrcAbsoluteSymbols(rt, 2);
   err = LLVMOrcJITDylibDefine(jit->jd, mu); /* owns mu, unless it fails */
   if (err) {

@@ -62,7 +62,7 @@ static void header_text(strbuf *h, const jit_gen *g, tlop_model *model, const ch
             g->tau_rule == TLOP_TAU_CLAMP ? "clamp" : "proportional");
   if (g->fn_rt_messages || g->fn_rt_ring)
     sb_puts(h, "\n *\n * Messages stages are priced by libtlop's " JIT_RT_MESSAGES " or\n * "
-               JIT_RT_MESSAGES_RING " (the interpreter's own routines):\n"
+               JIT_RT_MESSAGES_REGULAR " (the interpreter's own routines):\n"
                " * link with libtlop (-ltlop), baked tables or not.");
   sb_puts(h, " */\n");
   sb_printf(h, "#ifndef %s_H\n#define %s_H\n\n", up, up);

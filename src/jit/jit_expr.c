@@ -1775,7 +1775,7 @@ static bool prices(jit_fn *f, bool by_L) {
 }
 
 /* A regular stage (eval.c's msgs_ring_form: a ring, a shift or a swap): its numbers go to
- * libtlop's tlop_rt_messages_ring, which counts the messages per node where the ranks
+ * libtlop's tlop_rt_messages_regular, which counts the messages per node where the ranks
  * allow (a cost that does not grow with P) and places them one by one otherwise, as the
  * interpreter does. The loop counts its terms as its placements would; the numbers of
  * its messages are used (their errors count) only when it has some. */
@@ -1820,7 +1820,7 @@ static jv emit_ring(jit_fn *f, const msg_ring_form *form, jv r, const jv par[2],
   LLVMValueRef xf = jit_entry_alloca(g, g->i8, "ring.xf");
   LLVMBuildStore(b, LLVMConstInt(g->i8, 0, 0), xf);
   LLVMTypeRef params[9] = {g->ptr, g->f64, g->f64, g->ptr, g->ptr, g->ptr, g->i64, g->ptr, g->ptr};
-  LLVMValueRef fn = extern_fn(g, &g->fn_rt_ring, JIT_RT_MESSAGES_RING, g->f64, params, 9);
+  LLVMValueRef fn = extern_fn(g, &g->fn_rt_ring, JIT_RT_MESSAGES_REGULAR, g->f64, params, 9);
   LLVMValueRef args[9] = {ring, par[0].v, par[1].v, f->price[by_L][0], f->price[by_L][1],
                           f->x, jit_i64(g, (long long)f->nvars), f->tables, xf};
   r.v = LLVMBuildCall2(b, LLVMFunctionType(g->f64, params, 9, 0), fn, args, 9, "ring");

@@ -139,7 +139,7 @@ typedef struct jit_gen {
 /* libtlop's routine that messages stages call (eval.c): the JIT links it by address, an
  * emitted object needs libtlop. */
 #define JIT_RT_MESSAGES "tlop_rt_messages"
-#define JIT_RT_MESSAGES_RING "tlop_rt_messages_ring"
+#define JIT_RT_MESSAGES_REGULAR "tlop_rt_messages_regular"
 
 /* The run-time table slot layout: { const double *m, *v; int64_t nrows, ncols; }. */
 #define JIT_SLOT_FIELDS 4

@@ -1258,7 +1258,7 @@ static void test_emit(void) {
   CHECK(tlop_jit_emit(jit, rm, ring, 1, tp, env, 1, TLOP_EMIT_LLVM_IR, "costs", &code, &len,
                       &header) == TLOP_OK);
   CHECK(code && strstr(code, "declare double @tlop_rt_messages(") &&
-        strstr(code, "declare double @tlop_rt_messages_ring("));
+        strstr(code, "declare double @tlop_rt_messages_regular("));
   CHECK(header && strstr(header, "link with libtlop (-ltlop)"));
   free(code);
   free(header);
