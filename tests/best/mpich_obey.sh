@@ -70,10 +70,14 @@ run() {
   MPIR_CVAR_COLL_SELECTION_TUNING_JSON_FILE="$work/tree.json" MPIR_CVAR_NOLOCAL=1 UCX_TLS=tcp,self \
     timeout 30 mpiexec.mpich -n "$2" "$work/coll_once" "$3" "$1" tcp < /dev/null > "$work/out" 2>&1 ||
     echo "  (mpiexec.mpich -n $2 coll_once $3 $1: exit $?, after the ranks below reported)" >&2
-  grep -q "tcp unknown" "$work/out" && skip "this kernel's tcp_info has no tcpi_bytes_sent"
+  grep -q "tcp unknown" "$work/out" && skip "this kernel's tcp_info has no tcpi_bytes_sent or tcpi_bytes_retrans"
   awk '$1 == "rank" && $3 == "tcp" { b[$2] = $4; n++ } END { for (r = 0; r < n; r++) printf "%s%s", b[r], r < n - 1 ? " " : "\n" }' "$work/out"
 }
 
+# A run whose bytes do not match is run again, at most three times in all: the noise of a
+# loaded machine only adds bytes (one CI run saw rank 0 send a block more than MPICH's code
+# does); each run is judged alone against the same pattern, and a MPICH that chose the
+# other algorithm would miss it three times.
 # Rank r matches an algorithm within slack: UCX's connection set-up, message headers and the
 # barrier after the call (about 700 B per rank measured) and the blocks' rounding.
 slack() { echo $(( 3072 + $1 / 100 )); }
@@ -91,10 +95,13 @@ while read -r coll P last below at; do
   for m in "$last" $((last + 1)); do
     alg=$below want=$want_below
     [ "$m" = "$last" ] || alg=$at want=$want_at
-    got=$(run "$coll" "$P" "$m")
-    [ "$(wc -w <<< "$got")" = "$P" ] || { cat "$work/out"; fail "$coll at P = $P, $m B: not every rank reported"; }
-    within "$got" "$want" "$m" ||
-      fail "$coll at P = $P, $m B: the tree says $alg (bytes per rank $want), MPICH's ranks sent $got"
+    for try in 1 2 3; do
+      got=$(run "$coll" "$P" "$m")
+      [ "$(wc -w <<< "$got")" = "$P" ] || { cat "$work/out"; fail "$coll at P = $P, $m B: not every rank reported"; }
+      within "$got" "$want" "$m" && break
+      [ $try = 3 ] && fail "$coll at P = $P, $m B: the tree says $alg (bytes per rank $want), MPICH's ranks sent $got (3 runs)"
+      echo "  ($coll at P = $P, $m B: bytes per rank $got, not $alg's $want; run again)" >&2
+    done
     echo "ok: $coll at P = $P, $m B: $alg, bytes per rank $got (expected $want)"
     checked=$((checked + 1))
   done
