@@ -186,12 +186,11 @@ tlop_status tlop_jit_compile(tlop_jit *jit, const tlop_expr *const *exprs, size_
 
 /* ---- running on threads ---- */
 
-/* Where a run of n points owes the interpreter something: its first point whose result is
- * not finite, and for each extrapolation flag the first point that raised it; n for none. */
-typedef tlop_kernels_owed run_marks;
-
-static void find_marks(const double *out, const uint8_t *xf, size_t n, run_marks *m) {
-  *m = (run_marks){n, {n, n, n}};
+/* Where a run of n points owes the interpreter something (tlop_kernels_owed): its first point
+ * whose result is not finite, and for each extrapolation flag the first point that raised
+ * it; n for none. */
+static void find_marks(const double *out, const uint8_t *xf, size_t n, tlop_kernels_owed *m) {
+  *m = (tlop_kernels_owed){n, {n, n, n}};
   unsigned seen = 0;
   for (size_t i = 0; i < n; i++) {
     unsigned fresh = xf[i] & ~seen & 7u;
@@ -213,7 +212,7 @@ typedef struct work {
   size_t n, stride;
   double *out;
   uint8_t *xf;
-  run_marks *marks; /* NULL: not wanted */
+  tlop_kernels_owed *marks; /* NULL: not wanted */
 } work;
 
 /* A slice: the kernel, then (on the same thread, while its results are in cache) where the
@@ -233,9 +232,9 @@ static int cores(void) {
 
 /* jit_kernels_run, and with marks the run's marks, found by the threads slice by slice. */
 static tlop_status run_threads(tlop_kernels *k, size_t which, const double *pts, size_t n,
-                               double *out, uint8_t *xf, run_marks *marks) {
+                               double *out, uint8_t *xf, tlop_kernels_owed *marks) {
   if (marks)
-    *marks = (run_marks){n, {n, n, n}};
+    *marks = (tlop_kernels_owed){n, {n, n, n}};
   jit_kernel_fn fn = which < k->n ? k->k[which].fn : NULL;
   if (!fn)
     return TLOP_ERR_ARG;
@@ -246,7 +245,7 @@ static tlop_status run_threads(tlop_kernels *k, size_t which, const double *pts,
   work *w = xcalloc(jobs, sizeof *w);
   pthread_t *th = xcalloc(jobs, sizeof *th);
   bool *started = xcalloc(jobs, sizeof *started);
-  run_marks *slice_marks = marks ? xcalloc(jobs, sizeof *slice_marks) : NULL;
+  tlop_kernels_owed *slice_marks = marks ? xcalloc(jobs, sizeof *slice_marks) : NULL;
   /* Contiguous slices: each point's result depends on that point only, so any split
    * gives the same bits. */
   for (size_t t = 0, start = 0; t < jobs; t++) {
@@ -267,7 +266,7 @@ static tlop_status run_threads(tlop_kernels *k, size_t which, const double *pts,
   if (marks) /* from the last slice back, so that the earliest slice's marks win */
     for (size_t t = jobs, start = n; t-- > 0;) {
       start -= w[t].n;
-      const run_marks *sm = &slice_marks[t];
+      const tlop_kernels_owed *sm = &slice_marks[t];
       if (sm->bad < w[t].n)
         marks->bad = start + sm->bad;
       for (int bit = 0; bit < 3; bit++)
@@ -311,7 +310,7 @@ static size_t first_from(const size_t first[3], size_t from, size_t n) {
 }
 
 static void warn(const tlop_kernels *k, const tlop_expr *e, const double *pts, size_t n,
-                 const run_marks *marks) {
+                 const tlop_kernels_owed *marks) {
   size_t first[3];
   unsigned pending = warn_pending(e->model->ctx);
   for (int bit = 0; bit < 3; bit++)
@@ -379,7 +378,7 @@ tlop_status tlop_kernels_eval(tlop_kernels *k, size_t which, const double *point
     return tlop_eval_batch(k->k[which].expr, k->pf, k->env, (const char *const *)k->names,
                            k->nvars, points, npoints, out);
   uint8_t *xf = xmalloc(npoints);
-  run_marks marks;
+  tlop_kernels_owed marks;
   tlop_status st = run_threads(k, which, points, npoints, out, xf, &marks);
   if (st == TLOP_OK)
     st = tlop_kernels_settle(k, which, points, npoints, out, xf, &marks);
