@@ -631,7 +631,6 @@ static void tlop_yyerror(TLOP_YYLTYPE *l, void *scanner, parse_state *ps, const 
 typedef void *yyscan_t;
 int tlop_yylex_init_extra(parse_state *extra, yyscan_t *scanner);
 int tlop_yylex_destroy(yyscan_t scanner);
-struct yy_buffer_state *tlop_yy_scan_bytes(const char *bytes, int len, yyscan_t scanner);
 
 /* Text holds no NUL byte; UTF-16 holds one in nearly every character. One error for the
  * file instead of one per byte (and flex is quadratic in a run of NULs). */
@@ -667,7 +666,6 @@ static int run(tlop_ctx *ctx, arena *ar, const source *src, int start, parse_sta
   yyscan_t scanner;
   if (tlop_yylex_init_extra(ps, &scanner) != 0)
     return 1;
-  tlop_yy_scan_bytes(src->text, (int)src->len, scanner);
   int rc = tlop_yyparse(scanner, ps);
   tlop_yylex_destroy(scanner);
   if (rc != 0 && ps->errors == 0)

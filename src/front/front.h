@@ -136,6 +136,7 @@ typedef struct parse_state {
   ast_list *spare_cells; /* of lists made arrays, for the next lists */
   int errors;
   uint32_t offset; /* byte offset of the scanner in src */
+  size_t fed;      /* bytes of src handed to the scanner (lexer.l, YY_INPUT) */
   uint32_t comment_at; /* where the block comment being skipped began */
   bool too_deep;   /* the nesting limit was reported */
   bool stopped;    /* --max-errors or the nesting limit reached: the scanner reads no further */
