@@ -259,6 +259,7 @@ size_t chk_expr_symbols(tlop_model *model, ast_expr *e, sym **names, kind **kind
 int chk_fact(tlop_model *model, ast_expr *e);
 bool chk_is_builtin(sym name);
 kind chk_param_kind(tlop_model *model, ast_decl *param);
+/* fn: one of model->funcs, as every function the checker checks. */
 kind chk_fn_result(tlop_model *model, ast_decl *fn);
 void chk_free(chk_state *c);
 
