@@ -432,7 +432,7 @@ static ast_expr *ast_schedule(parse_state *ps, sym transfer, sym channel, ast_ex
   e->u.sched.channel = channel;
   e->u.sched.size = size;
   e->u.sched.body = ast_block(ps, statements, sp);
-  e->depth = e->u.sched.body->depth + 1;
+  e->depth = ast_depth(e->u.sched.body) + 1;
   return e;
 }
 
@@ -444,7 +444,7 @@ static ast_expr *ast_messages(parse_state *ps, sym mapping, ast_list *args, ast_
   e->u.msgs.mapping_sp = SP(ml);
   e->u.msgs.args = ast_exprs_array(ps, args, &e->u.msgs.nargs);
   e->u.msgs.body = ast_block(ps, statements, sp);
-  e->depth = e->u.msgs.body->depth + 1;
+  e->depth = ast_depth(e->u.msgs.body) + 1;
   return e;
 }
 
@@ -515,7 +515,7 @@ static ast_expr *label(parse_state *ps, ast_expr *e, const char *text) {
   l->u.stages.items[0] = e;
   l->u.stages.labels[0] = sym_intern(ps->ctx->syms, text, strlen(text));
   l->u.stages.n = 1;
-  l->depth = e->depth + 1;
+  l->depth = ast_depth(e) + 1;
   return l;
 }
 
