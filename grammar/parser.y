@@ -432,7 +432,7 @@ static ast_expr *ast_schedule(parse_state *ps, sym transfer, sym channel, ast_ex
   e->u.sched.channel = channel;
   e->u.sched.size = size;
   e->u.sched.body = ast_block(ps, statements, sp);
-  e->depth = e->u.sched.body->depth + 1;
+  e->depth = ast_depth(e->u.sched.body) + 1;
   return e;
 }
 
@@ -444,7 +444,7 @@ static ast_expr *ast_messages(parse_state *ps, sym mapping, ast_list *args, ast_
   e->u.msgs.mapping_sp = SP(ml);
   e->u.msgs.args = ast_exprs_array(ps, args, &e->u.msgs.nargs);
   e->u.msgs.body = ast_block(ps, statements, sp);
-  e->depth = e->u.msgs.body->depth + 1;
+  e->depth = ast_depth(e->u.msgs.body) + 1;
   return e;
 }
 
@@ -515,7 +515,7 @@ static ast_expr *label(parse_state *ps, ast_expr *e, const char *text) {
   l->u.stages.items[0] = e;
   l->u.stages.labels[0] = sym_intern(ps->ctx->syms, text, strlen(text));
   l->u.stages.n = 1;
-  l->depth = e->depth + 1;
+  l->depth = ast_depth(e) + 1;
   return l;
 }
 
@@ -631,7 +631,6 @@ static void tlop_yyerror(TLOP_YYLTYPE *l, void *scanner, parse_state *ps, const 
 typedef void *yyscan_t;
 int tlop_yylex_init_extra(parse_state *extra, yyscan_t *scanner);
 int tlop_yylex_destroy(yyscan_t scanner);
-struct yy_buffer_state *tlop_yy_scan_bytes(const char *bytes, int len, yyscan_t scanner);
 
 /* Text holds no NUL byte; UTF-16 holds one in nearly every character. One error for the
  * file instead of one per byte (and flex is quadratic in a run of NULs). */
@@ -667,7 +666,6 @@ static int run(tlop_ctx *ctx, arena *ar, const source *src, int start, parse_sta
   yyscan_t scanner;
   if (tlop_yylex_init_extra(ps, &scanner) != 0)
     return 1;
-  tlop_yy_scan_bytes(src->text, (int)src->len, scanner);
   int rc = tlop_yyparse(scanner, ps);
   tlop_yylex_destroy(scanner);
   if (rc != 0 && ps->errors == 0)

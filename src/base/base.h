@@ -63,7 +63,13 @@ typedef struct ptrmap {
   size_t cap, count;
 } ptrmap;
 void *ptrmap_get(const ptrmap *m, const void *key);
+/* Where key lies in keys and vals, or cap when it is absent: an index of an array kept
+ * beside the map's, while no key is added. */
+size_t ptrmap_slot(const ptrmap *m, const void *key);
 void ptrmap_put(ptrmap *m, const void *key, void *val);
+/* Room for `more` keys beyond those m has: a large map grown once, not through each
+ * doubling, whose last would hold the old slots and the new at once. */
+void ptrmap_reserve(ptrmap *m, size_t more);
 void ptrmap_free(ptrmap *m);
 
 /* A growing string. */
@@ -143,8 +149,9 @@ void diag_emit(tlop_ctx *ctx, tlop_severity sev, span at, const char *fmt, va_li
  * a truth value, unknown (an unannotated parameter, which defers the check), or a
  * reduction operator (a parameter `op: op`: a name, never a number). */
 typedef enum { K_DIM, K_NUM, K_BOOL, K_ANY, K_OP, K_MAP } kind_tag;
+/* 4 bytes: a 50 MB model's numbers and the checker's record of each fn hold one. */
 typedef struct kind {
-  kind_tag tag;
+  uint8_t tag; /* a kind_tag */
   int8_t b, s;
   /* `real`: a dimensionless value that may be a fraction, the unit of a count, so equal
    * to one (kind_eq), but never checked whole where it enters (kind_is_count) */

@@ -286,27 +286,41 @@ static size_t ptr_hash(const void *p) {
   return (size_t)x;
 }
 
-void *ptrmap_get(const ptrmap *m, const void *key) {
+size_t ptrmap_slot(const ptrmap *m, const void *key) {
   if (!m->cap)
-    return NULL;
+    return 0;
   for (size_t j = ptr_hash(key) & (m->cap - 1); m->keys[j]; j = (j + 1) & (m->cap - 1))
     if (m->keys[j] == key)
-      return m->vals[j];
-  return NULL;
+      return j;
+  return m->cap;
 }
 
+void *ptrmap_get(const ptrmap *m, const void *key) {
+  size_t j = ptrmap_slot(m, key);
+  return j < m->cap ? m->vals[j] : NULL;
+}
+
+/* m with room for `count` keys: its slots doubled until they are enough. */
+static void ptrmap_grow(ptrmap *m, size_t count) {
+  size_t cap = m->cap ? m->cap : 16;
+  while (table_full(count, cap))
+    cap *= 2;
+  if (cap == m->cap)
+    return;
+  ptrmap bigger = {.cap = cap};
+  bigger.keys = xcalloc(bigger.cap, sizeof *bigger.keys);
+  bigger.vals = xcalloc(bigger.cap, sizeof *bigger.vals);
+  for (size_t i = 0; i < m->cap; i++)
+    if (m->keys[i])
+      ptrmap_put(&bigger, m->keys[i], m->vals[i]);
+  ptrmap_free(m);
+  *m = bigger;
+}
+
+void ptrmap_reserve(ptrmap *m, size_t more) { ptrmap_grow(m, m->count + more); }
+
 void ptrmap_put(ptrmap *m, const void *key, void *val) {
-  if (table_full(m->count, m->cap)) {
-    ptrmap bigger = {0};
-    bigger.cap = m->cap ? m->cap * 2 : 16;
-    bigger.keys = xcalloc(bigger.cap, sizeof *bigger.keys);
-    bigger.vals = xcalloc(bigger.cap, sizeof *bigger.vals);
-    for (size_t i = 0; i < m->cap; i++)
-      if (m->keys[i])
-        ptrmap_put(&bigger, m->keys[i], m->vals[i]);
-    ptrmap_free(m);
-    *m = bigger;
-  }
+  ptrmap_grow(m, m->count);
   size_t j = ptr_hash(key) & (m->cap - 1);
   for (; m->keys[j]; j = (j + 1) & (m->cap - 1))
     if (m->keys[j] == key) {

@@ -7,16 +7,44 @@
 #include <stddef.h>
 #include <stdlib.h>
 
-_Static_assert(E_FLOWS < 32 && OP_NOT < 32, "a node's kind and operator fit 5 bits");
-_Static_assert(IR_MAX_DEPTH < (1 << 21), "a node's depth fits 22 bits, beyond --max-depth");
+_Static_assert(E_FLOWS < 32 && OP_NOT < 16, "a node's kind fits 5 bits, its operator 4");
+_Static_assert(IR_MAX_DEPTH < (1 << 21), "a node's depth fits 21 bits, beyond --max-depth");
 
-static uint32_t depth_of(const ast_expr *e) { return e ? e->depth : 0; }
+/* Deepest binary node whose span is derived from its operands': finding its span walks at
+ * most this many nodes, so that no stage pays a node's depth for each span it asks for. */
+#define DERIVED_MAX_DEPTH 16
 
-span ast_span(const tlop_ctx *ctx, const ast_expr *e) { return span_of(ctx, e->loc); }
+/* A short leaf's length lies in its depth field: a leaf's depth is 1. */
+uint32_t ast_depth(const ast_expr *e) { return !e ? 0 : e->short_spot ? 1 : e->depth; }
+
+/* The spot stored before a node that has one, and a short leaf's start. */
+static spot *own_spot(const ast_expr *e) { return (spot *)((char *)e - sizeof(spot)); }
+static uint32_t *short_start(const ast_expr *e) {
+  return (uint32_t *)((char *)e - sizeof(uint32_t));
+}
+
+/* Where a node that is not derived begins and ends. */
+static uint32_t start_of(const ast_expr *e) {
+  return e->short_spot ? *short_start(e) : own_spot(e)->lo;
+}
+static uint32_t end_of(const ast_expr *e) {
+  return e->short_spot ? *short_start(e) + e->depth : own_spot(e)->hi;
+}
+
+spot ast_spot(const ast_expr *e) {
+  const ast_expr *first = e, *last = e;
+  while (first->derived)
+    first = first->u.bin.l;
+  while (last->derived)
+    last = last->u.bin.r;
+  return (spot){start_of(first), end_of(last)};
+}
+
+span ast_span(const tlop_ctx *ctx, const ast_expr *e) { return span_of(ctx, ast_spot(e)); }
 
 static void note_depth(parse_state *ps, ast_expr *e) {
   double max = ps->ctx->max_depth;
-  if (e->depth > max && !ps->too_deep) {
+  if (ast_depth(e) > max && !ps->too_deep) {
     span at = ast_span(ps->ctx, e);
     ps->too_deep = true;
     ps->stopped = true; /* the scanner reads no further: a 10 MB line would build on */
@@ -35,15 +63,38 @@ static void note_depth(parse_state *ps, ast_expr *e) {
   }
 }
 
-/* A node with room for `size` bytes of its union: leaves, operators and calls, most of a
- * file's nodes, take a third to a half of a full node (600 000 `param a = 1;` on one line,
- * 676 000 small `fn`s). Only the member of its kind is ever read or written. */
-static ast_expr *expr_sized(parse_state *ps, ast_ekind k, span sp, size_t size) {
-  ast_expr *e = arena_alloc_aligned(ps->ar, offsetof(ast_expr, u) + size, _Alignof(ast_expr));
+/* How a node keeps its spot, and the bytes that takes before it. */
+typedef enum { SPOT_OWN = sizeof(spot), SPOT_SHORT = sizeof(uint32_t), SPOT_DERIVED = 0 } spot_room;
+
+/* A node with room for `size` bytes of its union, after its spot: leaves, operators and
+ * calls, most of a file's nodes, take a third to a half of a full node (600 000
+ * `param a = 1;` on one line, 676 000 small `fn`s). Only the member of its kind is ever
+ * read or written. */
+static ast_expr *node_sized(parse_state *ps, ast_ekind k, spot at, spot_room room, size_t size) {
+  char *p = arena_alloc_aligned(ps->ar, room + offsetof(ast_expr, u) + size, _Alignof(ast_expr));
+  ast_expr *e = (ast_expr *)(p + room);
   e->kind = k;
-  e->loc = spot_of(sp);
   e->depth = 1;
+  e->derived = room == SPOT_DERIVED;
+  e->short_spot = room == SPOT_SHORT;
+  if (room == SPOT_OWN)
+    *own_spot(e) = at;
+  if (room == SPOT_SHORT) {
+    *short_start(e) = at.lo;
+    e->depth = at.hi - at.lo;
+  }
   return e;
+}
+
+static ast_expr *expr_sized(parse_state *ps, ast_ekind k, span sp, size_t size) {
+  return node_sized(ps, k, spot_of(sp), SPOT_OWN, size);
+}
+
+/* A name or a number: its start and length, unless that is too long for the depth field. */
+static ast_expr *leaf(parse_state *ps, ast_ekind k, span sp, size_t size) {
+  spot at = spot_of(sp);
+  bool fits = at.hi - at.lo < (1u << 21);
+  return node_sized(ps, k, at, fits ? SPOT_SHORT : SPOT_OWN, size);
 }
 
 ast_expr *ast_expr_new(parse_state *ps, ast_ekind k, span sp) {
@@ -51,14 +102,14 @@ ast_expr *ast_expr_new(parse_state *ps, ast_ekind k, span sp) {
 }
 
 ast_expr *ast_num(parse_state *ps, double v, kind k, span sp) {
-  ast_expr *e = expr_sized(ps, E_NUM, sp, sizeof e->u.num);
+  ast_expr *e = leaf(ps, E_NUM, sp, sizeof e->u.num);
   e->u.num.v = v;
   e->u.num.k = k;
   return e;
 }
 
 ast_expr *ast_name(parse_state *ps, sym name, span sp) {
-  ast_expr *e = expr_sized(ps, E_NAME, sp, sizeof e->u.name);
+  ast_expr *e = leaf(ps, E_NAME, sp, sizeof e->u.name);
   e->u.name.name = name;
   return e;
 }
@@ -71,8 +122,8 @@ ast_expr *ast_call(parse_state *ps, sym name, sym channel, ast_list *args, span 
   e->u.call.name_hi = name_sp.hi;
   e->u.call.args = ast_exprs_array(ps, args, &e->u.call.nargs);
   for (int i = 0; i < e->u.call.nargs; i++)
-    if (e->depth < e->u.call.args[i]->depth + 1)
-      e->depth = e->u.call.args[i]->depth + 1;
+    if (e->depth < ast_depth(e->u.call.args[i]) + 1)
+      e->depth = ast_depth(e->u.call.args[i]) + 1;
   note_depth(ps, e);
   return e;
 }
@@ -97,9 +148,10 @@ static ast_expr *balanced_sum(ast_expr **items, size_t n, ast_expr ***pool) {
   ast_expr *e = *(*pool)++;
   e->u.bin.l = balanced_sum(items, n / 2, pool);
   e->u.bin.r = balanced_sum(items + n / 2, n - n / 2, pool);
-  e->loc = (spot){e->u.bin.l->loc.lo, e->u.bin.r->loc.hi};
-  uint32_t dl = e->u.bin.l->depth, dr = e->u.bin.r->depth;
+  uint32_t dl = ast_depth(e->u.bin.l), dr = ast_depth(e->u.bin.r);
   e->depth = (dl > dr ? dl : dr) + 1;
+  if (!e->derived) /* a derived one spans its operands already */
+    *own_spot(e) = (spot){ast_spot(e->u.bin.l).lo, ast_spot(e->u.bin.r).hi};
   return e;
 }
 
@@ -114,7 +166,7 @@ static ast_expr *rebalanced(ast_expr *sum, uint32_t keep) {
   VEC_PUSH(todo, ntodo, todo_cap, sum);
   while (ntodo) {
     ast_expr *e = todo[--ntodo];
-    if (e->kind == E_BINARY && e->op == OP_ADD && e->depth > keep) {
+    if (e->kind == E_BINARY && e->op == OP_ADD && ast_depth(e) > keep) {
       VEC_PUSH(adds, nadds, adds_cap, e);
       VEC_PUSH(todo, ntodo, todo_cap, e->u.bin.r); /* the left first, in source order */
       VEC_PUSH(todo, ntodo, todo_cap, e->u.bin.l);
@@ -131,11 +183,15 @@ static ast_expr *rebalanced(ast_expr *sum, uint32_t keep) {
 }
 
 ast_expr *ast_binary(parse_state *ps, ast_op op, ast_expr *l, ast_expr *r, span sp) {
-  ast_expr *e = expr_sized(ps, E_BINARY, sp, sizeof e->u.bin);
+  uint32_t d = ast_depth(l) > ast_depth(r) ? ast_depth(l) : ast_depth(r);
+  spot at = spot_of(sp);
+  /* most operators span exactly their operands (not when one is parenthesised) */
+  bool derived = r && d + 1 <= DERIVED_MAX_DEPTH && at.lo == ast_spot(l).lo &&
+                 at.hi == ast_spot(r).hi;
+  ast_expr *e = node_sized(ps, E_BINARY, at, derived ? SPOT_DERIVED : SPOT_OWN, sizeof e->u.bin);
   e->op = op;
   e->u.bin.l = l;
   e->u.bin.r = r;
-  uint32_t d = depth_of(l) > depth_of(r) ? depth_of(l) : depth_of(r);
   e->depth = d + 1;
   if (op == OP_ADD && e->depth > ps->ctx->max_depth / 2 && l->kind == E_BINARY &&
       l->op == OP_ADD)
@@ -164,8 +220,8 @@ ast_expr *ast_stages(parse_state *ps, ast_list *items, span sp) {
       it = it->u.stages.items[0];
     }
     e->u.stages.items[i] = it;
-    if (e->depth < it->depth + 1)
-      e->depth = it->depth + 1;
+    if (e->depth < ast_depth(it) + 1)
+      e->depth = ast_depth(it) + 1;
   }
   e->u.stages.n = n;
   note_depth(ps, e);
@@ -174,9 +230,9 @@ ast_expr *ast_stages(parse_state *ps, ast_list *items, span sp) {
 
 ast_decl *ast_decl_new(parse_state *ps, ast_dkind k, span sp) {
   /* a param has none of the lists and paths of the other declarations, a fn or an
-   * algorithm no path */
+   * algorithm only its formals */
   size_t size = k == D_PARAM                     ? offsetof(ast_decl, args)
-                : k == D_FN || k == D_ALGORITHM ? offsetof(ast_decl, path)
+                : k == D_FN || k == D_ALGORITHM ? offsetof(ast_decl, nargs) + sizeof(int)
                                                 : sizeof(ast_decl);
   ast_decl *d = arena_alloc_aligned(ps->ar, size, _Alignof(ast_decl));
   d->kind = k;
@@ -267,8 +323,8 @@ ast_expr *ast_finish(parse_state *ps, ast_expr *e) {
   default: break;
   }
   for (int i = 0; i < 4; i++)
-    if (kids[i] && e->depth < kids[i]->depth + 1)
-      e->depth = kids[i]->depth + 1;
+    if (kids[i] && e->depth < ast_depth(kids[i]) + 1)
+      e->depth = ast_depth(kids[i]) + 1;
   note_depth(ps, e);
   return e;
 }
@@ -277,7 +333,8 @@ ast_expr *ast_at(parse_state *ps, ast_expr *step, ast_expr *count, span sp) {
   ast_expr *e = ast_expr_new(ps, E_AT, sp);
   e->u.at.step = step;
   e->u.at.count = count ? count : ast_num(ps, 1, KIND_NUM, sp);
-  e->depth = (step->depth > e->u.at.count->depth ? step->depth : e->u.at.count->depth) + 1;
+  uint32_t ds = ast_depth(step), dc = ast_depth(e->u.at.count);
+  e->depth = (ds > dc ? ds : dc) + 1;
   return e;
 }
 

@@ -25,10 +25,11 @@ typedef struct instance {
   struct instance *next;
 } instance;
 
+/* 5 bytes, one for each slot of the model's map of fns (a 50 MB model has 676 000 fns);
+ * the rare instances lie in a map of their own. */
 typedef struct fn_info {
-  fn_state state;
   kind result;  /* of the generic check */
-  instance *instances;
+  uint8_t state; /* an fn_state */
 } fn_info;
 
 typedef struct scope {
@@ -52,7 +53,8 @@ typedef struct call_frame {
 
 struct chk_state {
   tlop_model *model;
-  ptrmap fns;         /* ast_decl → fn_info */
+  fn_info *fns;       /* beside the slots of model->funcs, complete once loaded */
+  ptrmap instances;   /* ast_decl → its instances (instance *), newest first */
   ptrmap params;      /* ast_decl → kind* (resolved parameter kinds) */
   const ptrmap *free; /* sym → kind*: extra globals of an expression */
   call_frame *calls;  /* instantiations under way, for notes on errors */
@@ -572,13 +574,13 @@ static kind check_call(chk_state *c, ast_expr *e, const scope *sc) {
   return result;
 }
 
+/* Only the fns of model->funcs are checked (check_call, chk_model): each has a slot. */
 static fn_info *info_of(chk_state *c, ast_decl *fn) {
-  fn_info *fi = ptrmap_get(&c->fns, fn);
-  if (!fi) {
-    fi = arena_alloc_aligned(c->model->ctx->ar, sizeof *fi, _Alignof(fn_info)); /* one a fn */
-    ptrmap_put(&c->fns, fn, fi);
-  }
-  return fi;
+  const ptrmap *funcs = &c->model->funcs;
+  if (!c->fns)
+    c->fns = xcalloc(funcs->cap, sizeof *c->fns);
+  size_t slot = ptrmap_slot(funcs, fn->name);
+  return &c->fns[slot];
 }
 
 /* Checks a body with its parameters bound to the given kinds. */
@@ -658,7 +660,8 @@ static kind check_fn(chk_state *c, ast_decl *fn, const kind *args, span at) {
     concrete |= fn->args[i]->k.tag == K_ANY && args[i].tag != K_ANY;
   if (!concrete)
     return fi->result;
-  for (instance *in = fi->instances; in; in = in->next) {
+  instance *first = ptrmap_get(&c->instances, fn);
+  for (instance *in = first; in; in = in->next) {
     bool same = true;
     for (int i = 0; i < fn->nargs && same; i++)
       same = kind_eq(in->args[i], args[i]);
@@ -671,8 +674,8 @@ static kind check_fn(chk_state *c, ast_decl *fn, const kind *args, span at) {
   in->args = arena_alloc(c->model->ctx->ar, (size_t)(fn->nargs ? fn->nargs : 1) * sizeof(kind));
   memcpy(in->args, args, (size_t)fn->nargs * sizeof(kind));
   in->result = KIND_ANY;
-  in->next = fi->instances;
-  fi->instances = in;
+  in->next = first;
+  ptrmap_put(&c->instances, fn, in);
   call_frame frame = {fn, at, c->calls};
   c->calls = &frame;
   fi->state = FN_CHECKING;
@@ -1394,7 +1397,8 @@ int chk_fact(tlop_model *model, ast_expr *e) {
 void chk_free(chk_state *c) {
   if (!c)
     return;
-  ptrmap_free(&c->fns);
+  free(c->fns);
+  ptrmap_free(&c->instances);
   ptrmap_free(&c->params);
   names_free(&c->assumed);
   free(c->active);

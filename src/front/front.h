@@ -32,20 +32,25 @@ typedef enum {
   OP_NEG, OP_NOT
 } ast_op;
 
-/* A node is 12 bytes before its kind's member of the union (a 50 MB model holds 11
- * million): its spot in the context's offset space, not a span with a source of its own
- * (ast_span), and its kind, the operator of a unary or binary node and its depth packed in
- * one word (the parser bounds the depth far below 2^22: --max-depth, its own stack). The
- * union's pointers and doubles follow at 4-byte alignment, which x86-64 and AArch64 read at
- * full speed: a name node takes 20 bytes, not 24, an operator 28, not 32. */
+/* A node is 4 bytes before its kind's member of the union (a 50 MB model holds 11
+ * million): its kind, the operator of a unary or binary node, how it keeps its spot and
+ * its depth packed in one word (the parser bounds the depth far below 2^21: --max-depth,
+ * its own stack). Where it lies is a spot in the context's offset space, not a span with a
+ * source of its own (ast_spot): stored in the 8 bytes before the node; for a name or a
+ * number, its start in the 4 bytes before it and its length in `depth` (a leaf's depth is
+ * 1: ast_depth); for a binary node that spans exactly its operands, derived from theirs.
+ * The union's pointers and doubles follow at 4-byte alignment, which x86-64 and AArch64
+ * read at full speed: a name node takes 16 bytes, not 24, a number 20, not 32, an
+ * operator 20 or 28, not 32. */
 typedef struct ast_expr ast_expr;
 struct __attribute__((packed, aligned(4))) ast_expr {
-  spot loc;
   uint32_t kind : 5;  /* an ast_ekind */
-  uint32_t op : 5;    /* E_UNARY, E_BINARY: an ast_op */
-  uint32_t depth : 22;
+  uint32_t op : 4;    /* E_UNARY, E_BINARY: an ast_op */
+  uint32_t derived : 1; /* E_BINARY: no spot of its own, it spans l's start to r's end */
+  uint32_t short_spot : 1; /* E_NAME, E_NUM: its start before it, its length in depth */
+  uint32_t depth : 21;
   union {
-    struct { double v; kind k; } num;
+    struct __attribute__((packed)) { double v; kind k; } num; /* 12 bytes, not 16 */
     struct { sym name; } name;
     /* the name is the call's first token (f, L, log₂, ⌈, gamma): it ends at name_hi;
      * gamma's operator lies at op_lo..op_hi (ast_call_name_sp, ast_call_op_sp), offsets
@@ -83,7 +88,8 @@ typedef enum {
   D_AXIOM /* `axiom NAME;`: name, name_sp */
 } ast_dkind;
 
-typedef struct ast_arg {
+/* 28 bytes at 4-byte alignment, as the nodes: two for each of a 50 MB model's fns. */
+typedef struct __attribute__((packed, aligned(4))) ast_arg {
   sym name;
   spot loc;        /* where it lies: span_of */
   kind k;          /* KIND_ANY when not annotated */
@@ -92,7 +98,7 @@ typedef struct ast_arg {
 
 typedef struct ast_decl ast_decl;
 struct ast_decl {
-  ast_dkind kind;
+  uint8_t kind;       /* an ast_dkind: with strict and k, 8 bytes before the spans */
   bool strict;        /* claim under the axiom that L is strictly increasing in τ */
   kind k;             /* param: annotated kind or KIND_ANY */
   span sp, name_sp;
@@ -111,7 +117,7 @@ struct ast_decl {
     struct { ast_decl **members; int nmembers; }; /* platform: channels and gamma;
                                                      channel: its L, o, p */
   };
-  /* A fn or an algorithm ends here (ast_decl_new): a file of 676 000 small fns. */
+  /* A fn or an algorithm ends after nargs (ast_decl_new): a file of 676 000 small fns. */
   const char *path;   /* import path; channel/gamma table path */
   span path_sp;
 };
@@ -136,6 +142,7 @@ typedef struct parse_state {
   ast_list *spare_cells; /* of lists made arrays, for the next lists */
   int errors;
   uint32_t offset; /* byte offset of the scanner in src */
+  size_t fed;      /* bytes of src handed to the scanner (lexer.l, YY_INPUT) */
   uint32_t comment_at; /* where the block comment being skipped began */
   bool too_deep;   /* the nesting limit was reported */
   bool stopped;    /* --max-errors or the nesting limit reached: the scanner reads no further */
@@ -148,7 +155,10 @@ ast_expr *ast_num(parse_state *ps, double v, kind k, span sp);
 ast_expr *ast_name(parse_state *ps, sym name, span sp);
 /* name_sp: the call's first token, where sp begins. */
 ast_expr *ast_call(parse_state *ps, sym name, sym channel, ast_list *args, span name_sp, span sp);
-/* Where e lies in its source: the one way to read a node's spot. */
+/* Where e lies: the one way to read a node's spot, and the span of it in its source. */
+spot ast_spot(const ast_expr *e);
+/* The depth of e's tree (a leaf's is 1), 0 for NULL: the one way to read it. */
+uint32_t ast_depth(const ast_expr *e);
 span ast_span(const tlop_ctx *ctx, const ast_expr *e);
 span ast_call_name_sp(const tlop_ctx *ctx, const ast_expr *call);
 span ast_call_op_sp(const tlop_ctx *ctx, const ast_expr *call);
@@ -258,6 +268,7 @@ size_t chk_expr_symbols(tlop_model *model, ast_expr *e, sym **names, kind **kind
 int chk_fact(tlop_model *model, ast_expr *e);
 bool chk_is_builtin(sym name);
 kind chk_param_kind(tlop_model *model, ast_decl *param);
+/* fn: one of model->funcs, as every function the checker checks. */
 kind chk_fn_result(tlop_model *model, ast_decl *fn);
 void chk_free(chk_state *c);
 

@@ -207,6 +207,14 @@ static void define(loader *ld, ptrmap *space, ast_decl *d, const char *what) {
   ptrmap_put(space, d->name, d);
 }
 
+/* The functions and algorithms a module declares. */
+static size_t count_fns(const module *m) {
+  size_t n = 0;
+  for (const ast_decl *d = m->decls; d; d = d->next)
+    n += d->kind == D_FN || d->kind == D_ALGORITHM;
+  return n;
+}
+
 static void visit(loader *ld, module *m) {
   tlop_ctx *ctx = ld->model->ctx;
   if (ptrmap_get(&ld->seen, m))
@@ -216,6 +224,7 @@ static void visit(loader *ld, module *m) {
   m->loading = true;
   VEC_PUSH(ld->stack, ld->depth, ld->cap, m);
   tlop_model *model = ld->model;
+  ptrmap_reserve(&model->funcs, count_fns(m));
   for (ast_decl *d = m->decls; d; d = d->next) {
     switch (d->kind) {
     case D_IMPORT: {

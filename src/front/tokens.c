@@ -10,7 +10,6 @@
 typedef void *yyscan_t;
 int tlop_yylex_init_extra(parse_state *extra, yyscan_t *scanner);
 int tlop_yylex_destroy(yyscan_t scanner);
-struct yy_buffer_state *tlop_yy_scan_bytes(const char *bytes, int len, yyscan_t scanner);
 int tlop_yylex(TLOP_YYSTYPE *lval, TLOP_YYLTYPE *lloc, void *scanner);
 
 static token_class class_of(int code) {
@@ -38,7 +37,6 @@ size_t front_tokens(tlop_ctx *ctx, arena *ar, const source *src, src_token **out
   yyscan_t scanner;
   if (src->len <= (size_t)INT32_MAX && !memchr(src->text, 0, src->len) &&
       tlop_yylex_init_extra(&ps, &scanner) == 0) {
-    tlop_yy_scan_bytes(src->text, (int)src->len, scanner);
     TLOP_YYSTYPE value;
     TLOP_YYLTYPE at;
     int code;

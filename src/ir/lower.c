@@ -708,7 +708,7 @@ static ir_node *lower(lowerer *lw, ast_expr *e, const binding *env) {
                "%d levels)", IR_MAX_DEPTH);
     lw->failed = true;
   }
-  return at(ctx, r, e->loc);
+  return at(ctx, r, ast_spot(e));
 }
 
 static ir_node *finish(lowerer *lw, ir_node *r, span sp) {
