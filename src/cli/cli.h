@@ -169,6 +169,11 @@ char *cli_platform_label(const cli *c, const tlop_platform *pf);
 FILE *cli_output(cli *c);
 /* A value in its unit: "12.35 ms", "1 MiB", "64". */
 void cli_fmt_value(char *buf, size_t n, double v, tlop_kind k);
+/* The columns UTF-8 text takes on a terminal: one per character (µ, …, Σ are one each,
+ * though more than one byte, which printf's widths count). */
+int cli_text_width(const char *s);
+/* The spaces that right-align s in a column `width` characters wide. */
+int cli_room(int width, const char *s);
 
 int cmd_check(cli *c, int argc, char **argv);
 int cmd_eval(cli *c, int argc, char **argv);

@@ -493,6 +493,18 @@ void cli_fmt_value(char *buf, size_t n, double v, tlop_kind k) {
     snprintf(buf, n, "%.10g", v);
 }
 
+int cli_text_width(const char *s) {
+  int w = 0;
+  for (; *s; s++)
+    w += ((unsigned char)*s & 0xC0) != 0x80;
+  return w;
+}
+
+int cli_room(int width, const char *s) {
+  int w = width - cli_text_width(s);
+  return w > 0 ? w : 0;
+}
+
 /* An installed command finds its stdlib beside itself (PREFIX/bin → PREFIX/share), so an
  * installation can be moved; a command in a build tree keeps the configured one. */
 static void use_installed_stdlib(tlop_ctx *ctx) {
