@@ -360,8 +360,11 @@ bool gp_close(FILE *g, const char *cmd, const char *path);
 void gp_str(FILE *f, const char *s);
 /* s as a gnuplot string whose newlines break the line (a title over two lines). */
 void gp_lines(FILE *f, const char *s);
-/* Tics of a size axis ("x", "y") at powers of two in binary units (1 KiB), ~10 at most. */
-void gp_size_tics(FILE *g, const char *axis, double lo, double hi);
+/* Tics of a size axis ("x", "y") at powers of two in binary units (1 KiB), at most
+ * `spans` + 1 of them (as many as the plot's width holds without labels touching). */
+void gp_size_tics(FILE *g, const char *axis, double lo, double hi, int spans);
+/* The spans between size labels a full-width plot (900 pixels) holds: 11 labels. */
+#define PLOT_SIZE_SPANS 10
 int cmd_lint(cli *c, int argc, char **argv);
 /* cmd_fmt.c, cmd_lsp.c: editors (docs/editors.md) */
 int cmd_fmt(cli *c, int argc, char **argv);
