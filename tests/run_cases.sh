@@ -15,7 +15,8 @@
 # A case NAME is FOLDER/NAME.cmd: the arguments of tlop on one line, split like shell words
 # (quotes and backslashes work; nothing is expanded; an empty line is no argument). Its
 # standard output, standard error and exit status must equal NAME.stdout, NAME.stderr and
-# NAME.status. tlop runs with LC_ALL=C.UTF-8, TLOP_PATH unset and stdin /dev/null. A
+# NAME.status. tlop runs with LC_ALL=C.UTF-8, TLOP_PATH unset and stdin NAME.stdin when
+# there is one (a model read from `-`), else /dev/null. A
 # missing expected file, a time-out (10 s) or a crash (a signal) is a failure.
 #
 # The folder decides how a case runs:
@@ -23,7 +24,7 @@
 #    name inputs by short names and the paths in the expected files are relative to it;
 #  - hostile (a folder under tests/bad/, or holding a file named .hostile):
 #    * each case runs in a fresh directory holding a copy of the folder's inputs (its files
-#      other than .cmd/.stdout/.stderr/.status/.why; symbolic links are copied as the
+#      other than .cmd/.stdout/.stderr/.status/.why/.stdin; symbolic links are copied as the
 #      files they name), so nothing a case does can touch the repository;
 #    * NAME.gen, when present, is a bash script run there first to make inputs too large
 #      to commit (a 10 MB line, 100 000-deep nesting); its time is not counted;
@@ -135,6 +136,11 @@ split() {
   done <"$tmp/args"
 }
 
+# stdin_of DIR NAME: what the case's tlop reads as standard input.
+stdin_of() {
+  if [[ -f $1/$2.stdin ]]; then echo "$1/$2.stdin"; else echo /dev/null; fi
+}
+
 # run_golden DIR NAME: runs the case in DIR into $out/NAME.{stdout,stderr,status}; 1 when
 # it could not, or tlop crashed or hung (said on stderr).
 run_golden() {
@@ -142,7 +148,7 @@ run_golden() {
   split "$dir" "$name" || return 1
   start=${EPOCHREALTIME/[.,]/}
   (cd "$dir" && exec timeout -k 2 "$TIMEOUT" "$tlop" "${args[@]}") \
-    </dev/null >"$out/$name.stdout" 2>"$out/$name.stderr"
+    <"$(stdin_of "$dir" "$name")" >"$out/$name.stdout" 2>"$out/$name.stderr"
   status=$?
   echo "$status" >"$out/$name.status"
   if ((status == 124 || status == 137)); then
@@ -179,7 +185,7 @@ run_hostile() {
   mkdir -p "$work"
   # The inputs only (not the expected outputs of every case); cp copies what a link names.
   find "$dir" -maxdepth 1 \( -type f -o -type l \) ! -name '*.stdout' ! -name '*.stderr' \
-    ! -name '*.status' ! -name '*.cmd' ! -name '*.why' ! -name .hostile \
+    ! -name '*.status' ! -name '*.cmd' ! -name '*.why' ! -name '*.stdin' ! -name .hostile \
     -exec cp -t "$work" {} +
   if [[ -f $dir/$name.gen ]] && ! (cd "$work" && bash "./$name.gen") >"$tmp/gen" 2>&1; then
     echo "$lab: $name.gen failed:" >&2
@@ -187,7 +193,7 @@ run_hostile() {
     return 1
   fi
   (cd "$work" && XDG_CACHE_HOME=$work/.cache exec "$limit" "$out/$name.measure" "$TIMEOUT" \
-    "$tlop" "${args[@]}") </dev/null >"$out/$name.stdout" 2>"$out/$name.stderr"
+    "$tlop" "${args[@]}") <"$(stdin_of "$dir" "$name")" >"$out/$name.stdout" 2>"$out/$name.stderr"
   if [[ ! -s $out/$name.measure ]]; then
     echo "$lab: tlop_limit could not run tlop" >&2
     return 1

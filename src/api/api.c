@@ -587,7 +587,7 @@ static eval_state *prepare(const tlop_expr *expr, const tlop_platform *pf, const
     return NULL;
   }
   eval_state *es = eval_new(ctx, pf);
-  eval_use_env(es, env, expr->model);
+  eval_use_expr(es, env, expr);
   *st = TLOP_OK;
   return es;
 }
@@ -642,6 +642,16 @@ static void axis_value_text(char *buf, size_t n, double v, kind k) {
     tlop_format_size(buf, n, v);
   else
     fmt_double(buf, n, v);
+}
+
+/* A range without a step steps by 1 (m=1KiB..1MiB: a million sizes a byte apart), which
+ * past this many points is more likely a forgotten :*2 than meant. */
+#define UNSTEPPED_WARN_POINTS 1000
+
+static void warn_unstepped(tlop_ctx *ctx, const char *spec, double count) {
+  diag_warning(ctx, (span){0}, "grid axis '%s' has no step, so it steps by 1: %.0f points "
+               "(write %s:*2 for a geometric axis, or %s:+1 to keep these points without "
+               "this warning)", spec, count, spec, spec);
 }
 
 tlop_status tlop_axis_parse(tlop_ctx *ctx, const char *spec, tlop_axis *out) {
@@ -726,6 +736,8 @@ tlop_status tlop_axis_parse(tlop_ctx *ctx, const char *spec, tlop_axis *out) {
           diag_error(ctx, (span){0}, "grid axis '%s' has more than %.0f points (--max-points)",
                      spec, ctx->max_axis_points);
           st = TLOP_ERR_LIMIT;
+        } else if (!colon && count > UNSTEPPED_WARN_POINTS) {
+          warn_unstepped(ctx, spec, count);
         }
       }
     }

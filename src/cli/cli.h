@@ -169,6 +169,11 @@ char *cli_platform_label(const cli *c, const tlop_platform *pf);
 FILE *cli_output(cli *c);
 /* A value in its unit: "12.35 ms", "1 MiB", "64". */
 void cli_fmt_value(char *buf, size_t n, double v, tlop_kind k);
+/* The columns UTF-8 text takes on a terminal: one per character (µ, …, Σ are one each,
+ * though more than one byte, which printf's widths count). */
+int cli_text_width(const char *s);
+/* The spaces that right-align s in a column `width` characters wide. */
+int cli_room(int width, const char *s);
 
 int cmd_check(cli *c, int argc, char **argv);
 int cmd_eval(cli *c, int argc, char **argv);
@@ -355,8 +360,11 @@ bool gp_close(FILE *g, const char *cmd, const char *path);
 void gp_str(FILE *f, const char *s);
 /* s as a gnuplot string whose newlines break the line (a title over two lines). */
 void gp_lines(FILE *f, const char *s);
-/* Tics of a size axis ("x", "y") at powers of two in binary units (1 KiB), ~10 at most. */
-void gp_size_tics(FILE *g, const char *axis, double lo, double hi);
+/* Tics of a size axis ("x", "y") at powers of two in binary units (1 KiB), at most
+ * `spans` + 1 of them (as many as the plot's width holds without labels touching). */
+void gp_size_tics(FILE *g, const char *axis, double lo, double hi, int spans);
+/* The spans between size labels a full-width plot (900 pixels) holds: 11 labels. */
+#define PLOT_SIZE_SPANS 10
 int cmd_lint(cli *c, int argc, char **argv);
 /* cmd_fmt.c, cmd_lsp.c: editors (docs/editors.md) */
 int cmd_fmt(cli *c, int argc, char **argv);

@@ -229,7 +229,8 @@ static void print_table(const char *coll, double nodes, const tlop_decision *d, 
       tlop_format_size(to, sizeof to, bo.refine ? d->ranges[r + 1].m_from - 1 : x->m_last);
     if (r == 0 || d->ranges[r - 1].P != x->P)
       snprintf(pcol, sizeof pcol, "%.0f", x->P);
-    printf("%6s  %10s  %10s  %-*s ", pcol, from, to, w, names[x->winner]);
+    printf("%6s  %10s  %*s%s  %-*s ", pcol, from, cli_room(10, to), "", to, w,
+           names[x->winner]);
     if (x->runner_up == x->winner)
       printf("%-*s %s\n", w, "-", "-");
     else

@@ -103,19 +103,6 @@ void cli_json_string(FILE *f, const char *s) {
   fputc('"', f);
 }
 
-static int utf8_width(const char *s) {
-  int w = 0;
-  for (; *s; s++)
-    w += ((unsigned char)*s & 0xC0) != 0x80;
-  return w;
-}
-
-/* The spaces that right-align s in a column `width` characters wide. */
-static int room(int width, const char *s) {
-  int w = width - utf8_width(s);
-  return w > 0 ? w : 0;
-}
-
 static const char *unit_of(tlop_kind k) {
   return k == TLOP_KIND_TIME ? "s" : k == TLOP_KIND_SIZE ? "B" : "";
 }
@@ -229,7 +216,7 @@ int cmd_explain(cli *c, int argc, char **argv) {
      * costs out of their columns */
     int width = 44;
     for (size_t i = 0; i < n; i++) {
-      int w = utf8_width(rows[i].expr) + (rows[i].label ? utf8_width(rows[i].label) + 2 : 0);
+      int w = cli_text_width(rows[i].expr) + (rows[i].label ? cli_text_width(rows[i].label) + 2 : 0);
       width = w > width ? w : width;
     }
     fprintf(out, "%-8s  %-*s  %16s  %12s\n", "stage", width, "expression", "cost", "cumulative");
@@ -246,10 +233,10 @@ int cmd_explain(cli *c, int argc, char **argv) {
         snprintf(label, sizeof label, "%s: ", rows[i].label);
       fprintf(out, "%-8s  %s%s", rows[i].index, label, rows[i].expr);
       /* Pad by characters, not bytes: the expressions are UTF-8 (∥, ·). */
-      for (int w = utf8_width(label) + utf8_width(rows[i].expr); w < width; w++)
+      for (int w = cli_text_width(label) + cli_text_width(rows[i].expr); w < width; w++)
         fputc(' ', out);
       /* "3 × 1.2 µs": right-aligned by characters too */
-      fprintf(out, "  %*s%s  %*s%s\n", room(16, each), "", each, room(12, cum), "", cum);
+      fprintf(out, "  %*s%s  %*s%s\n", cli_room(16, each), "", each, cli_room(12, cum), "", cum);
     }
     char total[48];
     cli_fmt_value(total, sizeof total, n ? rows[n - 1].cumulative : 0, TLOP_KIND_TIME);

@@ -647,7 +647,7 @@ static bool plot(const char *path, const tlop_bench_series *ser, const model_sco
       lo = fmin(lo, ser->bytes[i]);
       hi = fmax(hi, ser->bytes[i]);
     }
-  gp_size_tics(g, "x", lo, hi);
+  gp_size_tics(g, "x", lo, hi, PLOT_SIZE_SPANS);
   fputs("$data << EOD\n", g);
   for (size_t i = 0; i < ser->n; i++) {
     if (!(ser->bytes[i] > 0) || !(vflags.times[i] > 0))

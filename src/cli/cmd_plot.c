@@ -93,7 +93,7 @@ static void costs_figure(FILE *g, const cli_grid *grid, char **algos, size_t nal
           "set xlabel 'message size m'\nset ylabel 'cost (%s)'\n"
           "set key top left noenhanced\nset grid\n",
           unit);
-  gp_size_tics(g, "x", m->values[0], m->values[m->count - 1]);
+  gp_size_tics(g, "x", m->values[0], m->values[m->count - 1], PLOT_SIZE_SPANS);
   for (size_t k = 0; k < nblocks; k++) {
     fprintf(g, "$costs%zu << EOD\n", k);
     for (size_t i = k * m->count; i < (k + 1) * m->count; i++) {
@@ -155,7 +155,8 @@ static void map_figure(FILE *g, const cli_grid *grid, char **algos, size_t nalgo
         "set ylabel 'processes P'\nset key outside right noenhanced\n"
         "set style fill solid 0.75 noborder\n",
         g);
-  gp_size_tics(g, "x", m->values[0], m->values[m->count - 1]);
+  /* the legend outside takes a third of the width: fewer labels fit under the map */
+  gp_size_tics(g, "x", m->values[0], m->values[m->count - 1], PLOT_SIZE_SPANS * 2 / 3);
   double *cells = malloc(2 * (P->count + m->count) * sizeof *cells);
   size_t *winner = malloc(grid->npts * sizeof *winner), *wins = calloc(nalgo, sizeof *wins);
   if (!cells || !winner || !wins)

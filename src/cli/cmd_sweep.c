@@ -13,9 +13,9 @@
 static const char sweep_help[] =
     "usage: tlop sweep [OPTION]... FILE ALGO... --grid NAME=AXIS...\n"
     "Evaluate each algorithm ALGO of FILE at every point of the grid. An axis is\n"
-    "a..b:*f (geometric), a..b:+d (arithmetic) or v1,v2,… (a list); values may carry\n"
-    "units (m=1KiB..4MiB:*2). Any algorithm parameter or model parameter can be an\n"
-    "axis; the others come from --set or their defaults.\n\n" COMMON_HELP
+    "a..b:*f (geometric), a..b:+d (arithmetic; a..b steps by 1) or v1,v2,… (a list);\n"
+    "values may carry units (m=1KiB..4MiB:*2). Any algorithm parameter or model\n"
+    "parameter can be an axis; the others come from --set or their defaults.\n\n" COMMON_HELP
     "  -g, --grid NAME=AXIS   one axis of the grid (repeat for more)\n"
     "  -f, --format FMT       csv (default: columns NAME…,ALGO…, values in bytes and\n"
     "                         seconds), json, table or npy (NumPy, one structured array)\n"

@@ -116,11 +116,11 @@ void gp_lines(FILE *f, const char *s) {
   fputc('"', f);
 }
 
-void gp_size_tics(FILE *g, const char *axis, double lo, double hi) {
+void gp_size_tics(FILE *g, const char *axis, double lo, double hi, int spans) {
   if (!(hi > 0) || !(lo > 0))
     return;
   int a = (int)floor(log2(lo)), b = (int)ceil(log2(hi)), step = 1;
-  while ((b - a) / step > 10)
+  while ((b - a) / step > spans)
     step++;
   /* the range reaches past the end's tick by 3% of the span: gnuplot drops a tick that
    * falls on an autoscaled end, and with it the last label */

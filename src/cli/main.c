@@ -356,15 +356,31 @@ static bool among(const char *name, const char *const *known, size_t n, nearest_
   return false;
 }
 
+/* Whether `name` is a parameter of the algorithm `text` is, or of an algorithm of the
+ * model's file that the expression `text` calls: --set gives a defaulted one its value. */
+static bool param_of_named(tlop_model *m, const char *text, const char *name, nearest_name *near) {
+  size_t nparams = 0;
+  const char *const *params = tlop_algorithm_params(m, text, &nparams);
+  if (params)
+    return among(name, params, nparams, near);
+  const char **algos;
+  size_t nalgos = tlop_model_algorithms(m, &algos);
+  for (size_t i = 0; i < nalgos; i++) {
+    params = tlop_algorithm_params(m, algos[i], &nparams);
+    if (written_in(text, algos[i]) && among(name, params, nparams, near))
+      return true;
+  }
+  return false;
+}
+
 /* Whether `name` is written in one of texts, a variable of one of exprs (NULL: texts are
- * algorithm names), a parameter of one of the algorithms they are, or one of `others`. */
+ * algorithm names), a parameter of an algorithm a text names, or one of `others`. */
 static bool used_by(tlop_model *m, const cli_set_users *u, const char *name, nearest_name *near) {
   for (size_t a = 0; a < u->n; a++) {
     const char **vars = NULL;
-    size_t nvars = u->exprs ? tlop_expr_variables(u->exprs[a], &vars) : 0, nparams = 0;
-    const char *const *params = tlop_algorithm_params(m, u->texts[a], &nparams);
+    size_t nvars = u->exprs ? tlop_expr_variables(u->exprs[a], &vars) : 0;
     if (written_in(u->texts[a], name) || among(name, vars, nvars, near) ||
-        among(name, params, nparams, near))
+        param_of_named(m, u->texts[a], name, near))
       return true;
   }
   return among(name, u->others, u->nothers, near);
@@ -475,6 +491,18 @@ void cli_fmt_value(char *buf, size_t n, double v, tlop_kind k) {
     tlop_format_size(buf, n, v);
   else
     snprintf(buf, n, "%.10g", v);
+}
+
+int cli_text_width(const char *s) {
+  int w = 0;
+  for (; *s; s++)
+    w += ((unsigned char)*s & 0xC0) != 0x80;
+  return w;
+}
+
+int cli_room(int width, const char *s) {
+  int w = width - cli_text_width(s);
+  return w > 0 ? w : 0;
 }
 
 /* An installed command finds its stdlib beside itself (PREFIX/bin → PREFIX/share), so an

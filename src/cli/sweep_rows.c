@@ -27,8 +27,15 @@ static size_t row_max(const rows_writer *w) {
   for (size_t j = 0; j < w->naxes + w->nalgo; j++)
     n += w->format == ROWS_NPY    ? sizeof(double)
          : w->format == ROWS_JSON ? strlen(w->names[j]) + 8 + TLOP_FORMAT_DOUBLE_MAX
-                                  : 2 + 64 + TLOP_FORMAT_DOUBLE_MAX;
+                                  : 2 + strlen(w->names[j]) + 64 + TLOP_FORMAT_DOUBLE_MAX;
   return n;
+}
+
+/* A table's column: as wide as its name, and at least 12 characters (an axis) or 16 (an
+ * algorithm), wide enough for every value. */
+static int table_width(const rows_writer *w, size_t j) {
+  int least = j < w->naxes ? 12 : 16, name = cli_text_width(w->names[j]);
+  return name > least ? name : least;
 }
 
 void rows_open(rows_writer *w, rows_format format, const char *const *names,
@@ -82,7 +89,8 @@ void rows_begin(const rows_writer *w, size_t npts) {
     break;
   case ROWS_TABLE:
     for (size_t j = 0; j < ncols; j++)
-      fprintf(w->out, j < w->naxes ? "%s%12s" : "%s%16s", j ? "  " : "", w->names[j]);
+      fprintf(w->out, "%s%*s%s", j ? "  " : "", cli_room(table_width(w, j), w->names[j]), "",
+              w->names[j]);
     fputc('\n', w->out);
     break;
   case ROWS_NPY:
@@ -126,7 +134,7 @@ size_t rows_text(const rows_writer *w, size_t first, const double *pts, const do
       case ROWS_TABLE: {
         char value[64];
         cli_fmt_value(value, sizeof value, v, w->kinds[j]);
-        o += sprintf(o, j < w->naxes ? "%s%12s" : "%s%16s", j ? "  " : "", value);
+        o += sprintf(o, "%s%*s%s", j ? "  " : "", cli_room(table_width(w, j), value), "", value);
         break;
       }
       case ROWS_NPY:

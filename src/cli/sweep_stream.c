@@ -107,6 +107,12 @@ static bool cannot_write(const cli *c) {
   return false;
 }
 
+/* The points the bar counts done at step `step` of a chunk's settling: its algorithms one
+ * after the other, then its writing; so the bar reaches all points only when it is done. */
+static double chunk_part_done(const sweep *s, const chunk *ch, size_t step) {
+  return (double)ch->first + (double)ch->k * (double)step / (double)(s->nalgo + 1);
+}
+
 /* The main thread's part of a worked chunk, in the grid's order: what the interpreter owes
  * it (every algorithm, as one call over the grid would give its warnings), its text if the
  * interpreter changed it, then the text written. The output is opened once the first
@@ -114,8 +120,7 @@ static bool cannot_write(const cli *c) {
 static bool settle_and_write(sweep *s, chunk *ch) {
   size_t k = ch->k;
   for (size_t a = 0; a < s->nalgo; a++) {
-    cli_progress_show(s->prog, (double)ch->first + (double)k * (double)a / (double)s->nalgo,
-                      "evaluating");
+    cli_progress_show(s->prog, chunk_part_done(s, ch, a), "evaluating");
     tlop_ctx_set_warn_group(s->c->ctx, a);
     if (cli_evaluator_settle(s->ev, a, ch->pts, k, ch->res + a * k, ch->flags + a * k,
                              ch->compiled[a] ? &ch->owed[a] : NULL) != TLOP_OK)
@@ -128,6 +133,7 @@ static bool settle_and_write(sweep *s, chunk *ch) {
       return false;
     rows_begin(s->w, s->g->npts);
   }
+  cli_progress_show(s->prog, chunk_part_done(s, ch, s->nalgo), "writing");
   return rows_put(s->w, ch->text, ch->len) || cannot_write(s->c);
 }
 

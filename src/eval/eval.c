@@ -24,6 +24,7 @@ struct eval_state {
   double *vals;         /* by sym id; NaN: unbound */
   size_t nvals;
   const tlop_model *model;
+  const tlop_expr *expr; /* what is evaluated: where its free parameters are declared */
   double *param_cache;  /* by sym id, valid when param_epoch matches */
   uint32_t *param_epoch;
   uint32_t epoch;
@@ -113,6 +114,11 @@ void eval_use_env(eval_state *es, const tlop_env *env, const tlop_model *model) 
   if (env)
     for (size_t i = 0; i < env->n; i++)
       eval_bind(es, env->names[i], env->values[i]);
+}
+
+void eval_use_expr(eval_state *es, const tlop_env *env, const tlop_expr *expr) {
+  eval_use_env(es, env, expr->model);
+  es->expr = expr;
 }
 
 unsigned eval_extrapolations(const eval_state *es) { return es->extrap; }
@@ -1873,6 +1879,19 @@ static bool counts_whole(eval_state *es, const ir_node *n) {
   return true;
 }
 
+/* A variable with no value. Variables are hash-consed, so n's origin is whichever lowering
+ * built it first (a platform's formula, maybe): a parameter of the algorithm evaluated is
+ * named where the algorithm declares it. Over a grid an axis could give it a value too. */
+static void fail_unbound(eval_state *es, const ir_node *n) {
+  const char *name = n->name->name;
+  bool grid = es->npoint_vars > 0;
+  fail(es, n, "'%s' has no value: give it one with --set %s=…%s%s%s", name, name,
+       grid ? " or --grid " : "", grid ? name : "", grid ? "=…" : "");
+  for (size_t i = 0; es->expr && es->expr->free_decl && i < es->expr->nfree; i++)
+    if (es->expr->free[i] == n->name)
+      es->error.at = es->expr->free_decl[i];
+}
+
 static bool eval(eval_state *es, const ir_node *n, double *out) {
   double a = 0, b = 0;
   if ((n->flags & IR_CALLED) && !counts_whole(es, n))
@@ -1885,7 +1904,7 @@ static bool eval(eval_state *es, const ir_node *n, double *out) {
     bool found;
     *out = eval_lookup_var(es, n->name, &found);
     if (!found && !es->failed)
-      fail(es, n, "'%s' has no value: give it one with --set %s=…", n->name->name, n->name->name);
+      fail_unbound(es, n);
     return found;
   }
   case IR_IF:

@@ -26,6 +26,9 @@ void eval_free(eval_state *es);
 void eval_bind(eval_state *es, sym name, double v);
 /* Binds the model's parameters from env or their defaults, on demand. */
 void eval_use_env(eval_state *es, const tlop_env *env, const tlop_model *model);
+/* The same for evaluating expr (or parts of it), whose free parameters' declarations then
+ * locate a "has no value" error. */
+void eval_use_expr(eval_state *es, const tlop_env *env, const tlop_expr *expr);
 /* An evaluation's failure: what went wrong, with the expression and the values of its
  * variables ("division by zero in m/(P − 2) where P = 2"), and where it was written. */
 typedef struct eval_error {

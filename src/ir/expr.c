@@ -62,6 +62,7 @@ tlop_status expr_of_text(tlop_model *model, const char *text, const tlop_env *en
   e->node = n;
   e->model = model;
   e->k = k;
+  e->free_decl = NULL;
   e->lets = lets, e->nlets = nlets;
   *out = e;
   return TLOP_OK;
@@ -165,15 +166,19 @@ tlop_status expr_of_algorithm(tlop_model *model, const char *name, const tlop_en
   e->model = model;
   e->lets = lets, e->nlets = nlets;
   e->k = chk_fn_result(model, fn);
-  sym *names = arena_alloc(model->ctx->ar, (size_t)(fn->nargs ? fn->nargs : 1) * sizeof *names);
-  kind *kinds = arena_alloc(model->ctx->ar, (size_t)(fn->nargs ? fn->nargs : 1) * sizeof *kinds);
+  size_t room = (size_t)(fn->nargs ? fn->nargs : 1);
+  sym *names = arena_alloc(model->ctx->ar, room * sizeof *names);
+  kind *kinds = arena_alloc(model->ctx->ar, room * sizeof *kinds);
+  span *decls = arena_alloc(model->ctx->ar, room * sizeof *decls);
   size_t nfree = 0;
   for (int i = 0; i < fn->nargs; i++)
     /* operators and mappings were bound when lowered, so were defaults nothing gives */
     if (!kind_by_name(fn->args[i]->k) &&
-        (!fn->args[i]->dflt || defaults_free || env_has_value(env, fn->args[i]->name)))
-      names[nfree] = fn->args[i]->name, kinds[nfree++] = fn->args[i]->k;
-  e->free = names, e->free_kinds = kinds, e->nfree = nfree;
+        (!fn->args[i]->dflt || defaults_free || env_has_value(env, fn->args[i]->name))) {
+      names[nfree] = fn->args[i]->name, kinds[nfree] = fn->args[i]->k;
+      decls[nfree++] = span_of(model->ctx, fn->args[i]->loc);
+    }
+  e->free = names, e->free_kinds = kinds, e->free_decl = decls, e->nfree = nfree;
   *out = e;
   return TLOP_OK;
 }

@@ -210,6 +210,8 @@ struct tlop_expr {
   kind k;
   const sym *free; /* the kinds its free variables were given (env, parameters) */
   const kind *free_kinds;
+  const span *free_decl; /* where each was declared: an algorithm's parameters; NULL for a
+                          * text, whose free names come from env */
   size_t nfree;
   const expr_let *lets; /* printed as lets: their values are nodes of `node` */
   size_t nlets;

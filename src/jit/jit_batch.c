@@ -289,7 +289,7 @@ tlop_status jit_kernels_run(tlop_kernels *k, size_t which, const double *pts, si
 
 static eval_state *interp_at(const tlop_kernels *k, const tlop_expr *e, const double *x) {
   eval_state *es = eval_new(e->model->ctx, k->pf);
-  eval_use_env(es, k->env, e->model);
+  eval_use_expr(es, k->env, e);
   for (size_t j = 0; j < k->nvars; j++)
     eval_bind(es, k->vars[j], x[j]);
   return es;
@@ -319,7 +319,7 @@ static void warn(const tlop_kernels *k, const tlop_expr *e, const double *pts, s
   for (size_t i = first_from(first, 0, n); i < n; i = first_from(first, i + 1, n)) {
     if (!es) {
       es = eval_new(e->model->ctx, k->pf);
-      eval_use_env(es, k->env, e->model);
+      eval_use_expr(es, k->env, e);
       eval_use_point_vars(es, k->vars, k->nvars);
     }
     for (size_t j = 0; j < k->nvars; j++)

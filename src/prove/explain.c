@@ -287,7 +287,7 @@ tlop_status tlop_explain(const tlop_expr *expr, const tlop_platform *pf, const t
   if (!pf_check_expr(pf, expr->node))
     return TLOP_ERR_EVAL;
   explainer x = {.ctx = ctx, .es = eval_new(ctx, pf)};
-  eval_use_env(x.es, env, expr->model);
+  eval_use_expr(x.es, env, expr);
   int counter = 1;
   walk(&x, expr->node, 1, 1, "", NULL, &counter);
   eval_free(x.es);

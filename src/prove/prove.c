@@ -449,6 +449,16 @@ static bool at_least(simp *s, poly *a, poly *b) {
          (simp_positive(s, b) && poly_monomial_over(s, poly_div(s, a, b), 1, true, factor_at_least_one));
 }
 
+/* The step "Σ … = its closed form", unless the step before says it: the terms of one
+ * sum (each stage's o and L) close it alike. */
+static void note_closed_sum(prover *pv, const ir_node *open, const ir_node *closed) {
+  char *what = text(pv, "%E = %E", open, closed);
+  const step *last = pv->proof->nsteps ? &pv->proof->steps[pv->proof->nsteps - 1] : NULL;
+  if (!last || strcmp(last->what, what))
+    note(pv, "the sum in closed form", "%s", what);
+  free(what);
+}
+
 /* Bounds the item by a multiple of the reference L(m, R) (R NULL: the item's own atom)
  * and adds it to b; false when neither monotonicity nor sub-linearity applies. */
 static bool bound_item(prover *pv, const item *it, poly *R, bounded *b, bool record) {
@@ -478,8 +488,10 @@ static bool bound_item(prover *pv, const item *it, poly *R, bounded *b, bool rec
   ir_node *open = record && it->depth ? sums_ir(s, it, mag) : NULL;
   size_t before = pv->proof->nsteps;
   poly *closed = close_sums(pv, it, mag, upper, record);
-  if (open && pv->proof->nsteps == before) /* a sum counted has its step already */
-    note(pv, "the sum in closed form", "%E = %E", open, simp_canon(s, closed));
+  ir_node *closed_ir = open ? simp_canon(s, closed) : NULL;
+  /* a sum counted has its step already; one the closed forms leave as it is has none */
+  if (open && pv->proof->nsteps == before && closed_ir != open)
+    note_closed_sum(pv, open, closed_ir);
   poly **acc = upper ? &b->neg : &b->pos;
   *acc = poly_add(s, *acc, closed);
   return true;

@@ -89,6 +89,12 @@ map_ok() { # FILE NSERIES
 }
 map_ok "$work/map.svg" 2
 echo "ok: best-algorithm map (svg), 2 series, filled regions"
+# the legend outside leaves the map two thirds of the width: 6 of the 11 sizes labelled, so
+# that labels do not run into each other, the last (1 MiB) among them
+labels=$(grep -o '>[0-9]* [KM]iB<' "$work/map.svg" | sort -u | wc -l)
+[ "$labels" -le 7 ] && grep -q '>1 MiB<' "$work/map.svg" ||
+  fail "the map labels $labels sizes along m (at most 7 fit), or not the last"
+echo "ok: the map's size labels fit its width"
 "$tlop" plot "$model" bcast_binomial bcast_scatter_rda --map --grid P=2,4 --grid m=1KiB..1MiB:*2 \
   -o "$work/map.png" || fail "tlop plot --map (png)"
 png_ok "$work/map.png"

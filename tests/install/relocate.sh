@@ -1,7 +1,8 @@
 #!/bin/bash
 # An installed tree can be moved: install into a temporary prefix, move it elsewhere, then
 # build and run a program against each library through pkg-config alone (tlop.pc,
-# tlop_jit.pc). Also runs the installed tlop from the moved tree, which finds its stdlib.
+# tlop_jit.pc). Also runs the installed tlop from the moved tree, which finds its stdlib,
+# and completes a command word with the installed bash completion.
 # Usage: relocate.sh BUILD_DIR  (TLOP_SANITIZER_FLAGS: the sanitizers of a sanitized build)
 set -u
 build=$1
@@ -47,6 +48,15 @@ if "$tmp/moved/bin/tlop" eval "$tmp/moved/share/tlop/stdlib/platforms/generic.tl
   passed=$((passed + 1))
 else
   echo "the moved tlop does not run"; failed=$((failed + 1))
+fi
+# bash finds the completion where bash-completion looks, under the prefix's share/, and it
+# completes the command's words
+completion=$tmp/moved/share/bash-completion/completions/tlop
+if [[ -f $completion ]] && (source "$completion" && COMP_WORDS=("$tmp/moved/bin/tlop" che) COMP_CWORD=1 &&
+  _tlop && [[ ${COMPREPLY[*]} == check ]]); then
+  passed=$((passed + 1))
+else
+  echo "no working bash completion installed at $completion"; failed=$((failed + 1))
 fi
 echo "$passed passed, $failed failed"
 [[ $failed == 0 ]]

@@ -65,3 +65,18 @@ def test_no_diagnostic_shares_the_progress_bar_line(tmp_path):
     assert errors and all(line.split("\r")[-1].startswith(str(model)) for line in errors)
     if elapsed > 2:  # the bar was due: it counts points and names what the sweep does
         assert "points" in err and "evaluating" in err
+
+
+def test_the_bar_counts_points_and_shows_the_writing(tmp_path):
+    """On a terminal the bar counts grid points, gives the time left and says when the
+    rows are written (chunk by chunk, between evaluations)."""
+    model = tmp_path / "slow.tlop"
+    model.write_text("algorithm slow(x, P: count) = sum i = 1 .. 2000 : log2(x + i) + P;\n")
+    args = ["sweep", str(model), "slow", "--grid", "x=1,2,3", "--grid", "P=1..6000:+1",
+            "--engine", "interp", "-o", str(tmp_path / "out.csv")]
+    status, err, elapsed = on_terminal(args, stdout_on_terminal=False)
+    assert status == 0, err
+    if elapsed > 2:  # the bar was due
+        assert "/18000 points" in err and "ETA" in err, err
+        assert "writing" in err and "evaluating" in err, err
+        assert "100%" in err and "done" in err, err

@@ -1,0 +1,1 @@
+validate ev.tlop flat --measured /dev/zero

@@ -1,0 +1,1 @@
+validate ev.tlop flat --measured big.txt

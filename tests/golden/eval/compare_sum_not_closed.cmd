@@ -1,0 +1,1 @@
+compare alltoall_bruck.tlop alltoall_bruck alltoall_pairwise

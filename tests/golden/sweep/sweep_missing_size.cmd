@@ -1,0 +1,1 @@
+sweep ev.tlop flat --grid P=4
