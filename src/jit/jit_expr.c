@@ -19,6 +19,14 @@
 /* Bounds under which a loop index, its offset and pow(2^k, i) are exact integers. */
 #define EXACT_INT 1099511627776.0 /* 2^40 */
 
+/* Functions whose error checks take more i1 `or`s than this count them instead, in an
+ * i64 (a zext and an add a check): InstCombine simplifies every i1 `or` with
+ * isImpliedCondition, which walks both operands' `or` trees (up to 6 deep) — 20-45 % of
+ * the compile of the large algorithms, none with counts. Smaller functions keep the i1
+ * `or`s, which InstCombine merges (`x uno 0 | y uno 0` into `x uno y`): fewer instructions
+ * a point. Measured by tests/bench (README: compile time). */
+#define JIT_COUNTED_ERRORS 64
+
 /* Sums nested deeper than this are left to the interpreter. */
 #define JIT_MAX_LOOPS 8
 
@@ -26,8 +34,8 @@
 typedef struct jv {
   LLVMValueRef v; /* double */
   int level;      /* loop depth where v is available; 0: the function's entry */
-  /* by the level they are computed at (NULL: none): i1 "the interpreter must look at
-   * this point", i8 TAB_* extrapolation flags */
+  /* by the level they are computed at (NULL: none): "the interpreter must look at this
+   * point" (i1, or a nonzero i64 count: see err_ty), i8 TAB_* extrapolation flags */
   LLVMValueRef err[JIT_MAX_LOOPS + 1], xf[JIT_MAX_LOOPS + 1];
 } jv;
 
@@ -112,9 +120,13 @@ typedef struct jit_fn {
     LLVMValueRef mult;           /* how many times the loops around place each `at` or `send` */
     const ir_node *stage;        /* the messages stage (its mapping); NULL: a schedule */
   } *place;
-  LLVMValueRef price[2][2];      /* [by L][net]: T (or L) of shm and net for */
-  bool priced[2];                /* tlop_rt_messages, once made */
+  struct pricing {
+    LLVMValueRef price[2][2];    /* [by L][net]: T (or L) of shm and net for */
+    bool priced[2];              /* tlop_rt_messages, once made */
+  } chan;
   bool outline;          /* table look-ups are calls (see JIT_INLINE_LOOKUPS) */
+  LLVMTypeRef err_ty;    /* i1, or i64 where errors are counted (see JIT_COUNTED_ERRORS) */
+  size_t ors;            /* i1 `or`s emitted */
   bool failed;
 } jit_fn;
 
@@ -407,13 +419,36 @@ static memo_entry *memo_put(jit_fn *f, const void *a, uintptr_t b, int level) {
 static jv val(LLVMValueRef v, int level) { return (jv){.v = v, .level = level}; }
 static jv konst(jit_fn *f, double v) { return val(jit_const(f->g, v), 0); }
 
-/* a | b, where NULL or a constant 0 is "nothing". */
+/* a | b, where NULL or a constant 0 is "nothing"; a + b for counted errors (i64). */
 static LLVMValueRef or_(jit_fn *f, LLVMValueRef a, LLVMValueRef b) {
   if (!a || (LLVMIsAConstantInt(a) && !LLVMConstIntGetZExtValue(a)))
     return b;
   if (!b || (LLVMIsAConstantInt(b) && !LLVMConstIntGetZExtValue(b)))
     return a;
+  if (LLVMTypeOf(a) == f->g->i64)
+    return LLVMBuildAdd(f->g->b, a, b, "");
+  f->ors += LLVMTypeOf(a) == f->g->i1;
   return LLVMBuildOr(f->g->b, a, b, "");
+}
+
+/* ======== errors: i1 checks or'ed, or counted ======== */
+
+static LLVMValueRef no_err(jit_fn *f) { return LLVMConstInt(f->err_ty, 0, 0); }
+
+/* A failed check (i1) as an error of the function's kind, at the builder's position. */
+static LLVMValueRef err_of(jit_fn *f, LLVMValueRef check) {
+  return f->err_ty == f->g->i1 ? check : LLVMBuildZExt(f->g->b, check, f->err_ty, "");
+}
+
+/* The error e only where cond holds. */
+static LLVMValueRef err_if(jit_fn *f, LLVMValueRef cond, LLVMValueRef e) {
+  return f->err_ty == f->g->i1 ? LLVMBuildAnd(f->g->b, cond, e, "")
+                               : LLVMBuildSelect(f->g->b, cond, e, no_err(f), "");
+}
+
+/* Whether the error e is set (i1). */
+static LLVMValueRef err_set(jit_fn *f, LLVMValueRef e) {
+  return f->err_ty == f->g->i1 ? e : LLVMBuildICmp(f->g->b, LLVMIntNE, e, no_err(f), "");
 }
 
 static LLVMValueRef cmp(jit_fn *f, LLVMRealPredicate p, LLVMValueRef a, LLVMValueRef b) {
@@ -436,7 +471,8 @@ static LLVMValueRef outside(jit_fn *f, LLVMValueRef v, LLVMRealPredicate below, 
   return or_(f, cmpk(f, below, v, lo), cmpk(f, LLVMRealUGT, v, DBL_MAX));
 }
 
-/* slots[level] |= v, v an i1 or i8 available at `level`; the builder stays where it is. */
+/* slots[level] |= v, v an error or i8 flags available at `level`; the builder stays where
+ * it is. */
 static void put(jit_fn *f, LLVMValueRef *slots, LLVMValueRef v, int level) {
   if (!slots[level]) {
     slots[level] = or_(f, NULL, v);
@@ -448,8 +484,8 @@ static void put(jit_fn *f, LLVMValueRef *slots, LLVMValueRef v, int level) {
   at(f, pos);
 }
 
-/* Adds an error or flags computed at the builder's level. */
-static void add_err(jit_fn *f, jv *r, LLVMValueRef e) { put(f, r->err, e, f->pos); }
+/* Adds a failed check (i1) or flags computed at the builder's level. */
+static void add_err(jit_fn *f, jv *r, LLVMValueRef check) { put(f, r->err, err_of(f, check), f->pos); }
 static void add_xf(jit_fn *f, jv *r, LLVMValueRef x) { put(f, r->xf, x, f->pos); }
 
 /* Adds the errors and flags of operand k to r. */
@@ -480,7 +516,7 @@ static void mask(jit_fn *f, jv *r, LLVMValueRef cond, int cond_level, int below)
       continue;
     at(f, maxl(l, cond_level));
     if (r->err[l])
-      add_err(f, &m, LLVMBuildAnd(b, cond, r->err[l], ""));
+      put(f, m.err, err_if(f, cond, r->err[l]), f->pos);
     if (r->xf[l])
       add_xf(f, &m, LLVMBuildSelect(b, cond, r->xf[l], LLVMConstInt(f->g->i8, 0, 0), ""));
   }
@@ -715,7 +751,7 @@ static jv guarded(jit_fn *f, LLVMValueRef cond, int cond_level, const ir_node *n
   LLVMPositionBuilderAtEnd(b, join);
   /* what the arm computed at this level joins through phis; the rest is masked */
   LLVMBasicBlockRef bbs[2] = {then_end, from};
-  LLVMValueRef in[2][2] = {{r.err[d], LLVMConstInt(f->g->i1, 0, 0)},
+  LLVMValueRef in[2][2] = {{r.err[d], no_err(f)},
                            {r.xf[d], LLVMConstInt(f->g->i8, 0, 0)}};
   LLVMValueRef vs[2] = {r.v, jit_const(f->g, 0)}, ts[2] = {f->terms, terms};
   jv out = r;
@@ -723,7 +759,7 @@ static jv guarded(jit_fn *f, LLVMValueRef cond, int cond_level, const ir_node *n
   out.v = LLVMBuildPhi(b, f->g->f64, "");
   LLVMAddIncoming(out.v, vs, bbs, 2);
   if (r.err[d])
-    LLVMAddIncoming(out.err[d] = LLVMBuildPhi(b, f->g->i1, ""), in[0], bbs, 2);
+    LLVMAddIncoming(out.err[d] = LLVMBuildPhi(b, f->err_ty, ""), in[0], bbs, 2);
   if (r.xf[d])
     LLVMAddIncoming(out.xf[d] = LLVMBuildPhi(b, f->g->i8, ""), in[1], bbs, 2);
   f->terms = LLVMBuildPhi(b, f->g->f64, "terms");
@@ -978,7 +1014,7 @@ static LLVMValueRef loop_open(jit_fn *f, loop *L, LLVMValueRef lo, LLVMValueRef 
   LLVMPositionBuilderAtEnd(b, L->header);
   L->k = LLVMBuildPhi(b, g->f64, "k");
   L->acc = LLVMBuildPhi(b, g->f64, "acc");
-  L->err = LLVMBuildPhi(b, g->i1, "err");
+  L->err = LLVMBuildPhi(b, f->err_ty, "err");
   L->xf = LLVMBuildPhi(b, g->i8, "xf");
   L->terms = LLVMBuildPhi(b, g->f64, "terms");
   f->terms = L->terms;
@@ -1018,7 +1054,7 @@ static jv loop_close(jit_fn *f, loop *L, jv term, jv r) {
   LLVMBuildCondBr(b, L->run, L->header, L->exit);
 
   LLVMBasicBlockRef bbs[2] = {pre, latch};
-  LLVMValueRef zero = jit_const(g, 0), no = LLVMConstInt(g->i1, 0, 0), none = LLVMConstInt(g->i8, 0, 0);
+  LLVMValueRef zero = jit_const(g, 0), no = no_err(f), none = LLVMConstInt(g->i8, 0, 0);
   LLVMAddIncoming(L->k, (LLVMValueRef[]){zero, k2}, bbs, 2);
   LLVMValueRef acc0 = L->is_max ? jit_const(g, -INFINITY) : zero;
   LLVMAddIncoming(L->acc, (LLVMValueRef[]){acc0, acc2}, bbs, 2);
@@ -1031,7 +1067,7 @@ static jv loop_close(jit_fn *f, loop *L, jv term, jv r) {
 
   LLVMPositionBuilderAtEnd(b, L->exit);
   LLVMValueRef v = LLVMBuildPhi(b, g->f64, "sum");
-  LLVMValueRef errs = LLVMBuildPhi(b, g->i1, ""), xfs = LLVMBuildPhi(b, g->i8, "");
+  LLVMValueRef errs = LLVMBuildPhi(b, f->err_ty, ""), xfs = LLVMBuildPhi(b, g->i8, "");
   f->terms = LLVMBuildPhi(b, g->f64, "terms");
   LLVMAddIncoming(v, (LLVMValueRef[]){zero, acc2}, bbs, 2);
   LLVMAddIncoming(errs, (LLVMValueRef[]){no, err2}, bbs, 2);
@@ -1042,7 +1078,7 @@ static jv loop_close(jit_fn *f, loop *L, jv term, jv r) {
   r.v = v;
   r.level = d;
   absorb(f, &r, term);
-  add_err(f, &r, errs);
+  put(f, r.err, errs, f->pos);
   add_xf(f, &r, xfs);
   return r;
 }
@@ -1334,7 +1370,8 @@ static jv emit_par(jit_fn *f, const ir_node *n) {
   jv r = body;
   r.level = maxl(a.level, body.level);
   absorb(f, &r, a);
-  put(f, r.err, bad, a.level);
+  at(f, a.level);
+  add_err(f, &r, bad);
   return r;
 }
 
@@ -1744,7 +1781,7 @@ static jv mapping_checked(jit_fn *f, const ir_node *n) {
  * False when one cannot be compiled (g->why says why). */
 static bool prices(jit_fn *f, bool by_L) {
   jit_gen *g = f->g;
-  if (f->priced[by_L])
+  if (f->chan.priced[by_L])
     return true;
   const char **names = xcalloc(f->nvars + 2, sizeof *names);
   for (size_t j = 0; j < f->nvars; j++)
@@ -1756,7 +1793,7 @@ static bool prices(jit_fn *f, bool by_L) {
   LLVMBasicBlockRef here = LLVMGetInsertBlock(g->b);
   for (int net = 0; net < 2 && !f->failed; net++) {
     sym name = ctx_sym(g->ctx, net ? "net" : "shm");
-    f->price[by_L][net] = LLVMConstNull(g->ptr);
+    f->chan.price[by_L][net] = LLVMConstNull(g->ptr);
     if (!g->pf || !pf_channel_find(g->pf, name))
       continue;
     ir_node *T = ir_make(g->ctx, by_L ? IR_L : IR_TX, name, 0,
@@ -1764,14 +1801,14 @@ static bool prices(jit_fn *f, bool by_L) {
                          ir_var(g->ctx, ctx_sym(g->ctx, names[f->nvars + 1])), NULL);
     strbuf fn = {0};
     sb_printf(&fn, "%.*s.%s.%s", (int)len, outer, by_L ? "L" : "T", name->name);
-    f->price[by_L][net] = jit_gen_point(g, f->model, T, names, f->nvars + 2, fn.s);
+    f->chan.price[by_L][net] = jit_gen_point(g, f->model, T, names, f->nvars + 2, fn.s);
     free(fn.s);
-    f->failed = !f->price[by_L][net]; /* g->why says why */
+    f->failed = !f->chan.price[by_L][net]; /* g->why says why */
   }
   LLVMPositionBuilderAtEnd(g->b, here);
   free(names);
-  f->priced[by_L] = !f->failed;
-  return f->priced[by_L];
+  f->chan.priced[by_L] = !f->failed;
+  return f->chan.priced[by_L];
 }
 
 /* A regular stage (eval.c's msgs_ring_form: a ring, a shift or a swap): its numbers go to
@@ -1821,7 +1858,7 @@ static jv emit_ring(jit_fn *f, const msg_ring_form *form, jv r, const jv par[2],
   LLVMBuildStore(b, LLVMConstInt(g->i8, 0, 0), xf);
   LLVMTypeRef params[9] = {g->ptr, g->f64, g->f64, g->ptr, g->ptr, g->ptr, g->i64, g->ptr, g->ptr};
   LLVMValueRef fn = extern_fn(g, &g->fn_rt_ring, JIT_RT_MESSAGES_REGULAR, g->f64, params, 9);
-  LLVMValueRef args[9] = {ring, par[0].v, par[1].v, f->price[by_L][0], f->price[by_L][1],
+  LLVMValueRef args[9] = {ring, par[0].v, par[1].v, f->chan.price[by_L][0], f->chan.price[by_L][1],
                           f->x, jit_i64(g, (long long)f->nvars), f->tables, xf};
   r.v = LLVMBuildCall2(b, LLVMFunctionType(g->f64, params, 9, 0), fn, args, 9, "ring");
   r.level = d;
@@ -1875,7 +1912,7 @@ static jv emit_msgs(jit_fn *f, const ir_node *n) {
   LLVMTypeRef ty = LLVMFunctionType(g->f64, params, 10, 0);
   LLVMValueRef fn = extern_fn(g, &g->fn_rt_messages, JIT_RT_MESSAGES, g->f64, params, 10);
   LLVMValueRef args[10] = {data, used, par[0].v, par[1].v,
-                           f->price[by_L][0], f->price[by_L][1], f->x, jit_i64(g, (long long)f->nvars),
+                           f->chan.price[by_L][0], f->chan.price[by_L][1], f->x, jit_i64(g, (long long)f->nvars),
                            f->tables, xf};
   r.v = LLVMBuildCall2(b, ty, fn, args, 10, "messages");
   r.level = d;
@@ -1978,14 +2015,13 @@ static size_t lookups(const ir_node *n, ptrmap *seen) {
   return c;
 }
 
-LLVMValueRef jit_gen_point(jit_gen *g, const tlop_model *model, const ir_node *root,
-                           const char *const *names, size_t nvars, const char *name) {
-  if (root->depth > JIT_MAX_DEPTH) {
-    snprintf(g->why, sizeof g->why, "the expression is too deep to compile");
-    return NULL;
-  }
+/* jit_gen_point's function with errors of type err_ty; *chan: the functions pricing its
+ * channels made already (none: zeroed), then those it has; *ors: the i1 `or`s it took. */
+static LLVMValueRef point_fn(jit_gen *g, const tlop_model *model, const ir_node *root,
+                             const char *const *names, size_t nvars, const char *name,
+                             LLVMTypeRef err_ty, struct pricing *chan, size_t *ors) {
   LLVMBuilderRef b = g->b;
-  jit_fn f = {.g = g, .model = model, .nvars = nvars, .next_id = 1};
+  jit_fn f = {.g = g, .model = model, .nvars = nvars, .next_id = 1, .err_ty = err_ty, .chan = *chan};
   f.fn = LLVMAddFunction(g->mod, name, g->point_ty);
   LLVMSetLinkage(f.fn, LLVMInternalLinkage);
   add_fn_attr(g, f.fn, "alwaysinline", 0);
@@ -2011,12 +2047,30 @@ LLVMValueRef jit_gen_point(jit_gen *g, const tlop_model *model, const ir_node *r
   at(&f, 0);
   /* A non-finite result is handed back as it is: the caller tests for that anyway. */
   LLVMBuildStore(b, r.xf[0] ? r.xf[0] : LLVMConstInt(g->i8, 0, 0), LLVMGetParam(f.fn, 2));
-  LLVMBuildRet(b, r.err[0] ? LLVMBuildSelect(b, r.err[0], jit_const(g, NAN), r.v, "") : r.v);
+  LLVMBuildRet(b, r.err[0] ? LLVMBuildSelect(b, err_set(&f, r.err[0]), jit_const(g, NAN), r.v, "") : r.v);
   bool failed = f.failed;
   fn_free(&f);
+  *chan = f.chan;
+  *ors = f.ors;
   if (failed) {
     LLVMDeleteFunction(f.fn);
     return NULL;
   }
   return f.fn;
+}
+
+LLVMValueRef jit_gen_point(jit_gen *g, const tlop_model *model, const ir_node *root,
+                           const char *const *names, size_t nvars, const char *name) {
+  if (root->depth > JIT_MAX_DEPTH) {
+    snprintf(g->why, sizeof g->why, "the expression is too deep to compile");
+    return NULL;
+  }
+  struct pricing chan = {0};
+  size_t ors;
+  LLVMValueRef fn = point_fn(g, model, root, names, nvars, name, g->i1, &chan, &ors);
+  if (!fn || ors <= JIT_COUNTED_ERRORS)
+    return fn;
+  /* emitted again with its errors counted, the channels' functions kept */
+  LLVMDeleteFunction(fn);
+  return point_fn(g, model, root, names, nvars, name, g->i64, &chan, &ors);
 }
