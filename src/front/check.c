@@ -63,6 +63,7 @@ struct chk_state {
   bool in_channel;    /* checking a channel's own L/o/p: no transfers inside */
   bool in_transmission; /* checking a channel's T: L, o and p of channels, no T nor γ */
   bool implicit;      /* unknown names are new variables (assumptions, symbolic work) */
+  bool settable;      /* an unknown name may be a value the command line did not give */
   bool in_schedule;   /* checking a schedule's statements: `at` is allowed */
   bool in_messages;   /* checking a messages stage: `send` is allowed */
   bool in_flows;      /* checking a flows stage: `send … at start` is allowed */
@@ -390,6 +391,9 @@ static kind check_name(chk_state *c, ast_expr *e, const scope *sc) {
   const char *near = suggest(c, name, sc, false);
   if (near)
     error_at(c, where(c, e), "undefined name '%s'; did you mean '%s'?", name->name, near);
+  else if (c->settable)
+    error_at(c, where(c, e), "undefined name '%s': give it a value with --set %s=…", name->name,
+             name->name);
   else
     error_at(c, where(c, e), "undefined name '%s'", name->name);
   return KIND_ANY;
@@ -595,10 +599,10 @@ static kind check_body(chk_state *c, ast_decl *fn, const kind *args) {
   }
   VEC_PUSH(c->active, c->nactive, c->active_cap, fn);
   /* the body's names are its parameters and the model's, wherever it is called from */
-  bool implicit = c->implicit;
+  bool implicit = c->implicit, settable = c->settable;
   name_list *free_names = c->free_names;
   ptrmap *anchored = c->anchored;
-  c->implicit = false, c->free_names = NULL, c->anchored = NULL;
+  c->implicit = c->settable = false, c->free_names = NULL, c->anchored = NULL;
   scope *frames = xcalloc((size_t)fn->nargs, sizeof *frames);
   const scope *sc = NULL;
   for (int i = 0; i < fn->nargs; i++) {
@@ -607,7 +611,8 @@ static kind check_body(chk_state *c, ast_decl *fn, const kind *args) {
   }
   kind k = check(c, fn->body, sc);
   free(frames);
-  c->implicit = implicit, c->free_names = free_names, c->anchored = anchored;
+  c->implicit = implicit, c->settable = settable, c->free_names = free_names;
+  c->anchored = anchored;
   c->nactive--;
   if (fn->k.tag != K_ANY)
     expect(c, k, fn->k, where(c, fn->body), "the result");
@@ -1336,8 +1341,10 @@ static bool infer_kinds(tlop_model *model, ast_expr *e, ptrmap *free_kinds, kind
   return ok;
 }
 
-int chk_expr_free(tlop_model *model, ast_expr *e, ptrmap *free_kinds, kind *out) {
+int chk_expr_free(tlop_model *model, ast_expr *e, ptrmap *free_kinds, bool settable, kind *out) {
   tlop_ctx *ctx = model->ctx;
+  chk_state *c = state_of(model);
+  c->settable = settable;
   held first = {0};
   bool as_given, theirs;
   int errors = 0;
@@ -1358,6 +1365,7 @@ int chk_expr_free(tlop_model *model, ast_expr *e, ptrmap *free_kinds, kind *out)
                 "need, but no kinds fit all the uses here: give the value its unit (m=1KiB)");
   }
   held_free(&first);
+  c->settable = false;
   return errors;
 }
 

@@ -258,8 +258,9 @@ int chk_expr(tlop_model *model, ast_expr *e, const ptrmap *free_kinds, bool impl
              kind *out);
 /* chk_expr of a command-line text: a free name given as a bare number (K_NUM in
  * free_kinds, whose kinds it may change) takes the kind its uses need, the fewest names
- * changed from the number's own; errors (of the names as given) when no kinds fit. */
-int chk_expr_free(tlop_model *model, ast_expr *e, ptrmap *free_kinds, kind *out);
+ * changed from the number's own; errors (of the names as given) when no kinds fit. With
+ * `settable`, an undefined name's message says how to give it a value. */
+int chk_expr_free(tlop_model *model, ast_expr *e, ptrmap *free_kinds, bool settable, kind *out);
 /* The names a symbolic expression (checked with `implicit`) uses that the model does not
  * define, in *names, and in *kinds the kinds their uses need, count where nothing else is
  * needed (K_ANY for all when no kinds fit); *out the kind of e under them, if they fit. */

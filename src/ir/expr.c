@@ -31,7 +31,8 @@ ir_node *expr_parse_checked(tlop_model *model, const char *what, const char *tex
   for (size_t i = 0; env && i < env->nops; i++)
     ptrmap_put(&kinds, env->op_names[i], (void *)env->op_kinds[i]);
   /* a name given a bare number takes the kind its uses need; a symbol too, for printing */
-  int errors = implicit ? chk_expr(model, e, &kinds, true, k) : chk_expr_free(model, e, &kinds, k);
+  int errors = implicit ? chk_expr(model, e, &kinds, true, k)
+                        : chk_expr_free(model, e, &kinds, env != NULL, k);
   ptrmap_free(&kinds);
   if (errors != 0) {
     *st = TLOP_ERR_CHECK;
