@@ -41,6 +41,13 @@ TLOP_API void tlop_jit_free(tlop_jit *jit);
 TLOP_API tlop_status tlop_jit_set_cache(tlop_jit *jit, int enabled, const char *dir);
 /* Threads a batch is split across; 0 (the default): the number of cores. */
 TLOP_API void tlop_jit_set_jobs(tlop_jit *jit, int jobs);
+/* The points each kernel compiled next is expected to evaluate (0, the default: a few).
+ * A large module is fully optimised (LLVM's O2) only when as many points as make compiling
+ * pay at all (tlop_engine_pick's threshold) are expected; otherwise it is compiled
+ * quickly, unoptimised: ≈ 10× less compile time, kernels 3–5× slower a point (the idea of
+ * PostgreSQL's jit_optimize_above_cost). Small modules are always optimised; the results
+ * are the same to the bit either way. */
+TLOP_API void tlop_jit_expect_points(tlop_jit *jit, size_t npoints);
 
 /* Compiles one batch kernel per expression, all in one module (one compilation, one
  * cache entry). Variable names[j] takes points[i*nvars + j]; other names come from env

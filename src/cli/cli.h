@@ -209,10 +209,11 @@ int cli_take_engine(cli *c, int opt, const char *arg);
 /* Whether the JIT evaluates npoints points per expression (--engine, else TLOP_ENGINE,
  * else auto); false after a usage error. */
 bool cli_engine(cli *c, size_t npoints, bool *jit);
-/* Compiles the expressions (one module) with --jobs and --no-cache; NULL after
- * diagnostics. */
+/* Compiles the expressions (one module) with --jobs and --no-cache, for npoints points
+ * each (tlop_jit_expect_points); NULL after diagnostics. */
 tlop_kernels *cli_compile(cli *c, tlop_expr *const *exprs, size_t n, const tlop_platform *pf,
-                          const tlop_env *env, const char *const *names, size_t nvars);
+                          const tlop_env *env, const char *const *names, size_t nvars,
+                          size_t npoints);
 /* tlop_eval through the JIT. */
 tlop_status cli_eval_jit(cli *c, tlop_expr *e, const tlop_platform *pf, const tlop_env *env,
                          double *out);

@@ -58,9 +58,12 @@ static tlop_jit *jit_open(cli *c) {
 }
 
 tlop_kernels *cli_compile(cli *c, tlop_expr *const *exprs, size_t n, const tlop_platform *pf,
-                          const tlop_env *env, const char *const *names, size_t nvars) {
+                          const tlop_env *env, const char *const *names, size_t nvars,
+                          size_t npoints) {
   tlop_kernels *k = NULL;
   tlop_jit *jit = jit_open(c);
+  if (jit)
+    tlop_jit_expect_points(jit, npoints);
   if (jit && tlop_jit_compile(jit, (const tlop_expr *const *)exprs, n, pf, env, names, nvars,
                               &k) != TLOP_OK)
     k = NULL;
@@ -69,7 +72,7 @@ tlop_kernels *cli_compile(cli *c, tlop_expr *const *exprs, size_t n, const tlop_
 
 tlop_status cli_eval_jit(cli *c, tlop_expr *e, const tlop_platform *pf, const tlop_env *env,
                          double *out) {
-  tlop_kernels *k = cli_compile(c, &e, 1, pf, env, NULL, 0);
+  tlop_kernels *k = cli_compile(c, &e, 1, pf, env, NULL, 0, 1);
   tlop_status st = k ? tlop_kernels_eval(k, 0, NULL, 1, out) : TLOP_ERR_INTERNAL;
   tlop_kernels_free(k);
   return st;

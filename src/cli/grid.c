@@ -152,7 +152,7 @@ bool cli_evaluator_open(cli *c, cli_evaluator *ev, char *const *algos, tlop_expr
   bool jit;
   /* --engine: the JIT compiles every algorithm in one module, then runs each over the grid. */
   return cli_engine(c, g->npts, &jit) &&
-         (!jit || (ev->kern = cli_compile(c, exprs, n, pf, env, g->names, g->naxes)));
+         (!jit || (ev->kern = cli_compile(c, exprs, n, pf, env, g->names, g->naxes, g->npts)));
 }
 
 bool cli_evaluator_run_compiled(const cli_evaluator *ev, size_t which, const double *pts,

@@ -37,7 +37,8 @@ static void init_targets(void) {
   LLVMInitializeNativeAsmPrinter();
 }
 
-tlop_status jit_target_machine(tlop_ctx *ctx, bool host, LLVMTargetMachineRef *out) {
+tlop_status jit_target_machine(tlop_ctx *ctx, bool host, LLVMCodeGenOptLevel level,
+                               LLVMTargetMachineRef *out) {
   static pthread_once_t once = PTHREAD_ONCE_INIT;
   pthread_once(&once, init_targets);
   char *triple = LLVMGetDefaultTargetTriple(), *msg = NULL;
@@ -54,7 +55,7 @@ tlop_status jit_target_machine(tlop_ctx *ctx, bool host, LLVMTargetMachineRef *o
   /* Position-independent code: an emitted object links into PIE executables and
    * shared libraries, and JITLink takes it as well. */
   *out = LLVMCreateTargetMachine(target, triple, host ? cpu : "generic", host ? feat.s : "",
-                                 LLVMCodeGenLevelDefault, LLVMRelocPIC, LLVMCodeModelDefault);
+                                 level, LLVMRelocPIC, LLVMCodeModelDefault);
   free(feat.s);
   LLVMDisposeMessage(triple);
   LLVMDisposeMessage(cpu);
@@ -102,7 +103,7 @@ tlop_status tlop_jit_new(tlop_ctx *ctx, tlop_jit **out) {
   jit->ctx = ctx;
   jit->cache_dir = default_cache_dir();
   jit->passes = JIT_PASSES;
-  tlop_status st = jit_target_machine(ctx, true, &jit->tm);
+  tlop_status st = jit_target_machine(ctx, true, LLVMCodeGenLevelDefault, &jit->tm);
   if (st != TLOP_OK)
     goto fail;
   /* Ownership: the builder passes to LLVMOrcCreateLLJIT, even when that fails. */
@@ -154,6 +155,8 @@ void tlop_jit_free(tlop_jit *jit) {
   }
   if (jit->tm)
     LLVMDisposeTargetMachine(jit->tm);
+  if (jit->tm_quick)
+    LLVMDisposeTargetMachine(jit->tm_quick);
   if (jit->llctx)
     LLVMContextDispose(jit->llctx);
   free(jit->cache_dir);
@@ -170,6 +173,8 @@ tlop_status tlop_jit_set_cache(tlop_jit *jit, int enabled, const char *dir) {
 
 void tlop_jit_set_jobs(tlop_jit *jit, int jobs) { jit->jobs = jobs > 0 ? jobs : 0; }
 
+void tlop_jit_expect_points(tlop_jit *jit, size_t npoints) { jit->points = npoints; }
+
 /* ---- the object cache ---- */
 
 static uint64_t fnv1a(uint64_t h, const char *s, size_t n) {
@@ -183,7 +188,7 @@ static uint64_t fnv1a(uint64_t h, const char *s, size_t n) {
 /* The key of a module: its IR and everything else that shapes the object. The IR is
  * hashed as bitcode, which holds what its text holds, and is written ten times faster
  * (≈ 0.1 ms against 1.3 ms for a stdlib algorithm): most of what a cache hit costs. */
-static uint64_t module_key(tlop_jit *jit, LLVMModuleRef m) {
+static uint64_t module_key(tlop_jit *jit, LLVMModuleRef m, const char *passes) {
   LLVMMemoryBufferRef bc = LLVMWriteBitcodeToMemoryBuffer(m);
   uint64_t h = fnv1a(0xcbf29ce484222325ull, LLVMGetBufferStart(bc), LLVMGetBufferSize(bc));
   LLVMDisposeMemoryBuffer(bc);
@@ -191,8 +196,8 @@ static uint64_t module_key(tlop_jit *jit, LLVMModuleRef m) {
   LLVMGetVersion(&major, &minor, &patch);
   char *cpu = LLVMGetTargetMachineCPU(jit->tm), *features = LLVMGetTargetMachineFeatureString(jit->tm);
   strbuf b = {0};
-  sb_printf(&b, "llvm %u.%u.%u tlop %s %s %s %s", major, minor, patch, TLOP_VERSION, jit->passes,
-            cpu, features);
+  sb_printf(&b, "llvm %u.%u.%u tlop %s %s %s %s", major, minor, patch, TLOP_VERSION, passes, cpu,
+            features);
   LLVMDisposeMessage(cpu);
   LLVMDisposeMessage(features);
   h = fnv1a(h, b.s, b.len);
@@ -281,14 +286,20 @@ static tlop_status rename_functions(tlop_jit *jit, LLVMModuleRef m, uint64_t key
   return TLOP_OK;
 }
 
-static tlop_status compile_object(tlop_jit *jit, LLVMModuleRef m, LLVMMemoryBufferRef *obj) {
+static tlop_status compile_object(tlop_jit *jit, LLVMModuleRef m, bool quick,
+                                  LLVMMemoryBufferRef *obj) {
   double t0 = jit_now_ms();
-  tlop_status st = jit_optimize(jit->ctx, m, jit->tm, jit->passes);
+  tlop_status st = TLOP_OK;
+  if (quick && !jit->tm_quick)
+    st = jit_target_machine(jit->ctx, true, LLVMCodeGenLevelNone, &jit->tm_quick);
+  LLVMTargetMachineRef tm = quick ? jit->tm_quick : jit->tm;
+  if (st == TLOP_OK)
+    st = jit_optimize(jit->ctx, m, tm, quick ? JIT_QUICK_PASSES : jit->passes);
   if (st != TLOP_OK)
     return st;
   double t1 = jit_now_ms();
   char *msg = NULL;
-  if (LLVMTargetMachineEmitToMemoryBuffer(jit->tm, m, LLVMObjectFile, &msg, obj))
+  if (LLVMTargetMachineEmitToMemoryBuffer(tm, m, LLVMObjectFile, &msg, obj))
     return jit_fail_message(jit->ctx, msg, "LLVM code generation failed");
   jit->stats.opt_ms = t1 - t0;
   jit->stats.codegen_ms = jit_now_ms() - t1;
@@ -308,12 +319,13 @@ static bool link_object(tlop_jit *jit, LLVMMemoryBufferRef obj, tlop_status *st,
   return false;
 }
 
-tlop_status jit_load(tlop_jit *jit, LLVMModuleRef m, const char *const *fns, size_t n,
-                     void **addrs) {
+tlop_status jit_load(tlop_jit *jit, LLVMModuleRef m, bool quick, const char *const *fns,
+                     size_t n, void **addrs) {
   jit_stats *s = &jit->stats;
   memset(s, 0, sizeof *s);
+  s->quick = quick;
   double t0 = jit_now_ms();
-  uint64_t key = module_key(jit, m);
+  uint64_t key = module_key(jit, m, quick ? JIT_QUICK_PASSES : jit->passes);
   char **names = xcalloc(n + 1, sizeof *names);
   tlop_status st = rename_functions(jit, m, key, fns, n, names);
   s->hash_ms = jit_now_ms() - t0;
@@ -322,7 +334,7 @@ tlop_status jit_load(tlop_jit *jit, LLVMModuleRef m, const char *const *fns, siz
     /* A cached object that does not link (damaged) is compiled again. */
     LLVMMemoryBufferRef obj = cache_read(jit, key);
     s->cache_hit = obj && link_object(jit, obj, &st, true);
-    if (!s->cache_hit && (st = compile_object(jit, m, &obj)) == TLOP_OK) {
+    if (!s->cache_hit && (st = compile_object(jit, m, quick, &obj)) == TLOP_OK) {
       cache_write(jit, key, obj);
       link_object(jit, obj, &st, false);
     }

@@ -12,13 +12,6 @@
 #include <string.h>
 #include <unistd.h>
 
-/* Points per expression from which `auto` compiles instead of interpreting. Measured by
- * tests/bench on its 2-core machine (tests/bench/README.md): compiling one algorithm
- * takes 13-16 ms, and saves per point 0.95 µs (binomial broadcast), 1.7 µs (scatter),
- * 1.05 µs (RDA) but 0.09 µs (ring): compiling pays from 8·10^3 to 1.7·10^5 points. At
- * 4·10^4 (the prototype's figure too) auto loses at most ≈ 10 ms, on the cheapest
- * algorithms, and wins on the others. */
-#define JIT_BREAK_EVEN 40000
 
 /* Tables of at most this many values (sizes and columns: 8 192 rows of 8 τ columns) are
  * baked into the kernels as constants. A bigger one is read through a slot that all
@@ -146,6 +139,7 @@ tlop_status tlop_jit_compile(tlop_jit *jit, const tlop_expr *const *exprs, size_
   }
   jit_gen g;
   jit_gen_init(&g, ctx, jit->llctx, "tlop", pf, env, JIT_BAKE_MAX);
+  g.may_quicken = jit->points < JIT_BREAK_EVEN;
   for (size_t i = 0; i < nexprs; i++) {
     k->k[i].expr = exprs[i];
     char name[48];
@@ -164,7 +158,10 @@ tlop_status tlop_jit_compile(tlop_jit *jit, const tlop_expr *const *exprs, size_
   }
   tlop_status st = TLOP_OK;
   if (nfns) {
-    st = jit_load(jit, g.mod, (const char *const *)fns, nfns, addrs);
+    bool quick = jit_gen_quick(&g);
+    if (quick)
+      jit_gen_quicken(&g);
+    st = jit_load(jit, g.mod, quick, (const char *const *)fns, nfns, addrs);
     g.mod = NULL; /* jit_load consumed it */
     for (size_t j = 0; j < nfns && st == TLOP_OK; j++)
       k->k[which[j]].fn = (jit_kernel_fn)(uintptr_t)addrs[j];

@@ -195,7 +195,7 @@ tlop_status tlop_jit_emit(tlop_jit *jit, tlop_model *model, const char *const *a
   free(points);
   LLVMTargetMachineRef tm = NULL;
   if (st == TLOP_OK)
-    st = jit_target_machine(ctx, false, &tm);
+    st = jit_target_machine(ctx, false, LLVMCodeGenLevelDefault, &tm);
   if (st == TLOP_OK)
     st = jit_optimize(ctx, g.mod, tm, JIT_PASSES);
   if (st == TLOP_OK)

@@ -25,16 +25,20 @@ typedef struct jit_stats {
   double hash_ms, opt_ms, codegen_ms, link_ms;
   bool cache_hit;    /* the object came from the disk cache */
   bool loaded;       /* the module was already in this JIT: nothing was done */
+  bool quick;        /* compiled unoptimised (JIT_QUICK_PASSES) */
 } jit_stats;
 
 struct tlop_jit {
   tlop_ctx *ctx;
   LLVMContextRef llctx;   /* modules are built in it, one at a time */
   LLVMTargetMachineRef tm; /* this host's CPU: what the kernels run on */
+  LLVMTargetMachineRef tm_quick; /* the same, no code generation optimisation: made on
+                                  * first use */
   LLVMOrcLLJITRef lljit;
   LLVMOrcJITDylibRef jd;
   char *cache_dir;        /* NULL: no cache */
   int jobs;               /* 0: the number of cores */
+  size_t points;          /* tlop_jit_expect_points */
   const char *passes;     /* the new pass manager's pipeline (the benchmark tries others) */
   uint64_t *loaded;       /* hashes of the modules linked into lljit */
   size_t nloaded, loaded_cap;
@@ -46,17 +50,37 @@ tlop_status jit_fail(tlop_ctx *ctx, LLVMErrorRef err, const char *what);
 /* Reports a failure that came as a message LLVM allocated, and disposes of the message. */
 tlop_status jit_fail_message(tlop_ctx *ctx, char *msg, const char *what);
 /* A target machine for this host (the JIT) or for a generic CPU of the same triple
- * (emitted objects that may run elsewhere). */
-tlop_status jit_target_machine(tlop_ctx *ctx, bool host, LLVMTargetMachineRef *out);
+ * (emitted objects that may run elsewhere), at code generation level `level`. */
+tlop_status jit_target_machine(tlop_ctx *ctx, bool host, LLVMCodeGenOptLevel level,
+                               LLVMTargetMachineRef *out);
 /* The pipeline kernels are compiled with (LLVMRunPasses syntax). */
 #define JIT_PASSES "default<O2>"
+/* Points per expression from which `auto` compiles instead of interpreting. Measured by
+ * tests/bench on its 2-core machine (tests/bench/README.md): compiling one algorithm
+ * takes 13-16 ms, and saves per point 0.95 µs (binomial broadcast), 1.7 µs (scatter),
+ * 1.05 µs (RDA) but 0.09 µs (ring): compiling pays from 8·10^3 to 1.7·10^5 points. At
+ * 4·10^4 (the prototype's figure too) auto loses at most ≈ 10 ms, on the cheapest
+ * algorithms, and wins on the others. A compile expecting that many points is also fully
+ * optimised: O2 then repays itself (from ≈ 2·10^4 points for MPICH's four and Open MPI's
+ * pipeline in one module, tests/bench), and the object is cached for the next run. */
+#define JIT_BREAK_EVEN 40000
+/* The quick tier: no optimisation (the always-inliner alone), code generation at
+ * LLVMCodeGenLevelNone, where x86 selects instructions with FastISel and allocates
+ * registers the fast way. For a module of more than JIT_QUICK_INSTRUCTIONS LLVM
+ * instructions (before optimisation; ≈ 150 M instructions of LLVM, 25 ms here, at O2)
+ * expected to evaluate fewer than JIT_BREAK_EVEN points: O2 costs ≈ 0.3 M instructions of
+ * LLVM per instruction of the module, up to 2.5 G (`bcast_smp`, 6 400 instructions); the
+ * quick tier ≈ 10× less, for kernels 3–5× slower a point (tests/bench README). */
+#define JIT_QUICK_PASSES "default<O0>"
+#define JIT_QUICK_INSTRUCTIONS 450
 /* Sets the module's triple and data layout for tm, verifies it and runs the pipeline. */
 tlop_status jit_optimize(tlop_ctx *ctx, LLVMModuleRef m, LLVMTargetMachineRef tm,
                          const char *passes);
 /* Compiles a module (consumed) into the JIT — taken from the cache when it was compiled
- * before — and returns the addresses of the functions named fns[0..n) in it. */
-tlop_status jit_load(tlop_jit *jit, LLVMModuleRef m, const char *const *fns, size_t n,
-                     void **addrs);
+ * before — and returns the addresses of the functions named fns[0..n) in it; quick: in the
+ * quick tier (jit_gen_quicken made it for that). */
+tlop_status jit_load(tlop_jit *jit, LLVMModuleRef m, bool quick, const char *const *fns,
+                     size_t n, void **addrs);
 /* Milliseconds on a monotonic clock. */
 double jit_now_ms(void);
 
@@ -134,6 +158,8 @@ typedef struct jit_gen {
       fn_rt_ring;
   LLVMTypeRef ty_d_d, ty_d_dd;
   char why[200];            /* why the last expression was left to the interpreter */
+  bool may_quicken;         /* the module may go to the quick tier (few points) */
+  bool quick;               /* it will (jit_gen_quick) */
 } jit_gen;
 
 /* libtlop's routine that messages stages call (eval.c): the JIT links it by address, an
@@ -158,9 +184,19 @@ void jit_gen_dispose(jit_gen *g);
  * the expression at the point x, where x[j] is variable names[j] (not finite when the
  * interpreter must look at the point), and its TAB_* extrapolation flags. NULL when the
  * expression needs the interpreter (an unbound name, a missing channel…): g->why says
- * why. The function is internal and always inlined into its callers. */
+ * why. The function is internal and always inlined into its callers (but in the quick
+ * tier). */
 LLVMValueRef jit_gen_point(jit_gen *g, const tlop_model *model, const ir_node *root,
                            const char *const *names, size_t nvars, const char *name);
+/* Whether the module goes to the quick tier: g->may_quicken and more than
+ * JIT_QUICK_INSTRUCTIONS instructions in it so far (then g->quick stays set). */
+bool jit_gen_quick(jit_gen *g);
+/* Readies a module of the quick tier: its point functions are no longer always
+ * inlined (O0 would copy each into its kernel), and what FastISel cannot select — uitofp
+ * of an i1, the floor, ceil and log2 intrinsics, each a fall-back to SelectionDAG for the
+ * rest of its block — becomes what it can: a select, a call of libm's function (the same
+ * values: LLVM's own code for these intrinsics calls libm or rounds exactly). */
+void jit_gen_quicken(jit_gen *g);
 /* Declares an LLVM intrinsic over double ("llvm.floor", 1 or 2 operands) and calls it. */
 LLVMValueRef jit_call_intrinsic(jit_gen *g, const char *name, LLVMValueRef a, LLVMValueRef b);
 LLVMValueRef jit_const(jit_gen *g, double v);

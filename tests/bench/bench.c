@@ -173,8 +173,11 @@ static void teardown(bench *b) {
 
 static const char *const VARS[] = {"m", "P"};
 
-static tlop_kernels *compile(bench *b, tlop_jit *jit, tlop_expr **exprs, size_t n) {
+/* Kernels expecting `points` points each: the bench's grids' (optimised whatever their
+ * size) or 0 (a large module in the quick tier). */
+static tlop_kernels *compile(bench *b, tlop_jit *jit, tlop_expr **exprs, size_t n, size_t points) {
   tlop_kernels *k;
+  tlop_jit_expect_points(jit, points);
   if (tlop_jit_compile(jit, (const tlop_expr *const *)exprs, n, b->pf, b->env, VARS, 2, &k) != TLOP_OK)
     die("compilation failed");
   return k;
@@ -320,7 +323,7 @@ static void child(const char *variant, const char *arg, const char *cache, const
   tlop_kernels *k = NULL;
   if (!strcmp(variant, "jit")) {
     jit = new_jit(&b, cache, JIT_PASSES, 1);
-    k = compile(&b, jit, b.exprs, NALGO); /* the parent's module: a cache hit */
+    k = compile(&b, jit, b.exprs, NALGO, b.grids[0].n); /* the parent's module: a cache hit */
   }
 #if HAVE_CALLGRIND
   CALLGRIND_START_INSTRUMENTATION;
@@ -440,19 +443,24 @@ static double time_interp(const bench *b, int a, const grid *g, double *out) {
   return median(t, 3);
 }
 
-/* Milliseconds tlop_jit_compile takes for exprs in a fresh JIT (its start not counted). */
+/* Milliseconds tlop_jit_compile takes for exprs in a fresh JIT (its start not counted),
+ * expecting `points` points; *compiled: the expressions compiled, *quick: whether in the
+ * quick tier (each may be NULL). */
 static double time_compile(bench *b, tlop_expr **exprs, size_t n, const char *const *names,
-                           size_t nnames, const tlop_env *env, const char *passes,
-                           const char *cache, int reps, size_t *compiled) {
+                           size_t nnames, const tlop_env *env, size_t points,
+                           const char *cache, int reps, size_t *compiled, bool *quick) {
   double t[9];
   for (int r = 0; r < reps; r++) {
-    tlop_jit *jit = new_jit(b, cache, passes, 1);
+    tlop_jit *jit = new_jit(b, cache, JIT_PASSES, 1);
+    tlop_jit_expect_points(jit, points);
     double t0 = jit_now_ms();
     tlop_kernels *k;
     if (tlop_jit_compile(jit, (const tlop_expr *const *)exprs, n, b->pf, env, names, nnames,
                          &k) != TLOP_OK)
       die("compilation failed");
     t[r] = jit_now_ms() - t0;
+    if (quick)
+      *quick = jit->stats.quick;
     if (compiled) {
       uint8_t xf;
       double v;
@@ -510,26 +518,32 @@ static void latency(const char *self, bench *b, const char *cache, double start_
   tlop_expr **all = algos.exprs;
   size_t nall = algos.n;
   double *per = malloc((nall + 1) * sizeof *per), *per1 = malloc((nall + 1) * sizeof *per1);
-  size_t ok_one = 0;
+  size_t ok_one = 0, nquick = 0;
   for (size_t i = 0; i < nall; i++) {
     size_t c1 = 0;
-    per[i] = time_compile(b, &all[i], 1, names_all, nnames_all, NULL, JIT_PASSES, NULL, 3, &c1);
-    per1[i] = time_compile(b, &all[i], 1, names_all, nnames_all, NULL, "default<O1>", NULL, 3, NULL);
+    bool quick1 = false;
+    per[i] = time_compile(b, &all[i], 1, names_all, nnames_all, NULL, 0, NULL, 3, &c1, &quick1);
+    per1[i] = time_compile(b, &all[i], 1, names_all, nnames_all, NULL, SIZE_MAX, NULL, 3, NULL,
+                           NULL);
     ok_one += c1;
+    nquick += quick1;
   }
   size_t slowest = 0;
   for (size_t i = 0; i < nall; i++)
     if (per[i] > per[slowest])
       slowest = i;
   double worst_one = nall ? per[slowest] : 0;
-  double whole = time_compile(b, all, nall, names_all, nnames_all, NULL, JIT_PASSES, NULL, 3, &compiled);
-  double whole1 = time_compile(b, all, nall, names_all, nnames_all, NULL, "default<O1>", NULL, 3, NULL);
+  double whole =
+      time_compile(b, all, nall, names_all, nnames_all, NULL, 0, NULL, 3, &compiled, NULL);
+  double whole1 =
+      time_compile(b, all, nall, names_all, nnames_all, NULL, SIZE_MAX, NULL, 3, NULL, NULL);
   double one = median(per, (int)nall), one1 = median(per1, (int)nall);
   printf("\ncompile (no cache): LLJIT start %.1f ms; one algorithm: median %.1f ms, max %.1f ms "
-         "at O2 (O1: median %.1f ms) over the %zu stdlib algorithms (%zu compiled, the rest "
-         "interpreted); the whole stdlib in one module: %.1f ms at O2 (%.1f ms at O1)\n",
-         start_ms, one, worst_one, one1, nall, ok_one, whole, whole1);
-  printf("over 25 ms at O2:");
+         "(%zu in the quick tier; all optimised: median %.1f ms) over the %zu stdlib algorithms "
+         "(%zu compiled, the rest interpreted); the whole stdlib in one module: %.1f ms (all "
+         "optimised: %.1f ms)\n", start_ms, one, worst_one, nquick, one1, nall, ok_one, whole,
+         whole1);
+  printf("over 25 ms:");
   for (size_t i = 0; i < nall; i++)
     if (per[i] > 25)
       printf(" %s (%.1f ms)", algos.names[i], per[i]);
@@ -541,10 +555,10 @@ static void latency(const char *self, bench *b, const char *cache, double start_
            worst_one <= 25 ? "yes" : "no");
 
   /* cache: a fresh JIT finds the object of the first one */
-  time_compile(b, all, nall, names_all, nnames_all, NULL, JIT_PASSES, cache, 1, NULL);
-  double hit = time_compile(b, all, nall, names_all, nnames_all, NULL, JIT_PASSES, cache, 5, NULL);
-  double hit1 = time_compile(b, b->exprs, 1, VARS, 2, b->env, JIT_PASSES, cache, 1, NULL);
-  hit1 = time_compile(b, b->exprs, 1, VARS, 2, b->env, JIT_PASSES, cache, 5, NULL);
+  time_compile(b, all, nall, names_all, nnames_all, NULL, 0, cache, 1, NULL, NULL);
+  double hit = time_compile(b, all, nall, names_all, nnames_all, NULL, 0, cache, 5, NULL, NULL);
+  double hit1 = time_compile(b, b->exprs, 1, VARS, 2, b->env, 0, cache, 1, NULL, NULL);
+  hit1 = time_compile(b, b->exprs, 1, VARS, 2, b->env, 0, cache, 5, NULL, NULL);
   printf("cache hit: %.2f ms for the whole stdlib module, %.2f ms for one algorithm "
          "(IR built and hashed, object read and linked; nothing compiled)\n", hit, hit1);
 
@@ -602,21 +616,26 @@ int main(int argc, char **argv) {
   tlop_jit *jit = new_jit(&b, cache, JIT_PASSES, 1);
   double start_ms = jit_now_ms() - t0;
   long rss_jit = rss_kb();
-  tlop_kernels *k = compile(&b, jit, b.exprs, NALGO);
-  tlop_jit *jit1 = new_jit(&b, NULL, "default<O1>", 1);
-  tlop_kernels *k1 = compile(&b, jit1, b.exprs, NALGO);
+  tlop_kernels *k = compile(&b, jit, b.exprs, NALGO, most);
+  tlop_jit *jitq = new_jit(&b, NULL, JIT_PASSES, 1);
+  tlop_kernels *kq = compile(&b, jitq, b.exprs, NALGO, 0);
+  if (!jitq->stats.quick)
+    die("the five algorithms' module, expecting few points, was not in the quick tier");
 
   printf("| algorithm | JIT ns/pt | C ns/pt | plain ns/pt | interp ns/pt | JIT/C wall | "
          "JIT/plain wall | interp/JIT | JIT Ir/pt | C Ir/pt | plain Ir/pt | interp Ir/pt | "
-         "JIT/C Ir | JIT/plain Ir | JIT O1 ns/pt | compile ms | break-even pts | "
+         "JIT/C Ir | JIT/plain Ir | quick ns/pt | compile ms | break-even pts | "
          "max rel diff JIT-C | max rel diff JIT-plain |\n"
          "|---|---|---|---|---|---|---|---|---|---|---|---|---|---|---|---|---|---|---|\n");
   double worst_wall = 0, worst_ir = 0, worst_plain_ir = 0, least_speedup = INFINITY;
+  double least_quick = INFINITY, slowed = 0, quick_loss_ns = 0;
   for (int a = 0; a < NALGO; a++) {
     const grid *g = &b.grids[ALGOS[a].pipeline];
-    double tj = time_jit(k, (size_t)a, g, out, xf), tj1 = time_jit(k1, (size_t)a, g, out, xf);
+    double tj = time_jit(k, (size_t)a, g, out, xf), tq = time_jit(kq, (size_t)a, g, ref, xf);
     jit_kernels_run(k, (size_t)a, g->pts, g->n, out, xf);
     check_defined(ALGOS[a].name, "the JIT", out, g->n);
+    if (memcmp(out, ref, g->n * sizeof *out))
+      die("the quick tier and the optimised kernels differ");
     double tc = time_hand(ALGOS[a].hand, &b, g, ref), diff = max_rel_diff(out, ref, g->n);
     double tp = NAN, diff_plain = NAN, ip = NAN;
     if (ALGOS[a].plain) {
@@ -633,17 +652,29 @@ int main(int argc, char **argv) {
     double ic = quick ? NAN : callgrind(argv[0], "c", a, cache, &b);
     double ii = quick ? NAN : callgrind(argv[0], "interp", a, cache, &b);
     /* compiling pays from compile / (interp − JIT per point) points */
-    double ms = time_compile(&b, &b.exprs[a], 1, VARS, 2, b.env, JIT_PASSES, NULL, 3, NULL);
+    double ms = time_compile(&b, &b.exprs[a], 1, VARS, 2, b.env, 0, NULL, 3, NULL, NULL);
     printf("| %s | %.1f | %.1f | %.1f | %.0f | %.2f | %.2f | %.1f | %.0f | %.0f | %.0f | %.0f | "
            "%.2f | %.2f | %.1f | %.1f | %.0f | %.1e | %.1e |\n", ALGOS[a].name, tj, tc, tp, ti,
-           tj / tc, tj / tp, ti / tj, ij, ic, ip, ii, ij / ic, ij / ip, tj1, ms,
+           tj / tc, tj / tp, ti / tj, ij, ic, ip, ii, ij / ic, ij / ip, tq, ms,
            ms * 1e6 / (ti - tj), diff, diff_plain);
     worst_wall = fmax(worst_wall, tj / tc);
     worst_ir = fmax(worst_ir, ij / ic);
     if (ALGOS[a].plain)
       worst_plain_ir = fmax(worst_plain_ir, ij / ip);
     least_speedup = fmin(least_speedup, ti / tj);
+    least_quick = fmin(least_quick, ti / tq);
+    slowed = fmax(slowed, tq / tj);
+    quick_loss_ns += tq - tj;
   }
+
+  /* the tiers: what optimising the five's module costs, and from how many points it pays */
+  double ms_quick = time_compile(&b, b.exprs, NALGO, VARS, 2, b.env, 0, NULL, 3, NULL, NULL);
+  double ms_o2 = time_compile(&b, b.exprs, NALGO, VARS, 2, b.env, SIZE_MAX, NULL, 3, NULL, NULL);
+  printf("\ntiers: the five in one module compile in %.1f ms quick, %.1f ms optimised (O2); the "
+         "quick kernels take up to %.2f× the optimised ones' time a point (interp/quick ≥ %.1f), "
+         "bit-identical; O2 pays from %.0f points an algorithm (optimised from %d)\n",
+         ms_quick, ms_o2, slowed, least_quick, (ms_o2 - ms_quick) * 1e6 / quick_loss_ns,
+         JIT_BREAK_EVEN);
 
   /* threads: the same points on every core, the same bits */
   int cores = (int)sysconf(_SC_NPROCESSORS_ONLN);
@@ -659,9 +690,9 @@ int main(int argc, char **argv) {
             least_speedup);
 
   tlop_kernels_free(k);
-  tlop_kernels_free(k1);
+  tlop_kernels_free(kq);
   tlop_jit_free(jit);
-  tlop_jit_free(jit1);
+  tlop_jit_free(jitq);
   free(out);
   free(ref);
   free(xf);

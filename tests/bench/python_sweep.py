@@ -77,6 +77,7 @@ def main():
         names = _lib.strings(["m", "P"])
         jit = ctx.jit()
         lib.tlop_jit_set_jobs(jit, args.threads)
+        lib.tlop_jit_expect_points(jit, len(pts))
         t0 = time.perf_counter()
         exprs = []
         for a in algos:

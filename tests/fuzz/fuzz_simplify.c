@@ -412,6 +412,8 @@ static void check_jit(tlop_ctx *ctx, const tlop_expr *e, const tlop_platform *pf
   FUZZ_CHECK(tlop_jit_new(ctx, &jit) == TLOP_OK, db, "the JIT does not start");
   tlop_jit_set_cache(jit, 0, NULL);
   tlop_jit_set_jobs(jit, 1);
+  /* both tiers: a large expression expecting few points compiles unoptimised */
+  tlop_jit_expect_points(jit, strlen(text) % 2 ? 0 : SIZE_MAX);
   tlop_kernels *k = NULL;
   tlop_status st = tlop_jit_compile(jit, &e, 1, pf, env, names, 4, &k);
   FUZZ_CHECK(st == TLOP_OK, db, "the JIT does not compile (%s): %s", tlop_status_name(st), text);

@@ -145,6 +145,7 @@ static bool setup(void) {
 
 typedef struct tally {
   size_t points, compiled, handed_back, overflagged, exprs, interpreted;
+  size_t quick; /* expressions compiled in the quick tier */
   size_t inexact; /* compiled values that are the interpreter's only to 1e-12, not the bits */
 } tally;
 
@@ -233,21 +234,26 @@ static const double *param_values(kind k, size_t *n) {
   return *n = sizeof other / sizeof *other, other;
 }
 
-/* The algorithm over the product of its numeric parameters' values; an operator parameter
- * is bound before compiling, to each operator of the gamma table (sum, max) in turn. */
+/* The algorithm over the product of its first three numeric parameters' values, the
+ * others at their defaults (bcast_smp's M and map); an operator parameter is bound before
+ * compiling, to each operator of the gamma table (sum, max) in turn. */
 static void test_algorithm(tlop_model *m, const char *algo, const tlop_platform *pf, tally *t) {
   static const char *const ops[] = {"sum", "max"};
   ast_decl *fn = ptrmap_get(&m->funcs, ctx_sym(ctx, algo));
   const char *names[3], *op_param = NULL;
   kind kinds[3];
   size_t np = 0;
-  for (int i = 0; fn && i < fn->nargs; i++)
-    if (fn->args[i]->k.tag == K_OP)
-      op_param = fn->args[i]->name->name;
-    else if (np < 3)
-      kinds[np] = fn->args[i]->k, names[np++] = fn->args[i]->name->name;
-  if (!fn || fn->kind != D_ALGORITHM || (int)np + (op_param != NULL) != fn->nargs)
+  if (!fn || fn->kind != D_ALGORITHM)
     return;
+  for (int i = 0; i < fn->nargs; i++) {
+    const ast_arg *a = fn->args[i];
+    if (a->k.tag == K_OP)
+      op_param = a->name->name;
+    else if (np < 3 && !kind_by_name(a->k))
+      kinds[np] = a->k, names[np++] = a->name->name;
+    else if (!a->dflt)
+      return;
+  }
   /* the cartesian product of the parameters' values */
   size_t counts[3], total = 1;
   const double *vals[3];
@@ -270,6 +276,7 @@ static void test_algorithm(tlop_model *m, const char *algo, const tlop_platform 
     CHECK(!op_param || tlop_env_set_op(with, op_param, ops[o]) == TLOP_OK);
     CHECK(tlop_algorithm_expr(m, algo, with, &e) == TLOP_OK);
     CHECK(tlop_jit_compile(jit, (const tlop_expr *const *)&e, 1, pf, env, names, np, &k) == TLOP_OK);
+    t->quick += k && jit->stats.quick;
     if (k)
       compare(k, 0, e, pf, names, np, pts, total, t, algo);
     tlop_kernels_free(k);
@@ -312,19 +319,25 @@ static void test_stdlib(const char *src) {
   /* the pipeline schedule places P·m/S transfers: a term limit keeps 10^9-byte points quick
    * (both engines refuse them) */
   tlop_ctx_set_max_terms(ctx, 1e5);
+  /* both tiers: under the proportional rule a compile expects few points (the large
+   * algorithms go to the quick tier), under clamp many (all optimised) */
   for (int rule = 0; rule < 2; rule++)
     for (int p = 0; p < 2; p++) {
       tlop_ctx_set_tau_rule(ctx, rule ? TLOP_TAU_CLAMP : TLOP_TAU_PROPORTIONAL);
+      tlop_jit_expect_points(jit, rule ? SIZE_MAX : 0);
       tally t = {0};
       stdlib_dir(path, pfs[p], &t);
       CHECK(t.exprs >= 4);          /* the stdlib has algorithms and they were found */
       CHECK(t.compiled > 0);
       CHECK(t.interpreted == 0);    /* the JIT takes every stdlib algorithm */
       CHECK(t.overflagged == 0);    /* valid points are never left to the interpreter */
-      printf("stdlib on %s, τ rule %s: %zu algorithms (%zu interpreted), %zu points, %zu "
-             "compiled, %zu handed back\n", p ? "ta" : "tp", rule ? "clamp" : "proportional",
-             t.exprs, t.interpreted, t.points, t.compiled, t.handed_back);
+      CHECK(rule ? t.quick == 0 : t.quick > 0 && t.quick < t.exprs);
+      printf("stdlib on %s, τ rule %s: %zu algorithms (%zu interpreted, %zu in the quick "
+             "tier), %zu points, %zu compiled, %zu handed back\n", p ? "ta" : "tp",
+             rule ? "clamp" : "proportional", t.exprs, t.interpreted, t.quick, t.points,
+             t.compiled, t.handed_back);
     }
+  tlop_jit_expect_points(jit, 0);
   tlop_ctx_set_tau_rule(ctx, TLOP_TAU_PROPORTIONAL);
   tlop_ctx_set_max_terms(ctx, 1e8);
 }

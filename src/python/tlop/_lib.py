@@ -194,6 +194,7 @@ _PROTOS = {
     "tlop_jit_free": (None, [P]),
     "tlop_jit_set_cache": (S, [P, c_int, c_char_p]),
     "tlop_jit_set_jobs": (None, [P, c_int]),
+    "tlop_jit_expect_points": (None, [P, SZ]),
     "tlop_jit_compile": (S, [P, PP, SZ, P, P, STRS, SZ, PP]),
     "tlop_kernels_eval": (S, [P, SZ, P, SZ, P]),
     "tlop_kernels_free": (None, [P]),

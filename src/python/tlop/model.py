@@ -373,6 +373,7 @@ class Model:
         v = ctypes.c_double()
         if _engine(engine, 1) == _lib.ENGINE_JIT:
             k = ctypes.c_void_p()
+            lib.tlop_jit_expect_points(ctx.jit(), 1)
             ctx.check(lib.tlop_jit_compile(ctx.jit(), ctypes.byref(ctypes.c_void_p(e)), 1, pf.ptr,
                                            env.ptr, None, 0, ctypes.byref(k)))
             try:
@@ -692,6 +693,7 @@ class Evaluator:
         if _engine(engine, npts) == _lib.ENGINE_JIT:
             jit = ctx.jit()
             lib.tlop_jit_set_jobs(jit, int(threads or 0))
+            lib.tlop_jit_expect_points(jit, int(npts))
             earr = (ctypes.c_void_p * len(self.exprs))(*self.exprs)
             k = ctypes.c_void_p()
             ctx.check(lib.tlop_jit_compile(jit, earr, len(self.exprs), self.pf.ptr, env.ptr,
