@@ -14,6 +14,7 @@ struct ir_table {
   size_t cap, count;
   ptrmap calls;  /* a call's node (ir_called) → its ir_call, the calls it checks */
   ptrmap copies; /* a body → the first called_copy of it */
+  ptrmap inlined; /* a call's node → its ir_inlined */
 };
 
 static const char *const op_names[] = {
@@ -44,6 +45,7 @@ void ir_table_free(ir_table *t) {
   arena_free(t->ar);
   ptrmap_free(&t->calls);
   ptrmap_free(&t->copies);
+  ptrmap_free(&t->inlined);
   free(t->buckets);
   free(t);
 }
@@ -203,6 +205,24 @@ ir_node *ir_called(tlop_ctx *ctx, ir_node *body, const ir_call *call) {
 
 const ir_call *ir_calls(const tlop_ctx *ctx, const ir_node *n) {
   return n->flags & IR_CALLED ? ptrmap_get(&ctx->ir->calls, n) : NULL;
+}
+
+void ir_inlined_put(tlop_ctx *ctx, const ir_node *n, const ir_inlined *call) {
+  ir_table *t = ctx->ir;
+  if (ptrmap_get(&t->inlined, n))
+    return;
+  ir_inlined *kept = arena_alloc(t->ar, sizeof *kept);
+  size_t n_args = (size_t)call->nargs;
+  *kept = *call;
+  kept->values = arena_alloc(t->ar, n_args * sizeof *kept->values);
+  kept->named = arena_alloc(t->ar, n_args * sizeof *kept->named);
+  memcpy(kept->values, call->values, n_args * sizeof *kept->values);
+  memcpy(kept->named, call->named, n_args * sizeof *kept->named);
+  ptrmap_put(&t->inlined, n, kept);
+}
+
+const ir_inlined *ir_inlined_call(const tlop_ctx *ctx, const ir_node *n) {
+  return ptrmap_get(&ctx->ir->inlined, n);
 }
 
 bool ir_has_cost(const ir_node *n) { return n->flags & IR_HAS_COST; }

@@ -128,6 +128,22 @@ typedef struct ir_call {
 ir_node *ir_called(tlop_ctx *ctx, ir_node *body, const ir_call *call);
 /* The calls the node of a call checks, outermost first; NULL for any other node. */
 const ir_call *ir_calls(const tlop_ctx *ctx, const ir_node *n);
+/* A call lowering inlined, as an engine may evaluate it instead: its body lowered once
+ * with its numbers free (lower_call_body) at the values passed. For each parameter of the
+ * callee, values[i] is the number passed, or named[i] the operator or mapping (the other
+ * NULL). Kept for calls with a large body, not with a nodes(…) list, whose arguments'
+ * variables all occur in the call's node (so they have values wherever it is evaluated). */
+typedef struct ir_inlined {
+  ast_decl *callee;
+  ir_node **values;
+  sym *named;
+  int nargs;
+} ir_inlined;
+/* Records that n is the node of the call; the first record of a node stays (another
+ * call with an equal node has an equal value). */
+void ir_inlined_put(tlop_ctx *ctx, const ir_node *n, const ir_inlined *call);
+/* The call whose node n is, or NULL. */
+const ir_inlined *ir_inlined_call(const tlop_ctx *ctx, const ir_node *n);
 /* Applies a scalar operator to numbers; the one arithmetic of interp and simplifier. */
 double ir_apply(ir_op op, double a, double b);
 /* Names used in nodes, each once: the free variables (sum indices excluded) and the
@@ -216,6 +232,10 @@ struct tlop_expr {
   const expr_let *lets; /* printed as lets: their values are nodes of `node` */
   size_t nlets;
 };
+
+/* The body of a call ir_inlined recorded, its numbers free (variables of their names),
+ * its operators and mappings bound as the call binds them; NULL when it fails to lower. */
+ir_node *lower_call_body(tlop_model *model, const ir_inlined *call);
 
 /* A model parameter as every stage after lowering sees it: the kind the checker gave it
  * and its default, lowered (NULL when it has none, or when it `failed` to lower, which

@@ -401,6 +401,47 @@ static ir_node *checked_counts(lowerer *lw, const ast_decl *fn, const ast_expr *
   return r;
 }
 
+/* Bodies of fewer IR nodes than this are not recorded for an engine to call (ir_inlined):
+ * a call and its arguments would cost about as much as the body. */
+#define CALL_BODY_MIN_NODES 48
+
+/* Whether n has at least `want` distinct nodes (counted in seen). */
+static bool has_nodes(const ir_node *n, ptrmap *seen, size_t *count, size_t want) {
+  if (*count >= want || ptrmap_get(seen, n))
+    return *count >= want;
+  ptrmap_put(seen, n, (void *)n);
+  ++*count;
+  for (int i = 0; i < n->nkids; i++)
+    if (has_nodes(n->kid[i], seen, count, want))
+      return true;
+  return *count >= want;
+}
+
+/* Records fn's call (its parameters bound in frames) on its node r for an engine to call
+ * its body lowered once (ir_inlined), when that body is large, binds no nodes(…) list,
+ * and r uses every variable of the numbers passed. */
+static void record_call(lowerer *lw, ast_decl *fn, const binding *frames, ir_node *r) {
+  ptrmap seen = {0};
+  size_t count = 0;
+  bool large = has_nodes(r, &seen, &count, CALL_BODY_MIN_NODES);
+  ptrmap_free(&seen);
+  if (!large || lw->failed)
+    return;
+  ir_node **values = xcalloc((size_t)fn->nargs + 1, sizeof *values);
+  sym *named = xcalloc((size_t)fn->nargs + 1, sizeof *named);
+  bool fits = true;
+  for (int i = 0; i < fn->nargs && fits; i++) {
+    values[i] = frames[i].value;
+    named[i] = frames[i].op;
+    fits = named[i] ? strncmp(named[i]->name, "nodes(", 6) != 0
+                    : values[i] && uses_all(r, values[i]);
+  }
+  if (fits)
+    ir_inlined_put(ctx_of(lw), r, &(ir_inlined){fn, values, named, fn->nargs});
+  free(values);
+  free(named);
+}
+
 static ir_node *lower_call(lowerer *lw, ast_expr *e, const binding *env) {
   int n = e->u.call.nargs;
   /* T[ch](…) is the channel's transmission, even where a function T is defined */
@@ -453,6 +494,8 @@ static ir_node *lower_call(lowerer *lw, ast_expr *e, const binding *env) {
     r = lower(lw, fn->body, scope);
     r = gate_listed(lw, &rule, lw->call.src ? lw->call : ast_span(ctx_of(lw), e), r);
     r = checked_counts(lw, fn, e, frames, r);
+    if (r)
+      record_call(lw, fn, frames, r);
     lw->env = free_ops;
     lw->algorithm = caller;
     lw->call = outer_call;
@@ -781,6 +824,22 @@ ir_node *lower_function_lets(tlop_model *model, ast_decl *fn, const tlop_env *en
   free(frames);
   r = finish(&lw, r, ast_span(ctx_of(&lw), fn->body));
   take_lets(&lw, r ? lets : NULL, nlets);
+  return r;
+}
+
+ir_node *lower_call_body(tlop_model *model, const ir_inlined *call) {
+  /* the named parameters as values given for them, the numbers free */
+  size_t n = (size_t)call->nargs + 1;
+  tlop_env given = {.ctx = model->ctx, .op_names = xcalloc(n, sizeof(sym)),
+                    .ops = xcalloc(n, sizeof(sym))};
+  for (int i = 0; i < call->nargs; i++)
+    if (call->named[i]) {
+      given.op_names[given.nops] = call->callee->args[i]->name;
+      given.ops[given.nops++] = call->named[i];
+    }
+  ir_node *r = lower_function_lets(model, call->callee, &given, true, NULL, NULL);
+  free(given.op_names);
+  free(given.ops);
   return r;
 }
 
