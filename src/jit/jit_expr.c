@@ -125,12 +125,16 @@ typedef struct jit_fn {
     bool priced[2];              /* tlop_rt_messages, once made */
   } chan;
   bool outline;          /* table look-ups are calls (see JIT_INLINE_LOOKUPS) */
+  const ir_node *self;   /* the body of a call this function is made of (emit_body_call) */
   LLVMTypeRef err_ty;    /* i1, or i64 where errors are counted (see JIT_COUNTED_ERRORS) */
   size_t ors;            /* i1 `or`s emitted */
   bool failed;
 } jit_fn;
 
 static jv emit(jit_fn *f, const ir_node *n);
+static bool emit_body_call(jit_fn *f, const ir_node *n, jv *out);
+static void fn_open(jit_fn *f, const char *name, LLVMTypeRef ty);
+static LLVMValueRef fn_close(jit_fn *f, const ir_node *root, LLVMValueRef terms_out);
 
 static void fail(jit_fn *f, const char *fmt, ...) TLOP_PRINTF(2, 3);
 static void fail(jit_fn *f, const char *fmt, ...) {
@@ -317,6 +321,8 @@ void jit_gen_dispose(jit_gen *g) {
   for (size_t i = 0; i < g->ntabs; i++)
     free(g->tabs[i]);
   free(g->tabs);
+  free(g->bodies);
+  ptrmap_free(&g->call_nodes);
   memset(g, 0, sizeof *g);
 }
 
@@ -1938,6 +1944,152 @@ static jv emit_msgs(jit_fn *f, const ir_node *n) {
   return r;
 }
 
+/* ======== calls' bodies, each a function of its own ======== */
+
+/* The function made of the body of a callee with its operators and mappings (the key:
+ * the first call recorded); fn NULL while it is being made, or when it cannot be. */
+typedef struct jit_body_fn {
+  const ir_inlined *key;
+  size_t calls; /* the distinct nodes of its calls in the module's expressions */
+  LLVMValueRef fn;
+  bool made;
+} jit_body_fn;
+
+static bool same_body(const ir_inlined *a, const ir_inlined *b) {
+  if (a->callee != b->callee)
+    return false;
+  for (int i = 0; i < a->nargs; i++)
+    if (a->named[i] != b->named[i])
+      return false;
+  return true;
+}
+
+/* double F(x, tables, xflags, terms, terms_out, numbers…): body, the callee's numbers
+ * bound to its last parameters, in a function that shares f's point and its channels'
+ * pricing; it counts its terms from `terms` and stores the count in terms_out. */
+static LLVMValueRef body_fn_make(jit_fn *f, const ir_inlined *call, const ir_node *body) {
+  jit_gen *g = f->g;
+  LLVMTypeRef *types = xcalloc((size_t)call->nargs + 5, sizeof *types);
+  unsigned n = 0;
+  types[n++] = g->ptr, types[n++] = g->ptr, types[n++] = g->ptr, types[n++] = g->f64,
+  types[n++] = g->ptr;
+  for (int i = 0; i < call->nargs; i++)
+    if (call->values[i])
+      types[n++] = g->f64;
+  jit_fn fb = {.g = g, .model = f->model, .nvars = f->nvars, .next_id = 1, .err_ty = g->i1,
+               .chan = f->chan, .self = body};
+  fb.vars = xcalloc(f->nvars + 1, sizeof *fb.vars);
+  memcpy(fb.vars, f->vars, f->nvars * sizeof *fb.vars);
+  LLVMBasicBlockRef here = LLVMGetInsertBlock(g->b);
+  strbuf name = {0};
+  sb_printf(&name, "tlop.body.%s", call->callee->name->name);
+  fn_open(&fb, name.s, LLVMFunctionType(g->f64, types, n, 0));
+  free(name.s);
+  free(types);
+  fb.terms = LLVMGetParam(fb.fn, 3);
+  n = 5;
+  for (int i = 0; i < call->nargs; i++)
+    if (call->values[i])
+      push_binding(&fb, call->callee->args[i]->name, val(LLVMGetParam(fb.fn, n++), 0), 0);
+  LLVMValueRef fn = fn_close(&fb, body, LLVMGetParam(fb.fn, 4));
+  f->chan = fb.chan;
+  LLVMPositionBuilderAtEnd(g->b, here);
+  return fn;
+}
+
+/* The entry of call's callee and named parameters in g->bodies, added when new. */
+static size_t body_index(jit_gen *g, const ir_inlined *call) {
+  for (size_t i = 0; i < g->nbodies; i++)
+    if (same_body(g->bodies[i].key, call))
+      return i;
+  jit_body_fn added = {.key = call};
+  VEC_PUSH(g->bodies, g->nbodies, g->bodies_cap, added);
+  return g->nbodies - 1;
+}
+
+/* The function of g->bodies[i] (made once per module), or NULL. */
+static LLVMValueRef body_fn(jit_fn *f, size_t i) {
+  jit_gen *g = f->g;
+  if (g->bodies[i].made)
+    return g->bodies[i].fn; /* NULL while being made: a body does not call itself */
+  g->bodies[i].made = true;
+  const ir_inlined *call = g->bodies[i].key;
+  ir_node *body = f->model ? lower_call_body((tlop_model *)f->model, call) : NULL;
+  LLVMValueRef fn = body && body->depth <= JIT_MAX_DEPTH ? body_fn_make(f, call, body) : NULL;
+  g->bodies[i].fn = fn;
+  return fn;
+}
+
+/* Counts the distinct nodes of recorded calls under n (g->bodies[…].calls), each once in
+ * the module: a body called once is cheaper inlined. */
+static void count_calls(jit_gen *g, const ir_node *n) {
+  if (ptrmap_get(&g->call_nodes, n))
+    return;
+  ptrmap_put(&g->call_nodes, n, (void *)n);
+  const ir_inlined *call = ir_inlined_call(g->ctx, n);
+  if (call) {
+    size_t i = body_index(g, call); /* before g->bodies is read: it may move */
+    g->bodies[i].calls++;
+  }
+  for (int k = 0; k < n->nkids; k++)
+    count_calls(g, n->kid[k]);
+}
+
+/* Where a call's node may be a call of its body's function: in a module that may go to
+ * the quick tier (O2 would inline it back at a price), outside any ∥ (whose counts scale
+ * its transfers), channels' parameters and placements, and not the body itself. */
+static bool may_call_body(const jit_fn *f, const ir_node *n) {
+  return f->g->may_quicken && f->npar == f->par_base && !f->bind_id && !f->place && n != f->self;
+}
+
+/* The arguments of call, evaluated once: not where they count terms or place transfers
+ * (the body may evaluate them several times, or not at all), nor where they read a table
+ * (their extrapolation flags would count where the body does not use them). */
+static bool plain_arguments(jit_fn *f, const ir_inlined *call) {
+  for (int i = 0; i < call->nargs; i++)
+    if (call->values[i] && (in_place(f, call->values[i]) || reads_table(f, call->values[i])))
+      return false;
+  return true;
+}
+
+/* n, the node of a call ir_inlined recorded, as a call of its body's function: at its
+ * arguments' level, or where it is evaluated when it counts terms (threaded through). */
+static bool emit_body_call(jit_fn *f, const ir_node *n, jv *out) {
+  const ir_inlined *call = may_call_body(f, n) ? ir_inlined_call(f->g->ctx, n) : NULL;
+  size_t i = call ? body_index(f->g, call) : 0;
+  bool repeated = call && f->g->bodies[i].calls > 1;
+  LLVMValueRef fn = repeated && plain_arguments(f, call) ? body_fn(f, i) : NULL;
+  if (!fn)
+    return false;
+  jit_gen *g = f->g;
+  LLVMBuilderRef b = g->b;
+  LLVMValueRef *args = xcalloc((size_t)call->nargs + 5, sizeof *args);
+  unsigned k = 5;
+  jv r = val(NULL, 0);
+  for (int i = 0; i < call->nargs; i++)
+    if (call->values[i]) {
+      jv a = emit(f, call->values[i]);
+      absorb(f, &r, a);
+      r.level = maxl(r.level, a.level);
+      args[k++] = a.v;
+    }
+  bool counts = in_place(f, n);
+  if (counts)
+    r.level = f->depth;
+  at(f, r.level);
+  LLVMValueRef xf = jit_entry_alloca(g, g->i8, "xf"), terms = jit_entry_alloca(g, g->f64, "terms");
+  args[0] = f->x, args[1] = f->tables, args[2] = xf;
+  args[3] = counts ? f->terms : jit_const(g, 0), args[4] = terms;
+  r.v = LLVMBuildCall2(b, LLVMGlobalGetValueType(fn), fn, args, k, "");
+  free(args);
+  add_err(f, &r, nonfinite(f, r.v));
+  add_xf(f, &r, LLVMBuildLoad2(b, g->i8, xf, ""));
+  if (counts)
+    f->terms = LLVMBuildLoad2(b, g->f64, terms, "");
+  *out = r;
+  return true;
+}
+
 /* ======== the dispatcher ======== */
 
 static jv emit_node(jit_fn *f, const ir_node *n) {
@@ -1996,7 +2148,9 @@ static jv emit(jit_fn *f, const ir_node *n) {
   memo_entry *e = memo ? memo_get(f, n, key) : NULL;
   if (e)
     return e->val;
-  jv r = emit_node(f, n);
+  jv r;
+  if (!emit_body_call(f, n, &r))
+    r = emit_node(f, n);
   if (n->flags & IR_CALLED)
     r = counts_checked(f, n, r);
   if (memo && !f->failed)
@@ -2031,48 +2185,67 @@ static size_t lookups(const ir_node *n, ptrmap *seen) {
   return c;
 }
 
+/* Starts f's function `name` of type ty (the point, the tables and the flags first):
+ * its entry is level 0, where no terms are counted yet. */
+static void fn_open(jit_fn *f, const char *name, LLVMTypeRef ty) {
+  jit_gen *g = f->g;
+  f->fn = LLVMAddFunction(g->mod, name, ty);
+  LLVMSetLinkage(f->fn, LLVMInternalLinkage);
+  f->x = LLVMGetParam(f->fn, 0);
+  f->tables = LLVMGetParam(f->fn, 1);
+  f->lv = grow_array(NULL, &f->lv_cap, 4, sizeof *f->lv);
+  memset(f->lv, 0, f->lv_cap * sizeof *f->lv);
+  f->lv[0].cur = LLVMAppendBasicBlockInContext(g->c, f->fn, "entry");
+  f->lv[0].region = region_open(f);
+  LLVMPositionBuilderAtEnd(g->b, f->lv[0].cur);
+  f->terms = jit_const(g, 0);
+}
+
+/* Ends f's function with root's value (NaN where its errors are set), its flags stored
+ * in the third parameter and, where terms_out is not NULL, its terms there. NULL when it
+ * cannot be compiled (g->why says why). */
+static LLVMValueRef fn_close(jit_fn *f, const ir_node *root, LLVMValueRef terms_out) {
+  jit_gen *g = f->g;
+  LLVMBuilderRef b = g->b;
+  ptrmap seen = {0};
+  f->outline = lookups(root, &seen) > JIT_INLINE_LOOKUPS;
+  ptrmap_free(&seen);
+  seen = (ptrmap){0};
+  params_first(f, root, &seen);
+  ptrmap_free(&seen);
+  if (g->may_quicken)
+    count_calls(g, root);
+  jv r = emit(f, root);
+  at(f, 0);
+  /* A non-finite result is handed back as it is: the caller tests for that anyway. */
+  LLVMBuildStore(b, r.xf[0] ? r.xf[0] : LLVMConstInt(g->i8, 0, 0), LLVMGetParam(f->fn, 2));
+  if (terms_out)
+    LLVMBuildStore(b, f->terms, terms_out);
+  LLVMBuildRet(b, r.err[0] ? LLVMBuildSelect(b, err_set(f, r.err[0]), jit_const(g, NAN), r.v, "") : r.v);
+  bool failed = f->failed;
+  fn_free(f);
+  if (failed) {
+    LLVMDeleteFunction(f->fn);
+    return NULL;
+  }
+  return f->fn;
+}
+
 /* jit_gen_point's function with errors of type err_ty; *chan: the functions pricing its
  * channels made already (none: zeroed), then those it has; *ors: the i1 `or`s it took. */
 static LLVMValueRef point_fn(jit_gen *g, const tlop_model *model, const ir_node *root,
                              const char *const *names, size_t nvars, const char *name,
                              LLVMTypeRef err_ty, struct pricing *chan, size_t *ors) {
-  LLVMBuilderRef b = g->b;
   jit_fn f = {.g = g, .model = model, .nvars = nvars, .next_id = 1, .err_ty = err_ty, .chan = *chan};
-  f.fn = LLVMAddFunction(g->mod, name, g->point_ty);
-  LLVMSetLinkage(f.fn, LLVMInternalLinkage);
-  add_fn_attr(g, f.fn, "alwaysinline", 0);
-  f.x = LLVMGetParam(f.fn, 0);
-  f.tables = LLVMGetParam(f.fn, 1);
   f.vars = xcalloc(nvars + 1, sizeof *f.vars);
   for (size_t j = 0; j < nvars; j++)
     f.vars[j] = ctx_sym(g->ctx, names[j]);
-  f.lv = grow_array(NULL, &f.lv_cap, 4, sizeof *f.lv);
-  memset(f.lv, 0, f.lv_cap * sizeof *f.lv);
-  f.lv[0].cur = LLVMAppendBasicBlockInContext(g->c, f.fn, "entry");
-  f.lv[0].region = region_open(&f);
-  LLVMPositionBuilderAtEnd(b, f.lv[0].cur);
-  f.terms = jit_const(g, 0);
-
-  ptrmap seen = {0};
-  f.outline = lookups(root, &seen) > JIT_INLINE_LOOKUPS;
-  ptrmap_free(&seen);
-  seen = (ptrmap){0};
-  params_first(&f, root, &seen);
-  ptrmap_free(&seen);
-  jv r = emit(&f, root);
-  at(&f, 0);
-  /* A non-finite result is handed back as it is: the caller tests for that anyway. */
-  LLVMBuildStore(b, r.xf[0] ? r.xf[0] : LLVMConstInt(g->i8, 0, 0), LLVMGetParam(f.fn, 2));
-  LLVMBuildRet(b, r.err[0] ? LLVMBuildSelect(b, err_set(&f, r.err[0]), jit_const(g, NAN), r.v, "") : r.v);
-  bool failed = f.failed;
-  fn_free(&f);
+  fn_open(&f, name, g->point_ty);
+  add_fn_attr(g, f.fn, "alwaysinline", 0);
+  LLVMValueRef fn = fn_close(&f, root, NULL);
   *chan = f.chan;
   *ors = f.ors;
-  if (failed) {
-    LLVMDeleteFunction(f.fn);
-    return NULL;
-  }
-  return f.fn;
+  return fn;
 }
 
 bool jit_gen_quick(jit_gen *g) {

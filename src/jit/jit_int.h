@@ -158,6 +158,9 @@ typedef struct jit_gen {
       fn_rt_ring;
   LLVMTypeRef ty_d_d, ty_d_dd;
   char why[200];            /* why the last expression was left to the interpreter */
+  struct jit_body_fn *bodies; /* the functions made of calls' bodies (jit_expr.c) */
+  size_t nbodies, bodies_cap;
+  ptrmap call_nodes;        /* the nodes of the module's expressions whose calls are counted */
   bool may_quicken;         /* the module may go to the quick tier (few points) */
   bool quick;               /* it will (jit_gen_quick) */
 } jit_gen;

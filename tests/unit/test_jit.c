@@ -1164,6 +1164,47 @@ static void test_marks(void) {
   free(out);
 }
 
+/* A function called twice with other numbers: in a module that may go to the quick tier
+ * its body is one function the calls call, which counts its sums' terms against the limit
+ * with the caller's (here 2·P terms: over 100 from P = 51), and gives the interpreter's
+ * bits. */
+static void test_called_bodies(void) {
+  const char *src =
+      "fn _tree(m: size, P: count) =\n"
+      "  sum i = 0 .. P - 1 : o(2^i * m / P) + L(2^i * m / P, 1) + o(m) + L(m, 2)\n"
+      "    + log2(P + i) * o(m * (i + 1)) + max(L(m / (i + 1), 3), o(3 * m))\n"
+      "    + (if m < 1 KiB then L(m * 3, 3) + o(m / 3) else o(m * 2) + L(m * 2, 1) + L(m / 2, 2));\n"
+      "algorithm twice(m: size, P: count) = _tree(m, P) + _tree(m / 2, P + 1);\n";
+  write_file("called.tlop", src);
+  char path[128];
+  snprintf(path, sizeof path, "%s/called.tlop", dir);
+  tlop_model *m;
+  tlop_expr *e;
+  if (tlop_load_file(ctx, path, &m) != TLOP_OK || tlop_algorithm_expr(m, "twice", NULL, &e) != TLOP_OK) {
+    fputs(diags.s ? diags.s : "", stderr);
+    CHECK(false);
+    return;
+  }
+  jit_gen g;
+  jit_gen_init(&g, ctx, jit->llctx, "called", tp, env, SIZE_MAX);
+  g.may_quicken = true;
+  CHECK(jit_gen_point(&g, m, e->node, MP, 2, "twice") != NULL);
+  CHECK(LLVMGetNamedFunction(g.mod, "tlop.body._tree") != NULL);
+  jit_gen_dispose(&g);
+  tlop_ctx_set_max_terms(ctx, 100);
+  tally t = {0};
+  tlop_kernels *k = NULL;
+  CHECK(tlop_jit_compile(jit, (const tlop_expr *const *)&e, 1, tp, env, MP, 2, &k) == TLOP_OK);
+  if (k)
+    compare(k, 0, e, tp, MP, 2, grid, NGRID, &t, "twice");
+  tlop_kernels_free(k);
+  tlop_ctx_set_max_terms(ctx, 1e8);
+  CHECK(t.compiled > 0 && t.handed_back > 0 && t.overflagged == 0);
+  printf("a body called twice: %zu points, %zu compiled, %zu handed back\n", t.points,
+         t.compiled, t.handed_back);
+  free(take_diags());
+}
+
 static void test_threads(void) {
   size_t n = 40000;
   double *pts = malloc(2 * n * sizeof *pts), *one = malloc(n * sizeof *one), *two = malloc(n * sizeof *two);
@@ -1317,6 +1358,7 @@ int main(int argc, char **argv) {
   test_threads();
   test_pow2();
   test_shared_locus();
+  test_called_bodies();
   test_marks();
   test_cache();
   test_emit();
