@@ -432,6 +432,22 @@ bool ir_uses(const ir_node *n, sym var) {
   return r;
 }
 
+/* Whether every free variable of `value` occurs free in `body`. */
+bool ir_uses_all(const ir_node *body, const ir_node *value) {
+  if (!value->vars) /* no name at all (a number): nothing to look for */
+    return true;
+  if (value->op == IR_VAR) /* the common argument, without collecting */
+    return ir_uses(body, value->name);
+  ir_names vars = {0}, channels = {0};
+  ir_collect_names(&value, 1, &vars, &channels);
+  bool all = true;
+  for (size_t i = 0; i < vars.n && all; i++)
+    all = ir_uses(body, vars.v[i]);
+  free(vars.v);
+  free(channels.v);
+  return all;
+}
+
 static ir_node *rebind(tlop_ctx *ctx, ir_node *n, sym old, sym fresh, ptrmap *memo) {
   ir_node *done = ptrmap_get(memo, n);
   if (done)

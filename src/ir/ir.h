@@ -95,6 +95,8 @@ bool ir_mentions(const ir_node *n, sym var); /* uses or binds; may answer true f
  * (memo: node → count + 1, for one v). */
 size_t ir_tree_count(const ir_node *n, const ir_node *v, ptrmap *memo);
 bool ir_uses(const ir_node *n, sym var);     /* exactly: var occurs free in n */
+/* Whether every free variable of `value` occurs free in `body`. */
+bool ir_uses_all(const ir_node *body, const ir_node *value);
 /* name′: the next candidate for a fresh index */
 sym ir_primed(tlop_ctx *ctx, sym name);
 /* n with every sum over `old` inside it renamed to sum over `fresh` */
@@ -131,8 +133,8 @@ const ir_call *ir_calls(const tlop_ctx *ctx, const ir_node *n);
 /* A call lowering inlined, as an engine may evaluate it instead: its body lowered once
  * with its numbers free (lower_call_body) at the values passed. For each parameter of the
  * callee, values[i] is the number passed, or named[i] the operator or mapping (the other
- * NULL). Kept for calls with a large body, not with a nodes(…) list, whose arguments'
- * variables all occur in the call's node (so they have values wherever it is evaluated). */
+ * NULL). Kept for calls with a large body, not with a nodes(…) list. Where the node is
+ * evaluated, an argument has a value when its variables occur in the node (ir_uses_all). */
 typedef struct ir_inlined {
   ast_decl *callee;
   ir_node **values;

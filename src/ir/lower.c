@@ -366,18 +366,6 @@ static ir_node *gate_listed(lowerer *lw, listed_rule *rule, span where, ir_node 
   return r;
 }
 
-/* Whether every free variable of `value` occurs free in `body`. */
-static bool uses_all(const ir_node *body, const ir_node *value) {
-  ir_names vars = {0}, channels = {0};
-  ir_collect_names(&value, 1, &vars, &channels);
-  bool all = true;
-  for (size_t i = 0; i < vars.n && all; i++)
-    all = ir_uses(body, vars.v[i]);
-  free(vars.v);
-  free(channels.v);
-  return all;
-}
-
 /* The node of algorithm fn's call e (ir_called) when it passes count parameters (frames)
  * values that are not whole literals, for the engines to check where they enter the body;
  * else the body. Not a leaf: a name or a number, where nothing fails for a fraction. */
@@ -391,7 +379,7 @@ static ir_node *checked_counts(lowerer *lw, const ast_decl *fn, const ast_expr *
     ir_node *value = frames[i].value;
     double v;
     if (!kind_is_count(fn->args[i]->k) || !value ||
-        (constant(value, &v) && v >= 0 && v == floor(v)) || !uses_all(body, value))
+        (constant(value, &v) && v >= 0 && v == floor(v)) || !ir_uses_all(body, value))
       continue;
     span where = ast_span(ctx_of(lw), i < e->u.call.nargs ? e->u.call.args[i] : e);
     args[k++] = (ir_count_arg){fn->args[i]->name, span_of(ctx_of(lw), fn->args[i]->loc), where, value};
@@ -401,31 +389,34 @@ static ir_node *checked_counts(lowerer *lw, const ast_decl *fn, const ast_expr *
   return r;
 }
 
-/* Bodies of fewer IR nodes than this are not recorded for an engine to call (ir_inlined):
- * a call and its arguments would cost about as much as the body. */
+/* Bodies of fewer distinct IR nodes than this are not recorded for an engine to call
+ * (ir_inlined): a call and its arguments would cost about as much as the body. */
 #define CALL_BODY_MIN_NODES 48
 
-/* Whether n has at least `want` distinct nodes (counted in seen). */
-static bool has_nodes(const ir_node *n, ptrmap *seen, size_t *count, size_t want) {
-  if (*count >= want || ptrmap_get(seen, n))
-    return *count >= want;
-  ptrmap_put(seen, n, (void *)n);
+/* The slots of large_body's set: a power of two above CALL_BODY_MIN_NODES. */
+#define CALL_BODY_SLOTS 64
+
+/* Whether n has CALL_BODY_MIN_NODES distinct nodes: seen is a set of CALL_BODY_SLOTS
+ * slots (on the stack: this runs at every call lowered), *count the nodes in it. */
+static bool large_body(const ir_node *n, const ir_node **seen, size_t *count) {
+  size_t i = (n->id * 2654435761u) & (CALL_BODY_SLOTS - 1);
+  while (seen[i] && seen[i] != n)
+    i = (i + 1) & (CALL_BODY_SLOTS - 1);
+  if (seen[i])
+    return false;
+  seen[i] = n;
   ++*count;
-  for (int i = 0; i < n->nkids; i++)
-    if (has_nodes(n->kid[i], seen, count, want))
-      return true;
-  return *count >= want;
+  for (int k = 0; k < n->nkids && *count < CALL_BODY_MIN_NODES; k++)
+    large_body(n->kid[k], seen, count);
+  return *count >= CALL_BODY_MIN_NODES;
 }
 
 /* Records fn's call (its parameters bound in frames) on its node r for an engine to call
- * its body lowered once (ir_inlined), when that body is large, binds no nodes(…) list,
- * and r uses every variable of the numbers passed. */
+ * its body lowered once (ir_inlined), when that body is large and binds no nodes(…) list. */
 static void record_call(lowerer *lw, ast_decl *fn, const binding *frames, ir_node *r) {
-  ptrmap seen = {0};
+  const ir_node *seen[CALL_BODY_SLOTS] = {0};
   size_t count = 0;
-  bool large = has_nodes(r, &seen, &count, CALL_BODY_MIN_NODES);
-  ptrmap_free(&seen);
-  if (!large || lw->failed)
+  if (lw->failed || !large_body(r, seen, &count))
     return;
   ir_node **values = xcalloc((size_t)fn->nargs + 1, sizeof *values);
   sym *named = xcalloc((size_t)fn->nargs + 1, sizeof *named);
@@ -433,8 +424,7 @@ static void record_call(lowerer *lw, ast_decl *fn, const binding *frames, ir_nod
   for (int i = 0; i < fn->nargs && fits; i++) {
     values[i] = frames[i].value;
     named[i] = frames[i].op;
-    fits = named[i] ? strncmp(named[i]->name, "nodes(", 6) != 0
-                    : values[i] && uses_all(r, values[i]);
+    fits = named[i] ? strncmp(named[i]->name, "nodes(", 6) != 0 : values[i] != NULL;
   }
   if (fits)
     ir_inlined_put(ctx_of(lw), r, &(ir_inlined){fn, values, named, fn->nargs});

@@ -1964,15 +1964,19 @@ static bool same_body(const ir_inlined *a, const ir_inlined *b) {
   return true;
 }
 
+/* The parameters of a body's function: those of a point function, the terms counted
+ * before it and where it puts its own count, then the callee's numbers. */
+enum { BODY_X, BODY_TABLES, BODY_XFLAGS, BODY_TERMS, BODY_TERMS_OUT, BODY_NUMBERS };
+
 /* double F(x, tables, xflags, terms, terms_out, numbers…): body, the callee's numbers
  * bound to its last parameters, in a function that shares f's point and its channels'
  * pricing; it counts its terms from `terms` and stores the count in terms_out. */
 static LLVMValueRef body_fn_make(jit_fn *f, const ir_inlined *call, const ir_node *body) {
   jit_gen *g = f->g;
-  LLVMTypeRef *types = xcalloc((size_t)call->nargs + 5, sizeof *types);
-  unsigned n = 0;
-  types[n++] = g->ptr, types[n++] = g->ptr, types[n++] = g->ptr, types[n++] = g->f64,
-  types[n++] = g->ptr;
+  LLVMTypeRef *types = xcalloc((size_t)call->nargs + BODY_NUMBERS, sizeof *types);
+  types[BODY_X] = types[BODY_TABLES] = types[BODY_XFLAGS] = types[BODY_TERMS_OUT] = g->ptr;
+  types[BODY_TERMS] = g->f64;
+  unsigned n = BODY_NUMBERS;
   for (int i = 0; i < call->nargs; i++)
     if (call->values[i])
       types[n++] = g->f64;
@@ -1986,12 +1990,12 @@ static LLVMValueRef body_fn_make(jit_fn *f, const ir_inlined *call, const ir_nod
   fn_open(&fb, name.s, LLVMFunctionType(g->f64, types, n, 0));
   free(name.s);
   free(types);
-  fb.terms = LLVMGetParam(fb.fn, 3);
-  n = 5;
+  fb.terms = LLVMGetParam(fb.fn, BODY_TERMS);
+  n = BODY_NUMBERS;
   for (int i = 0; i < call->nargs; i++)
     if (call->values[i])
       push_binding(&fb, call->callee->args[i]->name, val(LLVMGetParam(fb.fn, n++), 0), 0);
-  LLVMValueRef fn = fn_close(&fb, body, LLVMGetParam(fb.fn, 4));
+  LLVMValueRef fn = fn_close(&fb, body, LLVMGetParam(fb.fn, BODY_TERMS_OUT));
   f->chan = fb.chan;
   LLVMPositionBuilderAtEnd(g->b, here);
   return fn;
@@ -2042,13 +2046,17 @@ static bool may_call_body(const jit_fn *f, const ir_node *n) {
   return f->g->may_quicken && f->npar == f->par_base && !f->bind_id && !f->place && n != f->self;
 }
 
-/* The arguments of call, evaluated once: not where they count terms or place transfers
- * (the body may evaluate them several times, or not at all), nor where they read a table
- * (their extrapolation flags would count where the body does not use them). */
-static bool plain_arguments(jit_fn *f, const ir_inlined *call) {
-  for (int i = 0; i < call->nargs; i++)
-    if (call->values[i] && (in_place(f, call->values[i]) || reads_table(f, call->values[i])))
+/* The arguments of call, evaluated once at n: with values there (their variables occur
+ * in n: a node of other calls lowered elsewhere may be the same), and not where they count
+ * terms or place transfers (the body may evaluate them several times, or not at all), nor
+ * where they read a table (their extrapolation flags would count where the body does not
+ * use them). */
+static bool plain_arguments(jit_fn *f, const ir_node *n, const ir_inlined *call) {
+  for (int i = 0; i < call->nargs; i++) {
+    const ir_node *a = call->values[i];
+    if (a && (!ir_uses_all(n, a) || in_place(f, a) || reads_table(f, a)))
       return false;
+  }
   return true;
 }
 
@@ -2058,13 +2066,13 @@ static bool emit_body_call(jit_fn *f, const ir_node *n, jv *out) {
   const ir_inlined *call = may_call_body(f, n) ? ir_inlined_call(f->g->ctx, n) : NULL;
   size_t i = call ? body_index(f->g, call) : 0;
   bool repeated = call && f->g->bodies[i].calls > 1;
-  LLVMValueRef fn = repeated && plain_arguments(f, call) ? body_fn(f, i) : NULL;
+  LLVMValueRef fn = repeated && plain_arguments(f, n, call) ? body_fn(f, i) : NULL;
   if (!fn)
     return false;
   jit_gen *g = f->g;
   LLVMBuilderRef b = g->b;
-  LLVMValueRef *args = xcalloc((size_t)call->nargs + 5, sizeof *args);
-  unsigned k = 5;
+  LLVMValueRef *args = xcalloc((size_t)call->nargs + BODY_NUMBERS, sizeof *args);
+  unsigned k = BODY_NUMBERS;
   jv r = val(NULL, 0);
   for (int i = 0; i < call->nargs; i++)
     if (call->values[i]) {
@@ -2078,8 +2086,8 @@ static bool emit_body_call(jit_fn *f, const ir_node *n, jv *out) {
     r.level = f->depth;
   at(f, r.level);
   LLVMValueRef xf = jit_entry_alloca(g, g->i8, "xf"), terms = jit_entry_alloca(g, g->f64, "terms");
-  args[0] = f->x, args[1] = f->tables, args[2] = xf;
-  args[3] = counts ? f->terms : jit_const(g, 0), args[4] = terms;
+  args[BODY_X] = f->x, args[BODY_TABLES] = f->tables, args[BODY_XFLAGS] = xf;
+  args[BODY_TERMS] = counts ? f->terms : jit_const(g, 0), args[BODY_TERMS_OUT] = terms;
   r.v = LLVMBuildCall2(b, LLVMGlobalGetValueType(fn), fn, args, k, "");
   free(args);
   add_err(f, &r, nonfinite(f, r.v));
