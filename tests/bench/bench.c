@@ -268,6 +268,16 @@ static void stdlib_algos_free(stdlib_algos *all) {
 
 /* ---- callgrind: one variant in a child process under valgrind ---- */
 
+/* Whether `name` is one of the comma-separated names of `list` ("bcast" in
+ * "bcast_smp,bcast", where its first occurrence is part of another name). */
+static bool named_in(const char *list, const char *name) {
+  size_t len = strlen(name);
+  for (const char *at = list; (at = strstr(at, name)); at++)
+    if ((at == list || at[-1] == ',') && (at[len] == ',' || !at[len]))
+      return true;
+  return false;
+}
+
 /* Compiles each stdlib algorithm named in `which` (comma-separated; "all": every one)
  * alone in a fresh JIT, no cache, as time_compile does, each compile's instructions in
  * its own callgrind dump named after the algorithm; a first compile, not counted, warms
@@ -280,10 +290,7 @@ static void child_compile(bench *b, const char *which) {
 #endif
   bool first = true;
   for (size_t i = 0; i < all.n; i++) {
-    size_t len = strlen(all.names[i]);
-    const char *at = strstr(which, all.names[i]);
-    bool named = at && (at == which || at[-1] == ',') && (at[len] == ',' || !at[len]);
-    if (strcmp(which, "all") && !named)
+    if (strcmp(which, "all") && !named_in(which, all.names[i]))
       continue;
     for (int warm = first; warm >= 0; warm--) {
       tlop_jit *jit = new_jit(b, NULL, JIT_PASSES, 1);
